@@ -1,0 +1,231 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Caps are an implementation's capabilities, probed from its library: what
+// needs no MPI_Init in a helper process through purego, the rest through
+// compiled fixtures. Never assumed from the implementation's name.
+type Caps struct {
+	Impl           string    `json:"impl"`
+	Available      bool      `json:"available"`
+	Reason         string    `json:"reason,omitempty"` // why not available
+	MPIVersion     string    `json:"mpi_version,omitempty"`
+	LibraryVersion string    `json:"library_version,omitempty"`
+	QMPI           QMPICap   `json:"qmpi"`
+	BeforeInit     MPITCount `json:"mpit_before_init"`
+	AfterInit      MPITCount `json:"mpit_after_init"`
+	ABI            ABICap    `json:"abi"`
+	Fortran        Fortran   `json:"fortran"`
+	Problems       []string  `json:"problems,omitempty"` // probes that broke
+}
+
+// QMPICap is the answer of a real QMPI_Register_tool_name call.
+type QMPICap struct {
+	Works  bool   `json:"works"`
+	RC     int    `json:"rc"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// MPITCount counts MPI_T objects; -1 where the function is missing.
+type MPITCount struct {
+	Cvars      int    `json:"cvars"`
+	Pvars      int    `json:"pvars"`
+	Categories int    `json:"categories"`
+	Events     int    `json:"events"`
+	Sources    int    `json:"sources"`
+	Note       string `json:"note,omitempty"`
+}
+
+// ABICap is what the MPI 5 standard ABI library answers.
+type ABICap struct {
+	Lib     string `json:"lib,omitempty"`
+	Version string `json:"version,omitempty"` // "1.0" from MPI_Abi_get_version
+	Reason  string `json:"reason,omitempty"`  // why there is none
+}
+
+// Fortran says which Fortran bindings a program can be built and run with.
+type Fortran struct {
+	MPIFH     bool   `json:"mpif_h"`
+	UseMPI    bool   `json:"use_mpi"`
+	UseMPIF08 bool   `json:"use_mpi_f08"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// HasABI reports whether the implementation ships a working libmpi_abi.
+func (c *Caps) HasABI() bool { return c.ABI.Version != "" }
+
+// probeFixtures are built for every implementation to probe it.
+var probeFixtures = []Fixture{
+	{Name: "caps_after_init", Sources: []string{"probe/caps_after_init.c"}},
+	{Name: "fortran_mpifh", Sources: []string{"probe/fortran_mpifh.f90"}, Fortran: true},
+	{Name: "fortran_use_mpi", Sources: []string{"probe/fortran_use_mpi.f90"}, Fortran: true},
+	{Name: "fortran_use_mpi_f08", Sources: []string{"probe/fortran_use_mpi_f08.f90"}, Fortran: true},
+}
+
+// Probe asks the implementation what it can do.
+func Probe(im *Impl) *Caps {
+	c := &Caps{Impl: im.ID, Available: im.Available, Reason: im.Reason}
+	if !im.Available {
+		return c
+	}
+	if reason := rootProblem(im); reason != "" {
+		c.Available, c.Reason = false, reason
+		return c
+	}
+	// In-process questions, in a helper process of its own.
+	lib, err := probeLibrary(im, im.Lib, "native")
+	if err != nil {
+		c.Problems = append(c.Problems, err.Error())
+		c.QMPI.Reason = "library probe failed: " + err.Error()
+	} else {
+		c.MPIVersion, c.LibraryVersion = lib.MPIVersion, lib.LibraryVersion
+		c.QMPI, c.BeforeInit = lib.QMPI, lib.MPIT
+	}
+	if im.ABI == nil {
+		c.ABI.Reason = "no libmpi_abi (the implementations file has no abi entry)"
+	} else if abi, err := probeLibrary(im, im.ABI.Lib, "abi"); err != nil {
+		c.ABI.Reason = err.Error()
+	} else {
+		c.ABI = abi.ABI
+	}
+	c.AfterInit = probeAfterInit(im, c)
+	c.Fortran = probeFortran(im)
+	return c
+}
+
+// rootProblem says why a chroot implementation cannot run jobs now.
+func rootProblem(im *Impl) string {
+	if im.Root == "" {
+		return ""
+	}
+	if _, err := os.Stat(filepath.Join(im.Root, "proc", "self")); err != nil {
+		return fmt.Sprintf("%s/proc is not mounted: run ci/provision (it bind-mounts /proc, /sys and /dev into the root)", im.Root)
+	}
+	return ""
+}
+
+func probeAfterInit(im *Impl, c *Caps) MPITCount {
+	n := MPITCount{Cvars: -1, Pvars: -1, Categories: -1, Events: -1, Sources: -1}
+	b := Build(im, probeFixtures[0])
+	if b.Error != "" {
+		c.Problems = append(c.Problems, "caps_after_init did not build: "+firstLine(b.Error))
+		n.Note = "not probed: the probe fixture did not build"
+		return n
+	}
+	res, err := Run(Job{Impl: im, Name: "caps_after_init", Ranks: 1, Program: b.Path, Deadline: 60 * time.Second})
+	if err != nil {
+		c.Problems = append(c.Problems, err.Error())
+		return n
+	}
+	defer res.Cleanup()
+	if !res.OK() {
+		c.Problems = append(c.Problems, res.Problem())
+		n.Note = "not probed: " + res.Problem()
+		return n
+	}
+	recs, err := ReadRecords(res.Dir, "caps_after_init", 1)
+	if err != nil {
+		c.Problems = append(c.Problems, err.Error())
+		return n
+	}
+	got, err := DecodeKind[MPITCount](recs, "counts")
+	if err != nil || len(got) != 1 {
+		c.Problems = append(c.Problems, fmt.Sprintf("caps_after_init: want one counts record, got %d (%v)", len(got), err))
+		return n
+	}
+	return got[0]
+}
+
+func probeFortran(im *Impl) Fortran {
+	var f Fortran
+	if im.FC == "" {
+		f.Reason = "no Fortran compiler wrapper (fc)"
+		return f
+	}
+	var why []string
+	for i, ok := range []*bool{&f.MPIFH, &f.UseMPI, &f.UseMPIF08} {
+		fx := probeFixtures[1+i]
+		b := Build(im, fx)
+		if b.Error != "" {
+			why = append(why, fx.Name+": "+firstLine(b.Error))
+			continue
+		}
+		res, err := Run(Job{Impl: im, Name: fx.Name, Ranks: 1, Program: b.Path, Deadline: 60 * time.Second})
+		if err != nil {
+			why = append(why, fx.Name+": "+err.Error())
+			continue
+		}
+		*ok = res.OK() && strings.Contains(res.Stdout, "mpits-fortran-ok")
+		if !*ok {
+			why = append(why, fx.Name+": "+res.Problem())
+		}
+		res.Cleanup()
+	}
+	f.Reason = strings.Join(why, "; ")
+	return f
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// libAnswers is what the helper process learns from one library.
+type libAnswers struct {
+	MPIVersion     string    `json:"mpi_version"`
+	LibraryVersion string    `json:"library_version"`
+	QMPI           QMPICap   `json:"qmpi"`
+	MPIT           MPITCount `json:"mpit"`
+	ABI            ABICap    `json:"abi"`
+}
+
+// probeLibrary runs this executable again as a helper that dlopens lib (two
+// MPI libraries cannot share a process). For a chroot implementation the
+// executable is copied into the root and run there.
+func probeLibrary(im *Impl, lib, mode string) (*libAnswers, error) {
+	if lib == "" {
+		return nil, fmt.Errorf("%s: no library path to probe", im.ID)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	prog := self
+	if im.Root != "" {
+		dst := im.HostPath(fmt.Sprintf("/tmp/mpits-probe-%d", os.Getpid()))
+		if err := copyFile(self, dst); err != nil {
+			return nil, fmt.Errorf("%s: cannot copy the probe helper into the root: %v", im.ID, err)
+		}
+		defer os.Remove(dst)
+		os.Chmod(dst, 0o755)
+		prog = im.InnerPath(dst)
+	}
+	res, err := Run(Job{Impl: im, Name: "probe " + filepath.Base(lib), Program: prog,
+		Env: map[string]string{probeLibEnv: lib, probeModeEnv: mode}, Deadline: 30 * time.Second})
+	if err != nil {
+		return nil, err
+	}
+	defer res.Cleanup()
+	if !res.OK() {
+		return nil, fmt.Errorf("%s: %s: %s", im.ID, res.Problem(), strings.TrimSpace(tail(res.Stderr, 300)))
+	}
+	var a libAnswers
+	if err := json.Unmarshal([]byte(lastLine(res.Stdout)), &a); err != nil {
+		return nil, fmt.Errorf("%s: probe helper answered %.200q: %v", im.ID, res.Stdout, err)
+	}
+	return &a, nil
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}

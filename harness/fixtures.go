@@ -1,0 +1,227 @@
+package harness
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Fixture is a C (or Fortran) program or shared library in fixtures/c.
+type Fixture struct {
+	Name    string   // output file name
+	Sources []string // relative to fixtures/c
+	Shared  bool     // a shared library (a tool or a fault injector)
+	ABI     bool     // built against the implementation's MPI 5 standard ABI header and libmpi_abi
+	Fortran bool     // compiled with the implementation's Fortran wrapper, without the record helper
+	Flags   []string // extra compiler flags, e.g. -rdynamic, -pthread
+}
+
+const recordHelper = "lib/mpits_record.c"
+
+// FixturesDir is fixtures/c of this source tree (MPITS_FIXTURES overrides).
+func FixturesDir() (string, error) {
+	if d := os.Getenv("MPITS_FIXTURES"); d != "" {
+		return d, nil
+	}
+	dir, _ := os.Getwd()
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "fixtures", "c", recordHelper)); err == nil {
+			return filepath.Join(d, "fixtures", "c"), nil
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if _, file, _, ok := runtime.Caller(0); ok {
+		d := filepath.Join(filepath.Dir(file), "..", "fixtures", "c")
+		if _, err := os.Stat(filepath.Join(d, recordHelper)); err == nil {
+			return d, nil
+		}
+	}
+	return "", fmt.Errorf("fixtures/c not found above %s: run from the mpits source tree or set MPITS_FIXTURES", dir)
+}
+
+// Built is the outcome of building one fixture for one implementation.
+type Built struct {
+	Fixture string `json:"fixture"`
+	Impl    string `json:"impl"`
+	Path    string `json:"path,omitempty"` // as the implementation sees it
+	Error   string `json:"error,omitempty"`
+}
+
+// Build compiles f for im into a cache keyed by the sources' content and the
+// implementation's compile settings; a cached build is reused. Concurrent
+// builders (ginkgo -p, parallel packages) wait on a file lock.
+func Build(im *Impl, f Fixture) Built {
+	b := Built{Fixture: f.Name, Impl: im.ID}
+	src, err := FixturesDir()
+	if err != nil {
+		b.Error = err.Error()
+		return b
+	}
+	files := append([]string{}, f.Sources...)
+	if !f.Fortran {
+		files = append(files, recordHelper, "lib/mpits_record.h")
+	}
+	key, err := buildKey(im, f, src, files)
+	if err != nil {
+		b.Error = err.Error()
+		return b
+	}
+	var base string
+	if im.Root != "" {
+		base = im.HostPath("/var/cache/mpits-fixtures")
+	} else {
+		base = filepath.Join(CacheDir(), "fixtures")
+	}
+	dir := filepath.Join(base, im.ID, f.Name+"-"+key[:16])
+	out := filepath.Join(dir, f.Name)
+	b.Path = im.InnerPath(out)
+	if _, err := os.Stat(out); err == nil {
+		return b
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Error = fmt.Sprintf("cannot make fixture cache %s: %v", dir, err)
+		return b
+	}
+	unlock, err := lockFile(filepath.Join(dir, ".lock"))
+	if err != nil {
+		b.Error = err.Error()
+		return b
+	}
+	defer unlock()
+	if _, err := os.Stat(out); err == nil {
+		return b
+	}
+	for _, rel := range files {
+		if err := copyFile(filepath.Join(src, rel), filepath.Join(dir, "src", rel)); err != nil {
+			b.Error = err.Error()
+			return b
+		}
+	}
+	argv := compileArgv(im, f, im.InnerPath(filepath.Join(dir, "src")), im.InnerPath(out+".tmp"))
+	if argv == nil {
+		b.Error = missingCompiler(im, f)
+		return b
+	}
+	res, err := Run(Job{Impl: im, Name: "build " + f.Name, Program: argv[0], Args: argv[1:], Deadline: 3 * time.Minute})
+	if err != nil {
+		b.Error = err.Error()
+		return b
+	}
+	defer res.Cleanup()
+	if !res.OK() {
+		b.Error = fmt.Sprintf("%s: %s\n%s", res.Problem(), strings.Join(argv, " "), tail(res.Stdout+res.Stderr, 2000))
+		return b
+	}
+	if err := os.Rename(out+".tmp", out); err != nil {
+		b.Error = err.Error()
+	}
+	return b
+}
+
+func missingCompiler(im *Impl, f Fixture) string {
+	switch {
+	case f.ABI:
+		return fmt.Sprintf("%s has no MPI 5 standard ABI (no abi entry in the implementations file)", im.ID)
+	case f.Fortran:
+		return fmt.Sprintf("%s has no Fortran compiler wrapper (fc)", im.ID)
+	}
+	return fmt.Sprintf("%s has no C compiler wrapper (cc)", im.ID)
+}
+
+func compileArgv(im *Impl, f Fixture, src, out string) []string {
+	var cc string
+	var cflags, ldflags []string
+	switch {
+	case f.ABI:
+		if im.ABI == nil {
+			return nil
+		}
+		cc, cflags, ldflags = im.ABI.CC, im.ABI.CFlags, im.ABI.LDFlags
+	case f.Fortran:
+		cc, cflags, ldflags = im.FC, nil, im.LDFlags
+	default:
+		cc, cflags, ldflags = im.CC, im.CFlags, im.LDFlags
+	}
+	if cc == "" {
+		return nil
+	}
+	argv := append([]string{cc}, cflags...)
+	if !f.Fortran {
+		argv = append(argv, "-std=gnu11", "-I"+src+"/lib")
+	}
+	if f.Shared {
+		argv = append(argv, "-shared", "-fPIC")
+	}
+	argv = append(argv, "-g", "-O1", "-o", out)
+	for _, s := range f.Sources {
+		argv = append(argv, src+"/"+s)
+	}
+	if !f.Fortran {
+		argv = append(argv, src+"/"+recordHelper)
+	}
+	argv = append(argv, f.Flags...)
+	return append(argv, ldflags...)
+}
+
+func buildKey(im *Impl, f Fixture, src string, files []string) (string, error) {
+	h := sha256.New()
+	settings, _ := json.Marshal(struct {
+		F                    Fixture
+		ID, CC, FC           string
+		CFlags, LDFlags, Pre []string
+		ABI                  *ABI
+	}{f, im.ID, im.CC, im.FC, im.CFlags, im.LDFlags, im.Prefix, im.ABI})
+	h.Write(settings)
+	for _, rel := range files {
+		data, err := os.ReadFile(filepath.Join(src, rel))
+		if err != nil {
+			return "", fmt.Errorf("fixture %s: source %s: %v", f.Name, rel, err)
+		}
+		fmt.Fprintf(h, "\x00%s\x00%d\x00", rel, len(data))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	out, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// lockFile takes an exclusive flock on path and returns its release.
+func lockFile(path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open lock %s: %v", path, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cannot lock %s: %v", path, err)
+	}
+	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+}

@@ -1,0 +1,83 @@
+// Package harness runs real MPI jobs of real MPI implementations for the
+// mpits suites: it loads implementations, probes their capabilities, builds
+// fixtures, launches jobs with deadlines and decodes the records they write.
+package harness
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Impl is one MPI implementation as the implementations file describes it.
+// Paths are as seen inside Root when Root is set (jobs then run through Prefix).
+type Impl struct {
+	ID           string            `json:"id"`
+	Family       string            `json:"family"`
+	Version      string            `json:"version"`
+	Available    bool              `json:"available"`
+	Reason       string            `json:"reason,omitempty"`
+	Root         string            `json:"root,omitempty"`
+	Prefix       []string          `json:"prefix,omitempty"`
+	CC           string            `json:"cc"`
+	FC           string            `json:"fc,omitempty"`
+	CFlags       []string          `json:"cflags,omitempty"`
+	LDFlags      []string          `json:"ldflags,omitempty"`
+	Launcher     string            `json:"launcher"`
+	LauncherArgs []string          `json:"launcher_args,omitempty"`
+	NPFlag       string            `json:"np_flag,omitempty"`
+	Env          map[string]string `json:"env,omitempty"`
+	Lib          string            `json:"lib,omitempty"`
+	LibDirs      []string          `json:"lib_dirs,omitempty"`
+	ABI          *ABI              `json:"abi,omitempty"`
+	Notes        string            `json:"notes,omitempty"`
+}
+
+// ABI describes how to build against and run on an implementation's MPI 5
+// standard ABI library (libmpi_abi).
+type ABI struct {
+	CC      string   `json:"cc"`
+	CFlags  []string `json:"cflags,omitempty"`
+	LDFlags []string `json:"ldflags,omitempty"`
+	Lib     string   `json:"lib"`
+	LibDir  string   `json:"lib_dir"`
+}
+
+// HostPath maps a path inside the implementation's root to the host's view.
+func (im *Impl) HostPath(p string) string {
+	if im.Root == "" {
+		return p
+	}
+	return filepath.Join(im.Root, p)
+}
+
+// InnerPath maps a host path below Root to the path the implementation sees.
+// A path outside Root is returned unchanged.
+func (im *Impl) InnerPath(p string) string {
+	if im.Root == "" {
+		return p
+	}
+	rel, err := filepath.Rel(im.Root, p)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return p
+	}
+	return "/" + rel
+}
+
+// Command returns argv for running name with args for this implementation,
+// with its command prefix (such as chroot) in front.
+func (im *Impl) Command(name string, args ...string) []string {
+	argv := append([]string{}, im.Prefix...)
+	argv = append(argv, name)
+	return append(argv, args...)
+}
+
+// LaunchArgv returns the launcher command line for n ranks of program.
+func (im *Impl) LaunchArgv(n int, program string, args ...string) []string {
+	np := im.NPFlag
+	if np == "" {
+		np = "-n"
+	}
+	la := append([]string{}, im.LauncherArgs...)
+	la = append(la, np, itoa(n), program)
+	return im.Command(im.Launcher, append(la, args...)...)
+}

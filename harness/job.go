@@ -1,0 +1,276 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Job is one run of a program for an implementation: launched with Ranks
+// ranks through the implementation's launcher, or directly when Ranks is 0.
+type Job struct {
+	Impl     *Impl
+	Name     string            // names the job in evidence
+	Ranks    int               // 0: run Program directly, no launcher
+	Program  string            // path as the implementation sees it
+	Args     []string          // arguments to Program
+	Env      map[string]string // added to the launcher's environment (and so the ranks')
+	RankEnv  map[string]string // set for the ranks only (e.g. LD_PRELOAD of tools), through env(1)
+	Deadline time.Duration     // default 60 s; the whole process tree is killed then
+}
+
+// Result is what a job did. Dir (host path) holds stdout, stderr and the
+// records of every rank; it is removed by Cleanup.
+type Result struct {
+	Name     string
+	Argv     []string
+	Dir      string
+	ExitCode int    // -1 when killed by a signal
+	Signal   string // the launcher's or a rank's fatal signal, e.g. "SIGSEGV"
+	TimedOut bool
+	Duration time.Duration
+	Stdout   string
+	Stderr   string
+	Leftover []int // pids of the job that outlived it and had to be killed
+}
+
+// RecordEnv names the folder where fixtures write rank-<r>.jsonl records.
+const RecordEnv = "MPITS_RECORD_DIR"
+
+// jobMarker is set in every job's environment; processes carrying it are the
+// job's, whatever session or process group they moved to.
+const jobMarker = "MPITS_JOB"
+
+const outputCap = 1 << 20
+
+// Run runs the job to completion or to its deadline and leaves none of its
+// processes behind.
+func Run(j Job) (*Result, error) {
+	im := j.Impl
+	if j.Deadline == 0 {
+		j.Deadline = 60 * time.Second
+	}
+	dir, err := os.MkdirTemp(im.HostPath("/tmp"), "mpits-job-")
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot make a job folder under %s: %v", im.ID, im.HostPath("/tmp"), err)
+	}
+	token := randomToken()
+	prog, args := j.Program, j.Args
+	if len(j.RankEnv) > 0 {
+		prog, args = "env", append(sortedAssignments(j.RankEnv), append([]string{j.Program}, j.Args...)...)
+	}
+	var argv []string
+	if j.Ranks > 0 {
+		argv = im.LaunchArgv(j.Ranks, prog, args...)
+	} else {
+		argv = im.Command(prog, args...)
+	}
+	res := &Result{Name: j.Name, Argv: argv, Dir: dir}
+	env := os.Environ()
+	for k, v := range im.Env {
+		env = append(env, k+"="+v)
+	}
+	for k, v := range j.Env {
+		env = append(env, k+"="+v)
+	}
+	env = append(env, RecordEnv+"="+im.InnerPath(dir), jobMarker+"="+token)
+
+	stdout, err := os.Create(filepath.Join(dir, "stdout"))
+	if err != nil {
+		return nil, err
+	}
+	defer stdout.Close()
+	stderr, err := os.Create(filepath.Join(dir, "stderr"))
+	if err != nil {
+		return nil, err
+	}
+	defer stderr.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), j.Deadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = env
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 2 * time.Second
+
+	start := time.Now()
+	runErr := cmd.Run()
+	res.Duration = time.Since(start)
+	res.TimedOut = ctx.Err() == context.DeadlineExceeded
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	res.Leftover = KillMarked(token)
+
+	if cmd.ProcessState != nil {
+		ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+		res.ExitCode = ws.ExitStatus()
+		if ws.Signaled() {
+			res.Signal = signalName(int(ws.Signal()))
+		}
+	} else if runErr != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("%s: cannot start %s: %v", im.ID, argv[0], runErr)
+	}
+	res.Stdout = readCapped(filepath.Join(dir, "stdout"))
+	res.Stderr = readCapped(filepath.Join(dir, "stderr"))
+	if res.Signal == "" && !res.TimedOut {
+		res.Signal = reportedSignal(res.Stdout + res.Stderr)
+	}
+	return res, nil
+}
+
+// OK reports whether the job exited 0 in time with no signal.
+func (r *Result) OK() bool { return !r.TimedOut && r.ExitCode == 0 && r.Signal == "" }
+
+// Problem describes in one line why the job did not end well, or "".
+func (r *Result) Problem() string {
+	switch {
+	case r.TimedOut:
+		return fmt.Sprintf("%s did not finish within its deadline (%s) and was killed", r.Name, r.Duration.Round(time.Millisecond))
+	case r.Signal != "":
+		return fmt.Sprintf("%s crashed: %s (exit status %d)", r.Name, r.Signal, r.ExitCode)
+	case r.ExitCode != 0:
+		return fmt.Sprintf("%s exited with status %d", r.Name, r.ExitCode)
+	}
+	return ""
+}
+
+// Evidence is the command and the tail of the job's output, for reports.
+func (r *Result) Evidence() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "command: %s\n", strings.Join(r.Argv, " "))
+	if len(r.Leftover) > 0 {
+		fmt.Fprintf(&b, "killed %d leftover process(es) of the job: %v\n", len(r.Leftover), r.Leftover)
+	}
+	fmt.Fprintf(&b, "stdout (tail):\n%s\nstderr (tail):\n%s", tail(r.Stdout, 1500), tail(r.Stderr, 1500))
+	return b.String()
+}
+
+// Cleanup removes the job folder.
+func (r *Result) Cleanup() { os.RemoveAll(r.Dir) }
+
+// KillMarked kills every process whose environment carries the job token and
+// waits until they are gone; it returns their pids.
+func KillMarked(token string) []int {
+	want := []byte(jobMarker + "=" + token + "\x00")
+	var killed []int
+	for round := 0; round < 50; round++ {
+		found := markedPids(want)
+		if len(found) == 0 {
+			break
+		}
+		for _, pid := range found {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			if round == 0 {
+				killed = append(killed, pid)
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return killed
+}
+
+func markedPids(want []byte) []int {
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	self := os.Getpid()
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil || !bytes.Contains(append([]byte{0}, env...), append([]byte{0}, want...)) {
+			continue
+		}
+		if isZombie(pid) {
+			continue
+		}
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+func isZombie(pid int) bool {
+	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	i := bytes.LastIndexByte(st, ')')
+	return i < 0 || i+2 >= len(st) || st[i+2] == 'Z' || st[i+2] == 'X'
+}
+
+// Launchers report a rank's fatal signal in their own words.
+var signalPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`KILLED BY SIGNAL: (\d+)`),               // MPICH hydra
+	regexp.MustCompile(`exited on signal (\d+)`),                // Open MPI
+	regexp.MustCompile(`terminated with signal (\d+)`),          // Open MPI 5+
+	regexp.MustCompile(`Signal: [A-Za-z ]+\((\d+)\)`),           // Open MPI backtrace
+	regexp.MustCompile(`(?i)signal (\d+) \(Segmentation fault`), // generic
+}
+
+func reportedSignal(out string) string {
+	for _, re := range signalPatterns {
+		if m := re.FindStringSubmatch(out); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			return signalName(n)
+		}
+	}
+	return ""
+}
+
+func signalName(n int) string {
+	names := map[int]string{1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 15: "SIGTERM"}
+	if s, ok := names[n]; ok {
+		return s
+	}
+	return fmt.Sprintf("signal %d", n)
+}
+
+func readCapped(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(io.LimitReader(f, outputCap))
+	return string(b)
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "..." + s[len(s)-n:]
+}
+
+func randomToken() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func sortedAssignments(env map[string]string) []string {
+	var out []string
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,92 @@
+package harness
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Record is one JSON object a fixture wrote (fixtures/c/lib/mpits_record.h).
+type Record struct {
+	Rank int
+	Line int
+	Kind string
+	Raw  json.RawMessage
+}
+
+// Decode fills v (a struct with json tags) from the record.
+func (r Record) Decode(v any) error {
+	if err := json.Unmarshal(r.Raw, v); err != nil {
+		return fmt.Errorf("rank %d line %d: record %s does not decode: %v", r.Rank, r.Line, r.Raw, err)
+	}
+	return nil
+}
+
+// Records are the records of every rank of one job.
+type Records struct {
+	Fixture string
+	All     []Record // rank by rank, in the order written
+}
+
+// ReadRecords reads rank-0 … rank-(ranks-1) of a job's record folder. A
+// missing file or a malformed line is an error naming fixture and rank.
+func ReadRecords(dir, fixture string, ranks int) (*Records, error) {
+	if ranks < 1 {
+		ranks = 1
+	}
+	rs := &Records{Fixture: fixture}
+	for rank := 0; rank < ranks; rank++ {
+		path := filepath.Join(dir, fmt.Sprintf("rank-%d.jsonl", rank))
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("fixture %s rank %d wrote no records (%s missing)", fixture, rank, filepath.Base(path))
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		line := 0
+		for sc.Scan() {
+			line++
+			var head struct {
+				Kind *string `json:"kind"`
+			}
+			raw := append([]byte(nil), sc.Bytes()...)
+			if err := json.Unmarshal(raw, &head); err != nil || head.Kind == nil {
+				f.Close()
+				return nil, fmt.Errorf("fixture %s rank %d line %d: malformed record %.200q", fixture, rank, line, raw)
+			}
+			rs.All = append(rs.All, Record{Rank: rank, Line: line, Kind: *head.Kind, Raw: raw})
+		}
+		err = sc.Err()
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("fixture %s rank %d: reading records: %v", fixture, rank, err)
+		}
+	}
+	return rs, nil
+}
+
+// Kind returns the records of one kind, optionally of one rank (rank < 0: all).
+func (rs *Records) Kind(kind string, rank int) []Record {
+	var out []Record
+	for _, r := range rs.All {
+		if r.Kind == kind && (rank < 0 || r.Rank == rank) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// DecodeKind decodes every record of one kind (all ranks) into T.
+func DecodeKind[T any](rs *Records, kind string) ([]T, error) {
+	var out []T
+	for _, r := range rs.Kind(kind, -1) {
+		var v T
+		if err := r.Decode(&v); err != nil {
+			return nil, fmt.Errorf("fixture %s %v", rs.Fixture, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

@@ -1,0 +1,174 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	ginkgo "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
+	"github.com/onsi/gomega"
+)
+
+// Suite is one of the four suites: its checks, the fixtures they use, and
+// the fault injectors that prove the checks can fail.
+type Suite struct {
+	Name      string
+	Checks    []Check
+	Fixtures  []Fixture // built for every implementation
+	Injectors []Fixture // shared libraries, preloaded by the injector specs
+}
+
+// Env is one implementation as the suite sees it after setup.
+type Env struct {
+	Impl     *Impl            `json:"impl"`
+	Caps     *Caps            `json:"caps"`
+	Fixtures map[string]Built `json:"fixtures"`
+	all      []*Env
+}
+
+// Run loads the implementations, declares the suite's specs and runs them.
+// A bad setting ends the test binary with one line naming it.
+func (s *Suite) Run(t *testing.T) {
+	impls, err := LoadImpls()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mpits:", err)
+		os.Exit(2)
+	}
+	envs := map[string]*Env{}
+	var all []*Env
+	ginkgo.SynchronizedBeforeSuite(func() []byte {
+		out, _ := json.Marshal(Setup(impls, append(append([]Fixture{}, s.Fixtures...), s.Injectors...)))
+		return out
+	}, func(data []byte) {
+		gomega.Expect(json.Unmarshal(data, &all)).To(gomega.Succeed())
+		for _, e := range all {
+			e.all = all
+			envs[e.Impl.ID] = e
+		}
+	})
+	s.declare(impls, envs)
+	gomega.RegisterFailHandler(ginkgo.Fail)
+	ginkgo.RunSpecs(t, s.Name)
+}
+
+func (s *Suite) declare(impls []*Impl, envs map[string]*Env) {
+	for _, c := range s.Checks {
+		c := c
+		loc := types.CodeLocation{FileName: c.File, LineNumber: c.Line}
+		ginkgo.Describe(c.ID+": "+c.Title, ginkgo.Label(c.ID, "clause:"+c.Clause, "needs:"+c.Needs), func() {
+			for _, im := range impls {
+				im := im
+				ginkgo.It("on "+im.ID, ginkgo.Label("impl:"+im.ID), loc, func() {
+					report(Evaluate(c, envs[im.ID].X()))
+				})
+			}
+		})
+	}
+	ginkgo.Describe("fault injectors", ginkgo.Label("injector"), func() {
+		for _, c := range s.Checks {
+			for _, inj := range c.Injectors {
+				c, inj := c, inj
+				ginkgo.It(c.ID+" fails under "+inj, ginkgo.Label(c.ID), func() {
+					proveFails(c, inj, impls, envs)
+				})
+			}
+		}
+	})
+}
+
+// X is what a check runs with on this implementation.
+func (e *Env) X() *X { return &X{Impl: e.Impl, Caps: e.Caps, Fixtures: e.Fixtures, All: e.all} }
+
+// proveFails runs the check with the injector preloaded on the first
+// implementation where it passes without it, and expects Fail.
+func proveFails(c Check, inj string, impls []*Impl, envs map[string]*Env) {
+	for _, im := range impls {
+		e := envs[im.ID]
+		if Evaluate(c, e.X()).Status != Pass {
+			continue
+		}
+		b := e.Fixtures[inj]
+		gomega.Expect(b.Error).To(gomega.BeEmpty(), "injector %s did not build for %s", inj, im.ID)
+		x := e.X()
+		x.Preload = []string{b.Path}
+		v := Evaluate(c, x)
+		ginkgo.AddReportEntry("injected", map[string]any{"impl": im.ID, "injector": inj, "verdict": v})
+		gomega.Expect(v.Status).To(gomega.Equal(Fail), "%s under %s on %s gave %s (%s), not fail", c.ID, inj, im.ID, v.Status, v.Reason)
+		return
+	}
+	ginkgo.Skip(fmt.Sprintf("unsupported: no implementation passes %s, so its injector cannot be shown to break it", c.ID))
+}
+
+// report turns a verdict into the spec's outcome: go test ./suites/... is
+// strict, so fail and error fail the spec; unsupported skips it.
+func report(v Verdict) {
+	ginkgo.AddReportEntry("verdict", v)
+	msg := v.Reason
+	if v.Evidence != "" && v.Evidence != v.Reason {
+		msg += "\n" + v.Evidence
+	}
+	switch v.Status {
+	case Unsupported:
+		ginkgo.Skip("unsupported: " + v.Reason)
+	case Fail:
+		ginkgo.Fail("fail: " + msg)
+	case Error:
+		ginkgo.Fail("error: " + msg)
+	}
+}
+
+// Setup probes every implementation and builds the fixtures for it, two
+// implementations at a time. With MPITS_REPORT_DIR set it writes the
+// capabilities there (capabilities.json).
+func Setup(impls []*Impl, fixtures []Fixture) []*Env {
+	envs := make([]*Env, len(impls))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, im := range impls {
+		wg.Add(1)
+		go func(i int, im *Impl) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			e := &Env{Impl: im, Caps: Probe(im), Fixtures: map[string]Built{}}
+			if e.Caps.Available {
+				for _, f := range fixtures {
+					if f.ABI && im.ABI == nil {
+						continue
+					}
+					e.Fixtures[f.Name] = Build(im, f)
+				}
+			}
+			envs[i] = e
+		}(i, im)
+	}
+	wg.Wait()
+	if dir := os.Getenv("MPITS_REPORT_DIR"); dir != "" {
+		var caps []*Caps
+		for _, e := range envs {
+			caps = append(caps, e.Caps)
+		}
+		_ = writeJSON(filepath.Join(dir, "capabilities.json"), caps)
+	}
+	return envs
+}
+
+// writeJSON writes v indented, atomically (suites may write the same file).
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

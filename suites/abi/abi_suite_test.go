@@ -1,0 +1,5 @@
+package abi
+
+import "testing"
+
+func TestABI(t *testing.T) { Suite.Run(t) }

@@ -1,0 +1,5 @@
+package events
+
+import "testing"
+
+func TestEvents(t *testing.T) { Suite.Run(t) }

@@ -1,0 +1,5 @@
+package mpit
+
+import "testing"
+
+func TestMPIT(t *testing.T) { Suite.Run(t) }

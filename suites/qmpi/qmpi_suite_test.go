@@ -1,0 +1,5 @@
+package qmpi
+
+import "testing"
+
+func TestQMPI(t *testing.T) { Suite.Run(t) }
