@@ -96,6 +96,7 @@ func proveFails(c Check, inj string, impls []*Impl, envs map[string]*Env) {
 		x := e.X()
 		x.Preload = []string{b.Path}
 		v := Evaluate(c, x)
+		v.Evidence = capText(v.Evidence, evidenceCap)
 		ginkgo.AddReportEntry("injected", map[string]any{"impl": im.ID, "injector": inj, "verdict": v})
 		gomega.Expect(v.Status).To(gomega.Equal(Fail), "%s under %s on %s gave %s (%s), not fail", c.ID, inj, im.ID, v.Status, v.Reason)
 		return
@@ -103,9 +104,20 @@ func proveFails(c Check, inj string, impls []*Impl, envs map[string]*Env) {
 	ginkgo.Skip(fmt.Sprintf("unsupported: no implementation passes %s, so its injector cannot be shown to break it", c.ID))
 }
 
+// evidenceCap bounds the evidence kept in reports: enough to see the fault.
+const evidenceCap = 4096
+
+func capText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("\n… (%d more bytes)", len(s)-n)
+}
+
 // report turns a verdict into the spec's outcome: go test ./suites/... is
 // strict, so fail and error fail the spec; unsupported skips it.
 func report(v Verdict) {
+	v.Evidence = capText(v.Evidence, evidenceCap)
 	ginkgo.AddReportEntry("verdict", v)
 	msg := v.Reason
 	if v.Evidence != "" && v.Evidence != v.Reason {
@@ -121,9 +133,19 @@ func report(v Verdict) {
 	}
 }
 
+// Probed is an implementation with its capabilities, as reports show it.
+type Probed struct {
+	Impl *Impl `json:"impl"`
+	Caps *Caps `json:"caps"`
+}
+
+// ProbedFile is where Setup writes the probed implementations, in
+// MPITS_REPORT_DIR.
+const ProbedFile = "capabilities.json"
+
 // Setup probes every implementation and builds the fixtures for it, two
-// implementations at a time. With MPITS_REPORT_DIR set it writes the
-// capabilities there (capabilities.json).
+// implementations at a time. With MPITS_REPORT_DIR set it writes what it
+// probed there (ProbedFile).
 func Setup(impls []*Impl, fixtures []Fixture) []*Env {
 	envs := make([]*Env, len(impls))
 	var wg sync.WaitGroup
@@ -148,11 +170,11 @@ func Setup(impls []*Impl, fixtures []Fixture) []*Env {
 	}
 	wg.Wait()
 	if dir := os.Getenv("MPITS_REPORT_DIR"); dir != "" {
-		var caps []*Caps
+		var probed []Probed
 		for _, e := range envs {
-			caps = append(caps, e.Caps)
+			probed = append(probed, Probed{Impl: e.Impl, Caps: e.Caps})
 		}
-		_ = writeJSON(filepath.Join(dir, "capabilities.json"), caps)
+		_ = writeJSON(filepath.Join(dir, ProbedFile), probed)
 	}
 	return envs
 }

@@ -1,0 +1,38 @@
+// Command mpits turns suite runs into reports and compares them with the
+// committed baseline:
+//
+//	mpits report    -raw DIR -out DIR        Ginkgo JSON + capabilities -> verdicts, matrix, implementations
+//	mpits catalogue [-check] -out FILE       every check of every suite (id, clause, description, file)
+//	mpits baseline  -baseline FILE -verdicts FILE [-update]
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+	}
+	var err error
+	switch os.Args[1] {
+	case "report":
+		err = cmdReport(os.Args[2:])
+	case "catalogue":
+		err = cmdCatalogue(os.Args[2:])
+	case "baseline":
+		err = cmdBaseline(os.Args[2:])
+	default:
+		usage()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mpits:", err)
+		os.Exit(1)
+	}
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline [flags] (see cmd/mpits/main.go)")
+	os.Exit(2)
+}

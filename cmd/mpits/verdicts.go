@@ -1,0 +1,131 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mpits/mpits/harness"
+	"github.com/onsi/ginkgo/v2/types"
+)
+
+// Row is one verdict of the matrix: a check on an implementation.
+type Row struct {
+	Check   string         `json:"check"`
+	Title   string         `json:"title"`
+	Clause  string         `json:"clause"`
+	Impl    string         `json:"impl"`
+	Version string         `json:"version"` // the library's own version string
+	Status  harness.Status `json:"status"`
+	Reason  string         `json:"reason,omitempty"`
+}
+
+// Injection is one fault-injector spec: the check must fail under it.
+type Injection struct {
+	Spec   string `json:"spec"`
+	Check  string `json:"check"`
+	State  string `json:"state"` // passed: the injector made the check fail
+	Detail string `json:"detail,omitempty"`
+}
+
+// readRuns decodes every Ginkgo JSON report in dir.
+func readRuns(dir string) ([]types.Report, error) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	var out []types.Report
+	for _, f := range files {
+		if filepath.Base(f) == "capabilities.json" {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var reps []types.Report
+		if err := json.Unmarshal(data, &reps); err != nil {
+			return nil, fmt.Errorf("%s is not a Ginkgo JSON report: %v", f, err)
+		}
+		out = append(out, reps...)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no Ginkgo JSON report in %s: run the suites with -ginkgo.json-report first (ci/conformance does)", dir)
+	}
+	return out, nil
+}
+
+func label(labels []string, prefix string) string {
+	for _, l := range labels {
+		if strings.HasPrefix(l, prefix) {
+			return strings.TrimPrefix(l, prefix)
+		}
+	}
+	return ""
+}
+
+// collect turns specs into verdict rows and injector results.
+func collect(runs []types.Report, versions map[string]string) ([]Row, []Injection) {
+	var rows []Row
+	var injs []Injection
+	for _, run := range runs {
+		for _, sp := range run.SpecReports {
+			if sp.LeafNodeType != types.NodeTypeIt {
+				continue
+			}
+			labels := sp.Labels()
+			if len(sp.ContainerHierarchyTexts) > 0 && sp.ContainerHierarchyTexts[0] == "fault injectors" {
+				injs = append(injs, Injection{Spec: sp.LeafNodeText, Check: strings.Fields(sp.LeafNodeText)[0],
+					State: sp.State.String(), Detail: firstLine(sp.Failure.Message)})
+				continue
+			}
+			impl := label(labels, "impl:")
+			if impl == "" {
+				continue
+			}
+			id, title, _ := strings.Cut(sp.ContainerHierarchyTexts[len(sp.ContainerHierarchyTexts)-1], ": ")
+			r := Row{Check: id, Title: title, Clause: label(labels, "clause:"), Impl: impl, Version: versions[impl]}
+			r.Status, r.Reason = verdictOf(sp)
+			rows = append(rows, r)
+		}
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].Check != rows[j].Check {
+			return rows[i].Check < rows[j].Check
+		}
+		return rows[i].Impl < rows[j].Impl
+	})
+	return rows, injs
+}
+
+// verdictOf reads the verdict the spec recorded; a spec that broke before
+// recording one (panic, timeout, interrupt) is an error.
+func verdictOf(sp types.SpecReport) (harness.Status, string) {
+	for _, e := range sp.ReportEntries {
+		if e.Name != "verdict" {
+			continue
+		}
+		var v harness.Verdict
+		if json.Unmarshal([]byte(e.Value.AsJSON), &v) == nil && v.Status != "" {
+			return v.Status, firstLine(v.Reason)
+		}
+	}
+	switch sp.State {
+	case types.SpecStatePassed:
+		return harness.Pass, ""
+	case types.SpecStateSkipped:
+		return harness.Unsupported, firstLine(strings.TrimPrefix(sp.Failure.Message, "unsupported: "))
+	}
+	return harness.Error, fmt.Sprintf("spec %s: %s", sp.State, firstLine(sp.Failure.Message))
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
