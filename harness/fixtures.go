@@ -119,7 +119,8 @@ func Build(im *Impl, f Fixture) Built {
 	}
 	defer res.Cleanup()
 	if !res.OK() {
-		b.Error = fmt.Sprintf("%s: %s\n%s", res.Problem(), strings.Join(argv, " "), tail(res.Stdout+res.Stderr, 2000))
+		out := res.Stdout + res.Stderr
+		b.Error = fmt.Sprintf("%s: %s\n%s\n%s", res.Problem(), firstErrorLine(out), strings.Join(argv, " "), tail(out, 2000))
 		return b
 	}
 	if err := os.Rename(out+".tmp", out); err != nil {
@@ -224,4 +225,14 @@ func lockFile(path string) (func(), error) {
 		return nil, fmt.Errorf("cannot lock %s: %v", path, err)
 	}
 	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+}
+
+// firstErrorLine is the compiler's first complaint, for one-line reasons.
+func firstErrorLine(out string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "error") {
+			return strings.TrimSpace(l)
+		}
+	}
+	return firstLine(strings.TrimSpace(out))
 }

@@ -43,6 +43,7 @@ func runTwoInstances(x *harness.X) harness.Verdict {
 		RankEnv: map[string]string{"LD_PRELOAD": x.Fixture("qmpi_tool_send")},
 		Env:     map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "t:t"},
 	})
+	var ids []int
 	for rank := 0; rank < 2; rank++ {
 		var inits []initRec
 		for _, r := range recs.Kind("init", rank) {
@@ -61,6 +62,9 @@ func runTwoInstances(x *harness.X) harness.Verdict {
 		outer, inner := inits[0], inits[1]
 		if inner.Order < outer.Order {
 			outer, inner = inner, outer
+		}
+		if rank == 0 {
+			ids = []int{outer.Tool, inner.Tool}
 		}
 		var got []string
 		storage := map[int]string{outer.Tool: outer.Storage, inner.Tool: inner.Storage}
@@ -84,5 +88,5 @@ func runTwoInstances(x *harness.X) harness.Verdict {
 		}
 		x.Expect(got).To(Equal(want), "rank %d: pre/post work of tools %d (listed first) and %d around %d sends", rank, outer.Tool, inner.Tool, map[bool]int{true: sends}[rank == 0])
 	}
-	return harness.Verdict{}
+	return harness.Verdict{Reason: fmt.Sprintf("tool ids %d (listed first, outermost) and %d, own storage, %d sends seen once by each", ids[0], ids[1], sends)}
 }
