@@ -123,17 +123,19 @@ func ReadImplFile(path string) ([]*Impl, error) {
 	seen := map[string]bool{}
 	for i, im := range f.Implementations {
 		switch {
+		case im == nil:
+			return nil, fmt.Errorf("implementations file %s: entry %d is null: remove it or describe an implementation there", path, i)
 		case im.ID == "":
-			return nil, fmt.Errorf("implementations file %s: entry %d has no id", path, i)
+			return nil, fmt.Errorf("implementations file %s: entry %d has no id: give it a unique \"id\"", path, i)
 		case seen[im.ID]:
-			return nil, fmt.Errorf("implementations file %s: id %q appears twice", path, im.ID)
+			return nil, fmt.Errorf("implementations file %s: id %q appears twice: give each implementation its own id", path, im.ID)
 		case im.Available && (im.CC == "" || im.Launcher == ""):
-			return nil, fmt.Errorf("implementations file %s: %s is available but has no cc or launcher", path, im.ID)
+			return nil, fmt.Errorf("implementations file %s: %s is available but has no cc or launcher: set both, or set \"available\": false with a \"reason\"", path, im.ID)
 		}
 		seen[im.ID] = true
 	}
 	if len(f.Implementations) == 0 {
-		return nil, fmt.Errorf("implementations file %s lists no implementation", path)
+		return nil, fmt.Errorf("implementations file %s lists no implementation: run ci/provision or add one (see README 'Your own MPI')", path)
 	}
 	return f.Implementations, nil
 }
@@ -151,12 +153,19 @@ func filterImpls(impls []*Impl, only string) ([]*Impl, error) {
 	var out []*Impl
 	for _, id := range strings.Split(only, ",") {
 		id = strings.TrimSpace(id)
+		if id == "" {
+			continue // "mpich," or "a,,b"
+		}
 		im, ok := byID[id]
 		if !ok {
 			sort.Strings(ids)
 			return nil, fmt.Errorf("MPITS_IMPLS names unknown implementation %q: known are %s", id, strings.Join(ids, ", "))
 		}
 		out = append(out, im)
+	}
+	if len(out) == 0 {
+		sort.Strings(ids)
+		return nil, fmt.Errorf("MPITS_IMPLS=%q names no implementation: unset it or list ids from %s", only, strings.Join(ids, ", "))
 	}
 	return out, nil
 }
@@ -227,11 +236,13 @@ func ImplFromWrapper(id, cc, run string) (*Impl, error) {
 }
 
 func wrapperLinkLine(cc string) (line, family string) {
-	if out, err := exec.Command(cc, "--showme:link").Output(); err == nil && len(out) > 0 {
-		return strings.TrimSpace(string(out)), "openmpi"
+	// The line goes into one-line errors: a wrapper printing more lines
+	// (warnings, a line per flag) is joined into one.
+	if out, err := exec.Command(cc, "--showme:link").Output(); err == nil && len(strings.Fields(string(out))) > 0 {
+		return strings.Join(strings.Fields(string(out)), " "), "openmpi"
 	}
-	if out, err := exec.Command(cc, "-show").Output(); err == nil && len(out) > 0 {
-		return strings.TrimSpace(string(out)), "mpich"
+	if out, err := exec.Command(cc, "-show").Output(); err == nil && len(strings.Fields(string(out))) > 0 {
+		return strings.Join(strings.Fields(string(out)), " "), "mpich"
 	}
 	return "", ""
 }

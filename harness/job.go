@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,6 +99,7 @@ func Run(j Job) (*Result, error) {
 	}
 	defer stderr.Close()
 
+	start := time.Now() // before the deadline's clock starts: Duration >= Deadline on a timeout
 	ctx, cancel := context.WithTimeout(context.Background(), j.Deadline)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
@@ -108,7 +110,6 @@ func Run(j Job) (*Result, error) {
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 2 * time.Second
 
-	start := time.Now()
 	runErr := cmd.Run()
 	res.Duration = time.Since(start)
 	res.TimedOut = ctx.Err() == context.DeadlineExceeded
@@ -129,7 +130,9 @@ func Run(j Job) (*Result, error) {
 	}
 	res.Stdout = readCapped(filepath.Join(dir, "stdout"))
 	res.Stderr = readCapped(filepath.Join(dir, "stderr"))
-	if res.Signal == "" && !res.TimedOut {
+	// A launcher reports a rank's fatal signal in words, and fails; the
+	// output of a job that succeeded is not searched (it may quote such words).
+	if res.Signal == "" && !res.TimedOut && res.ExitCode != 0 {
 		res.Signal = reportedSignal(res.Stdout + res.Stderr)
 	}
 	return res, nil
@@ -177,7 +180,7 @@ func KillMarked(token string) []int {
 		}
 		for _, pid := range found {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
-			if round == 0 {
+			if !slices.Contains(killed, pid) { // also those forked meanwhile
 				killed = append(killed, pid)
 			}
 		}
@@ -219,6 +222,7 @@ func isZombie(pid int) bool {
 // Launchers report a rank's fatal signal in their own words.
 var signalPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`KILLED BY SIGNAL: (\d+)`),               // MPICH hydra
+	regexp.MustCompile(`EXIT STRING: [^\n(]*\(signal (\d+)\)`),  // MPICH hydra 4
 	regexp.MustCompile(`exited on signal (\d+)`),                // Open MPI
 	regexp.MustCompile(`terminated with signal (\d+)`),          // Open MPI 5+
 	regexp.MustCompile(`Signal: [A-Za-z ]+\((\d+)\)`),           // Open MPI backtrace

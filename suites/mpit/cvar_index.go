@@ -49,7 +49,7 @@ func runCvarIndex(x *harness.X) harness.Verdict {
 	// Indices that MPI_T_cvar_get_info refuses name no variable to look up;
 	// whether such holes are allowed is for the metadata checks to judge.
 	refused := recs.Kind("info_failed", 0)
-	x.Expect(s.Checked + len(refused)).To(Equal(s.Num), "control variables checked or refused")
+	x.Expect(s.Checked+len(refused)).To(Equal(s.Num), "control variables checked or refused")
 	reason := fmt.Sprintf("%d control variables round-trip", s.Checked)
 	if len(refused) > 0 {
 		reason += fmt.Sprintf("; MPI_T_cvar_get_info refused %d of the %d indices (e.g. %s)", len(refused), s.Num, refused[0].Raw)
