@@ -38,11 +38,11 @@ func cmdBaseline(args []string) error {
 	fs.Parse(args)
 	var v Verdicts
 	if err := readJSON(*vpath, &v); err != nil {
-		return err
+		return fmt.Errorf("verdicts %s cannot be read (%v): run the suites and mpits report first (ci/run-suites does)", *vpath, err)
 	}
 	var base Baseline
-	if err := readJSON(*path, &base); err != nil && !(*update && os.IsNotExist(unwrapPathError(err))) {
-		return err
+	if err := readJSON(*path, &base); err != nil && !(*update && os.IsNotExist(err)) {
+		return fmt.Errorf("baseline %s cannot be read (%v): write one with mpits baseline -update after a run", *path, err)
 	}
 	if *update {
 		return writeFile(*path, mustJSON(updated(base, v)))
@@ -169,11 +169,4 @@ func readJSON(path string, v any) error {
 		return fmt.Errorf("%s: %v", path, err)
 	}
 	return nil
-}
-
-func unwrapPathError(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe
-	}
-	return err
 }
