@@ -131,7 +131,9 @@ func updated(old Baseline, v Verdicts) Baseline {
 	findings := map[[2]string]string{}
 	inRun := map[[2]string]bool{}
 	for _, e := range old.Entries {
-		findings[[2]string{e.Impl, e.Check}] = e.Finding
+		if e.Finding != "" {
+			findings[[2]string{e.Impl, e.Check}] = e.Finding
+		}
 	}
 	nb := Baseline{Injectors: map[string]string{}}
 	for _, in := range v.Injections {
