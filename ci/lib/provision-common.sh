@@ -1,0 +1,239 @@
+# shellcheck shell=bash disable=SC2034,SC2016
+# Helpers for ci/provision (sourced, not run). Bash only.
+#
+# Each implementation step runs in a subshell whose stdout/stderr go to its
+# log; `say` writes to the terminal through fd 3, which ci/provision opens.
+
+say() { printf '%s\n' "$*" >&3; }
+
+# ms since the epoch, for the per-step timings.
+now_ms() { local t; t=$(date +%s%N); echo $((t / 1000000)); }
+fmt_secs() { printf '%d.%d s' $(($1 / 1000)) $((($1 % 1000) / 100)); }
+
+# fail WHY: the step's reason line, then leave the step's subshell.
+fail() {
+	trap - ERR
+	printf '%s\n' "$*" | head -n 1 >"$RUN_DIR/$STEP_ID.reason"
+	echo "FAILED: $*"
+	exit 1
+}
+
+# --- apt ---------------------------------------------------------------
+
+apt_q() {
+	DEBIAN_FRONTEND=noninteractive apt-get -q -y -o Dpkg::Use-Pty=0 "$@"
+}
+
+# One `apt-get update` per run at most, and only when something is missing.
+apt_update_once() {
+	[[ -e $RUN_DIR/apt-updated ]] && return 0
+	apt_q update
+	: >"$RUN_DIR/apt-updated"
+}
+
+pkg_installed() {
+	[[ $(dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null) == ii* ]]
+}
+
+# apt_ensure PKG...: install the missing ones (no recommends).
+apt_ensure() {
+	local p missing=()
+	for p in "$@"; do pkg_installed "$p" || missing+=("$p"); done
+	((${#missing[@]} == 0)) && return 0
+	echo "installing: ${missing[*]}"
+	FRESH=1
+	apt_update_once
+	apt_q install --no-install-recommends "${missing[@]}" ||
+		fail "apt-get install ${missing[*]} failed"
+}
+
+# Debian version "1:4.0.2-3" -> upstream "4.0.2"; "~rc2" -> "rc2", as the
+# library itself reports it (Open MPI "v6.0.0rc2").
+upstream_version() {
+	local v=$1
+	v=${v#*:}
+	v=${v%-*}
+	printf '%s' "${v//\~/}"
+}
+
+# --- JSON --------------------------------------------------------------
+
+json_str() {
+	local s=$1
+	s=${s//\\/\\\\}
+	s=${s//\"/\\\"}
+	s=${s//$'\n'/\\n}
+	s=${s//$'\t'/\\t}
+	s=${s//$'\r'/}
+	# Any other control character would make invalid JSON: drop it.
+	s=$(printf '%s' "$s" | tr -d '\000-\010\013\014\016-\037')
+	printf '"%s"' "$s"
+}
+
+json_arr() {
+	local out='[' sep='' x
+	for x in "$@"; do
+		out+="$sep$(json_str "$x")"
+		sep=', '
+	done
+	printf '%s]' "$out"
+}
+
+# json_env K=V...
+json_env() {
+	local out='{' sep='' kv
+	for kv in "$@"; do
+		out+="$sep$(json_str "${kv%%=*}"): $(json_str "${kv#*=}")"
+		sep=', '
+	done
+	printf '%s}' "$out"
+}
+
+# Reset the description variables that describe_<id> fills in.
+impl_reset() {
+	I_FAMILY='' I_VERSION='' I_ROOT='' I_CC='' I_FC='' I_LAUNCHER=''
+	I_NP_FLAG='-n' I_LIB='' I_NOTES='' I_REASON=''
+	I_PREFIX=() I_CFLAGS=() I_LDFLAGS=() I_LAUNCHER_ARGS=() I_ENV=() I_LIB_DIRS=()
+	I_ABI_CC='' I_ABI_CFLAGS=() I_ABI_LDFLAGS=() I_ABI_LIB='' I_ABI_LIB_DIR=''
+}
+
+# impl_json ID AVAILABLE(true|false): one entry of implementations.json.
+impl_json() {
+	local id=$1 avail=$2 abi=null
+	if [[ -n $I_ABI_LIB ]]; then
+		abi="{\"cc\": $(json_str "$I_ABI_CC"), \"cflags\": $(json_arr "${I_ABI_CFLAGS[@]}"),"
+		abi+=" \"ldflags\": $(json_arr "${I_ABI_LDFLAGS[@]}"), \"lib\": $(json_str "$I_ABI_LIB"),"
+		abi+=" \"lib_dir\": $(json_str "$I_ABI_LIB_DIR")}"
+	fi
+	cat <<EOF
+{
+  "id": $(json_str "$id"),
+  "family": $(json_str "$I_FAMILY"),
+  "version": $(json_str "$I_VERSION"),
+  "available": $avail,
+  "reason": $(json_str "$I_REASON"),
+  "root": $(json_str "$I_ROOT"),
+  "prefix": $(json_arr "${I_PREFIX[@]}"),
+  "cc": $(json_str "$I_CC"),
+  "fc": $(json_str "$I_FC"),
+  "cflags": $(json_arr "${I_CFLAGS[@]}"),
+  "ldflags": $(json_arr "${I_LDFLAGS[@]}"),
+  "launcher": $(json_str "$I_LAUNCHER"),
+  "launcher_args": $(json_arr "${I_LAUNCHER_ARGS[@]}"),
+  "np_flag": $(json_str "$I_NP_FLAG"),
+  "env": $(json_env "${I_ENV[@]}"),
+  "lib": $(json_str "$I_LIB"),
+  "lib_dirs": $(json_arr "${I_LIB_DIRS[@]}"),
+  "abi": $abi,
+  "notes": $(json_str "$I_NOTES")
+}
+EOF
+}
+
+# --- running and checking MPI programs ----------------------------------
+
+# in_impl CMD...: run CMD the way the suites will: prefix, env, lib_dirs.
+in_impl() {
+	local ld=''
+	((${#I_LIB_DIRS[@]})) && ld=$(IFS=:; echo "${I_LIB_DIRS[*]}")
+	env ${ld:+LD_LIBRARY_PATH=$ld} "${I_ENV[@]}" "${I_PREFIX[@]}" "$@"
+}
+
+# smoke_c SRC_TEXT WANT: compile a C program with the impl's wrapper in a
+# scratch folder under the root's /tmp, run it on 2 ranks, grep WANT.
+# Extra compile/run settings via SMOKE_CC / SMOKE_CFLAGS / SMOKE_LDFLAGS /
+# SMOKE_LDPATH (for the ABI checks).
+smoke_c() {
+	local src=$1 want=$2 tmp rel out rc=0
+	tmp=$(mktemp -d "${I_ROOT:-}/tmp/mpits-smoke.XXXXXX")
+	rel=${tmp#"$I_ROOT"}
+	printf '%s\n' "$src" >"$tmp/t.c"
+	in_impl "${SMOKE_CC:-$I_CC}" "${SMOKE_CFLAGS[@]}" "${I_CFLAGS[@]}" "$rel/t.c" -o "$rel/t" \
+		"${SMOKE_LDFLAGS[@]}" "${I_LDFLAGS[@]}" || rc=$?
+	if ((rc == 0)); then
+		out=$(in_impl env ${SMOKE_LDPATH:+LD_LIBRARY_PATH=$SMOKE_LDPATH} \
+			timeout 60 "$I_LAUNCHER" "${I_LAUNCHER_ARGS[@]}" "$I_NP_FLAG" 2 "$rel/t" 2>&1) || rc=$?
+		printf '%s\n' "$out"
+		[[ $rc == 0 && $out == *"$want"* ]] || rc=1
+	fi
+	rm -rf "$tmp"
+	return $rc
+}
+
+SMOKE_HELLO='#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  int r, n, one = 1, sum = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (r == 0) printf("mpits-hello size=%d sum=%d\n", n, sum);
+  MPI_Finalize();
+  return 0;
+}'
+
+SMOKE_ABI='#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  int r, n, ma = -1, mi = -1, one = 1, sum = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  MPI_Abi_get_version(&ma, &mi);
+  MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (r == 0) printf("mpits-abi %d.%d size=%d sum=%d\n", ma, mi, n, sum);
+  MPI_Finalize();
+  return 0;
+}'
+
+smoke_hello() {
+	SMOKE_CC='' SMOKE_CFLAGS=() SMOKE_LDFLAGS=() SMOKE_LDPATH=''
+	smoke_c "$SMOKE_HELLO" 'mpits-hello size=2 sum=2' || fail "2-rank hello world failed"
+}
+
+smoke_abi() {
+	SMOKE_CC=$I_ABI_CC SMOKE_CFLAGS=("${I_ABI_CFLAGS[@]}") SMOKE_LDFLAGS=("${I_ABI_LDFLAGS[@]}")
+	SMOKE_LDPATH=$I_ABI_LIB_DIR
+	# The wrapper flags (I_CFLAGS...) are for the native ABI: not here.
+	local -a keep_cf=("${I_CFLAGS[@]}") keep_lf=("${I_LDFLAGS[@]}")
+	I_CFLAGS=() I_LDFLAGS=()
+	smoke_c "$SMOKE_ABI" 'mpits-abi 1.0 size=2 sum=2' || fail "2-rank MPI ABI program failed"
+	I_CFLAGS=("${keep_cf[@]}") I_LDFLAGS=("${keep_lf[@]}")
+}
+
+# --- chroot mounts -------------------------------------------------------
+
+CHROOT_MOUNTS=(proc sys dev dev/pts dev/shm)
+
+# Bind the host's /proc, /sys, /dev (+ pts, shm) into ROOT if not yet there.
+# Mounts vanish at reboot, so this runs on every provision.
+chroot_mount() {
+	local root=$1 m
+	for m in "${CHROOT_MOUNTS[@]}"; do
+		mkdir -p "$root/$m"
+		mountpoint -q "$root/$m" || mount --bind "/$m" "$root/$m" ||
+			fail "cannot bind-mount /$m into $root"
+	done
+}
+
+# Unmount everything below ROOT, deepest first.
+chroot_umount_all() {
+	local root=$1 mp
+	root=$(realpath -m "$root")
+	awk -v r="$root/" 'index($5, r) == 1 { print $5 }' /proc/self/mountinfo |
+		sort -r | while read -r mp; do
+		umount "$mp" 2>/dev/null || umount -l "$mp"
+	done
+}
+
+# Remove a (partial) root safely: never with the host's /dev or /proc bound in.
+chroot_remove() {
+	local root=$1
+	[[ -e $root ]] || return 0
+	chroot_umount_all "$root"
+	if awk -v r="$(realpath -m "$root")/" 'index($5, r) == 1 { found = 1 } END { exit !found }' /proc/self/mountinfo; then
+		fail "cannot remove $root: something is still mounted below it"
+	fi
+	rm -rf --one-file-system "$root"
+}

@@ -1,0 +1,281 @@
+# shellcheck shell=bash disable=SC2034,SC2016
+# The implementations ci/provision knows (sourced, not run).
+#
+# For each ID: describe_ID fills the I_* variables with what is known without
+# doing anything (also used for the entry of a failed step), provision_ID
+# does the work, checks it, and may refine I_VERSION / I_NOTES.
+# Both run in the step's subshell with `set -eE` and an ERR trap.
+
+IMPL_IDS=(mpich-deb openmpi-deb mpich-tools mpich-sid openmpi-sid)
+
+MULTIARCH=x86_64-linux-gnu
+LIBDIR=/usr/lib/$MULTIARCH
+OMPI_ROOT_ENV=(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
+# Compilers the wrappers call; dpkg-dev is for `apt-get source`.
+HOST_TOOL_PKGS=(build-essential gfortran)
+
+# Host files that must exist for an implementation to count as there.
+check_files() {
+	local f
+	for f in "$@"; do
+		[[ -e $f ]] || fail "missing $f"
+	done
+}
+
+deb_version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null; }
+
+# --- 1. mpich-deb -------------------------------------------------------
+
+describe_mpich-deb() {
+	I_FAMILY=mpich I_VERSION=4.0.2
+	I_CC=/usr/bin/mpicc.mpich I_FC=/usr/bin/mpifort.mpich I_LAUNCHER=/usr/bin/mpiexec.mpich
+	I_LIB=$LIBDIR/libmpich.so.12
+}
+
+provision_mpich-deb() {
+	apt_ensure mpich libmpich-dev "${HOST_TOOL_PKGS[@]}"
+	check_files "$I_CC" "$I_FC" "$I_LAUNCHER" "$I_LIB"
+	local v
+	v=$(deb_version libmpich-dev)
+	I_VERSION=$(upstream_version "$v")
+	I_NOTES="Debian bookworm packages mpich/libmpich-dev $v (ch4:ucx, QMPI stubs only)"
+	[[ -n $FRESH || -n $CHECK ]] && smoke_hello
+	return 0
+}
+
+# --- 2. openmpi-deb -----------------------------------------------------
+
+describe_openmpi-deb() {
+	I_FAMILY=openmpi I_VERSION=4.1.4
+	I_CC=/usr/bin/mpicc.openmpi I_FC=/usr/bin/mpifort.openmpi I_LAUNCHER=/usr/bin/mpiexec.openmpi
+	I_LAUNCHER_ARGS=(--oversubscribe)
+	I_ENV=("${OMPI_ROOT_ENV[@]}")
+	I_LIB=$LIBDIR/libmpi.so.40
+}
+
+provision_openmpi-deb() {
+	apt_ensure openmpi-bin libopenmpi-dev "${HOST_TOOL_PKGS[@]}"
+	check_files "$I_CC" "$I_FC" "$I_LAUNCHER" "$I_LIB"
+	local v
+	v=$(deb_version libopenmpi-dev)
+	I_VERSION=$(upstream_version "$v")
+	I_NOTES="Debian bookworm packages openmpi-bin/libopenmpi-dev $v"
+	[[ -n $FRESH || -n $CHECK ]] && smoke_hello
+	return 0
+}
+
+# --- 3. mpich-tools: MPICH built from Debian bookworm's source package ------
+
+MPICH_SRC_VERSION=4.0.2
+# The tool-interface build. A "twin" without --enable-qmpi can reuse
+# build_mpich with its own flag list (mpich_flags_without --enable-qmpi).
+MPICH_TOOLS_CONFIGURE=(
+	--with-device=ch4:ucx --with-ucx=/usr
+	--with-ch4-shmmods=posix          # MPI_T events need ch4's shm path
+	--with-datatype-engine=dataloop   # yaksa would take >15 min to build
+	--disable-static
+	--enable-qmpi --enable-mpit-pvars=all --enable-mpit-events=yes
+	--enable-fortran=all
+	FFLAGS=-fallow-argument-mismatch FCFLAGS=-fallow-argument-mismatch # gfortran >= 10
+	--disable-cxx --disable-romio --disable-doc --with-pm=hydra
+)
+MPICH_BUILD_PKGS=(build-essential gfortran dpkg-dev libucx-dev libhwloc-dev pkg-config)
+
+# mpich_flags_without FLAG...: MPICH_TOOLS_CONFIGURE minus those flags, one a line.
+mpich_flags_without() {
+	local f x skip
+	for f in "${MPICH_TOOLS_CONFIGURE[@]}"; do
+		skip=
+		for x in "$@"; do [[ $f == "$x" ]] && skip=1; done
+		[[ -z $skip ]] && printf '%s\n' "$f"
+	done
+}
+
+# mpich_prefix FLAG...: the install folder, named by version + flags.
+mpich_prefix() {
+	local h
+	h=$(printf '%s\n' "$@" | sha256sum | cut -c1-12)
+	printf '%s/mpich-%s-%s' "$MPITS_CACHE" "$MPICH_SRC_VERSION" "$h"
+}
+
+# A deb-src entry for bookworm main, derived from the deb entry (no mirror
+# name written by us).
+ensure_deb_src() {
+	local want dst=/etc/apt/sources.list.d/mpits-src.sources
+	want=$(awk 'BEGIN { RS = ""; ORS = "\n" }
+		{
+			t = s = c = 0; n = split($0, L, "\n")
+			for (i = 1; i <= n; i++) {
+				if (L[i] ~ /^Types:/ && (" " L[i] " ") ~ / deb /) t = 1
+				if (L[i] ~ /^Suites:/ && (" " L[i] " ") ~ / bookworm /) s = 1
+				if (L[i] ~ /^Components:/ && (" " L[i] " ") ~ / main /) c = 1
+			}
+			if (!(t && s && c)) next
+			for (i = 1; i <= n; i++) {
+				if (L[i] ~ /^Types:/) L[i] = "Types: deb-src"
+				else if (L[i] ~ /^Suites:/) L[i] = "Suites: bookworm"
+				else if (L[i] ~ /^Components:/) L[i] = "Components: main"
+				print L[i]
+			}
+			exit
+		}' /etc/apt/sources.list.d/debian.sources)
+	[[ -n $want ]] || fail "no bookworm main entry in /etc/apt/sources.list.d/debian.sources"
+	if [[ ! -f $dst || $(<"$dst") != "$want" ]]; then
+		printf '%s\n' "$want" >"$dst"
+		rm -f "$RUN_DIR/apt-updated"
+	fi
+	apt_update_once
+}
+
+# build_mpich FLAG...: configure/make/install into mpich_prefix unless done.
+# Sets MPICH_PREFIX.
+build_mpich() {
+	MPICH_PREFIX=$(mpich_prefix "$@")
+	[[ -f $MPICH_PREFIX/.complete ]] && return 0
+	say "provision: $STEP_ID: building MPICH $MPICH_SRC_VERSION into $MPICH_PREFIX (about 4 min, log $STEP_LOG)"
+	FRESH=1
+	apt_ensure "${MPICH_BUILD_PKGS[@]}"
+	ensure_deb_src
+	local work=$MPITS_CACHE/work/${MPICH_PREFIX##*/}
+	rm -rf "$work" "$MPICH_PREFIX"
+	mkdir -p "$work"
+	cd "$work" || fail "cannot enter $work"
+	# apt-get source applies Debian's patch series: for 4.0.2-3 that is only
+	# missing-conf.patch (adds m4 files for autoreconf), so the shipped
+	# configure and code are upstream's.
+	apt-get -q -o APT::Sandbox::User=root source mpich || fail "apt-get source mpich failed"
+	[[ -d mpich-$MPICH_SRC_VERSION ]] || fail "apt-get source mpich did not unpack mpich-$MPICH_SRC_VERSION"
+	cd "mpich-$MPICH_SRC_VERSION" || fail "cannot enter the MPICH source"
+	./configure --prefix="$MPICH_PREFIX" "$@" || fail "MPICH configure failed"
+	make -j"$(nproc)" || fail "MPICH make failed"
+	make install || fail "MPICH make install failed"
+	cp "$STEP_LOG" "$MPICH_PREFIX/.build.log"
+	cd /
+	rm -rf "$work"
+	rmdir "$MPITS_CACHE/work" 2>/dev/null || true
+	printf '%s\n' "$@" >"$MPICH_PREFIX/.complete"
+}
+
+describe_mpich-tools() {
+	local p
+	p=$(mpich_prefix "${MPICH_TOOLS_CONFIGURE[@]}")
+	I_FAMILY=mpich I_VERSION=$MPICH_SRC_VERSION
+	I_CC=$p/bin/mpicc I_FC=$p/bin/mpifort I_LAUNCHER=$p/bin/mpiexec
+	I_LIB=$p/lib/libmpi.so.12 I_LIB_DIRS=("$p/lib")
+	I_NOTES="MPICH $MPICH_SRC_VERSION from Debian bookworm's source package; configure ${MPICH_TOOLS_CONFIGURE[*]}; prefix $p"
+}
+
+provision_mpich-tools() {
+	build_mpich "${MPICH_TOOLS_CONFIGURE[@]}"
+	# Runtime libraries (libucx0, libhwloc15) come with the -dev packages.
+	apt_ensure "${MPICH_BUILD_PKGS[@]}"
+	check_files "$I_CC" "$I_FC" "$I_LAUNCHER" "$I_LIB"
+	# Not `nm | grep -q`: under pipefail grep's early exit makes nm die of SIGPIPE.
+	local syms
+	syms=$(nm -D --defined-only "$I_LIB") || fail "nm -D $I_LIB failed"
+	[[ $syms == *" T QMPI_Register_tool_name"* ]] ||
+		fail "QMPI_Register_tool_name not exported by $I_LIB"
+	[[ -n $FRESH || -n $CHECK ]] && smoke_hello
+	return 0
+}
+
+# --- 4./5. mpich-sid, openmpi-sid: one Debian sid root ---------------------
+
+SID_ROOT_PKGS=(libmpich-dev mpich libopenmpi-dev openmpi-bin gcc gfortran libc6-dev)
+SID_ROOT() { printf '%s/sid-root' "$MPITS_CACHE"; }
+
+# Make (once) and mount (every run) the sid root. Both sid steps call it;
+# a failure is remembered for the rest of the run so the second fails fast.
+sid_root_ensure() {
+	local root
+	root=$(SID_ROOT)
+	[[ -f $RUN_DIR/sid-root.failed ]] && fail "$(<"$RUN_DIR/sid-root.failed")"
+	if [[ ! -f $root/.complete ]]; then
+		FRESH=1
+		say "provision: $STEP_ID: creating Debian sid root $root (about 1 min, log $STEP_LOG)"
+		apt_ensure debootstrap
+		chroot_remove "$root"
+		# No mirror argument: debootstrap's default.
+		debootstrap --variant=minbase sid "$root" || sid_fail "debootstrap sid failed"
+		chroot_mount "$root"
+		chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get -q -y -o Dpkg::Use-Pty=0 \
+			install --no-install-recommends "${SID_ROOT_PKGS[@]}" ||
+			sid_fail "apt-get install in the sid root failed"
+		chroot "$root" apt-get clean
+		date -u +%FT%TZ >"$root/.complete"
+		: >"$RUN_DIR/sid-root.fresh"
+	fi
+	# Made in this run (maybe by the other sid step): smoke-test both.
+	[[ -f $RUN_DIR/sid-root.fresh ]] && FRESH=1
+	chroot_mount "$root"
+}
+
+sid_fail() {
+	echo "$* (log $STEP_LOG)" >"$RUN_DIR/sid-root.failed"
+	fail "$*"
+}
+
+# sid_abi_link FAM: /opt/mpits-abi/FAM/libmpi_abi.so.1 -> that family's real
+# ABI library, so LD_LIBRARY_PATH picks the implementation. Sets I_ABI_LIB.
+sid_abi_link() {
+	local fam=$1 root real
+	root=$(SID_ROOT)
+	real=$(find "$root$LIBDIR" -maxdepth 1 -type f -name "libmpi_abi_$fam.so.1.*.*" -printf '%f\n' 2>/dev/null | sort -V | tail -n 1) || true
+	[[ -n $real ]] ||
+		fail "no $LIBDIR/libmpi_abi_$fam.so.1.x.y in the sid root"
+	mkdir -p "$root/opt/mpits-abi/$fam"
+	ln -sfn "$LIBDIR/$real" "$root/opt/mpits-abi/$fam/libmpi_abi.so.1"
+	I_ABI_LIB=$LIBDIR/$real
+}
+
+describe_sid_common() {
+	I_ROOT=$(SID_ROOT)
+	I_PREFIX=(chroot "$I_ROOT")
+	I_ABI_CC=gcc I_ABI_LIB_DIR=/opt/mpits-abi/$I_FAMILY
+	I_ABI_LDFLAGS=(-L"$I_ABI_LIB_DIR" -l:libmpi_abi.so.1)
+}
+
+# check_in_root PATH...: paths as seen inside the root.
+check_in_root() {
+	local f
+	for f in "$@"; do
+		[[ -e $I_ROOT$f ]] || fail "missing $f in $I_ROOT"
+	done
+}
+
+provision_sid_common() {
+	local pkg=$1 v
+	sid_root_ensure
+	sid_abi_link "$I_FAMILY"
+	check_in_root "$I_CC" "$I_FC" "$I_LAUNCHER" "$I_LIB" "${I_ABI_CFLAGS[0]#-I}/mpi.h"
+	v=$(chroot "$I_ROOT" dpkg-query -W -f='${Version}' "$pkg")
+	I_VERSION=$(upstream_version "$v")
+	I_NOTES="Debian sid package $pkg $v in the chroot $I_ROOT (made $(<"$I_ROOT/.complete")); MPI 5 ABI: gcc + ${I_ABI_CFLAGS[*]} + ${I_ABI_LDFLAGS[*]}, LD_LIBRARY_PATH=$I_ABI_LIB_DIR, launched by this implementation's own launcher"
+	if [[ -n $FRESH || -n $CHECK ]]; then
+		smoke_hello
+		smoke_abi
+	fi
+	return 0
+}
+
+describe_mpich-sid() {
+	I_FAMILY=mpich
+	describe_sid_common
+	I_CC=/usr/bin/mpicc.mpich I_FC=/usr/bin/mpifort.mpich I_LAUNCHER=/usr/bin/mpiexec.mpich
+	I_LIB=$LIBDIR/libmpich.so.12
+	I_ABI_CFLAGS=("-I$LIBDIR/mpi_abi_mpich/include")
+}
+
+provision_mpich-sid() { provision_sid_common libmpich-dev; }
+
+describe_openmpi-sid() {
+	I_FAMILY=openmpi
+	describe_sid_common
+	I_CC=/usr/bin/mpicc.openmpi I_FC=/usr/bin/mpifort.openmpi I_LAUNCHER=/usr/bin/mpiexec.openmpi
+	I_LAUNCHER_ARGS=(--oversubscribe)
+	I_ENV=("${OMPI_ROOT_ENV[@]}")
+	I_LIB=$LIBDIR/libmpi.so.40
+	I_ABI_CFLAGS=("-I$LIBDIR/openmpi/include/standard_abi")
+}
+
+provision_openmpi-sid() { provision_sid_common libopenmpi-dev; }
