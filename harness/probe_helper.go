@@ -61,7 +61,8 @@ func askLibrary(lib, mode string) (*libAnswers, error) {
 		a.MPIVersion = fmt.Sprintf("%d.%d", slots[0], slots[1])
 	}
 	if rc, ok := call("MPI_Get_library_version", uintptr(unsafe.Pointer(&textBuf[0])), slot(0)); ok && rc == 0 {
-		a.LibraryVersion = strings.TrimSpace(strings.SplitN(cString(textBuf[:]), "\n", 2)[0])
+		// First line, white space folded: MPICH pads it with a tab.
+		a.LibraryVersion = strings.Join(strings.Fields(strings.SplitN(cString(textBuf[:]), "\n", 2)[0]), " ")
 	}
 	a.QMPI = askQMPI(call)
 	a.MPIT = askMPIT(call)
