@@ -87,14 +87,17 @@ func (x *X) Fixture(name string) string {
 	return b.Path
 }
 
-// Job runs a fixture job with the injectors preloaded, and ends the check
-// with Error if it crashed, hung or failed, or its records are missing.
-func (x *X) Job(j Job) (*Result, *Records) {
+// Launch runs a fixture job with the injectors preloaded and returns what
+// happened without judging it: for checks where a crash or an exit status
+// is the verdict. recs is nil (and recErr says why) when records are missing.
+func (x *X) Launch(j Job) (res *Result, recs *Records, recErr error) {
 	j.Impl = x.Impl
 	if len(x.Preload) > 0 {
-		if j.RankEnv == nil {
-			j.RankEnv = map[string]string{}
+		env := map[string]string{}
+		for k, v := range j.RankEnv {
+			env[k] = v
 		}
+		j.RankEnv = env
 		pre := strings.Join(x.Preload, ":")
 		if old := j.RankEnv["LD_PRELOAD"]; old != "" {
 			pre += ":" + old
@@ -105,18 +108,21 @@ func (x *X) Job(j Job) (*Result, *Records) {
 	if err != nil {
 		panic(Verdict{Status: Error, Reason: err.Error()})
 	}
+	defer res.Cleanup()
+	recs, recErr = ReadRecords(res.Dir, j.Name, j.Ranks)
+	return res, recs, recErr
+}
+
+// Job runs a fixture job with the injectors preloaded, and ends the check
+// with Error if it crashed, hung or failed, or its records are missing.
+func (x *X) Job(j Job) (*Result, *Records) {
+	res, recs, err := x.Launch(j)
 	if !res.OK() {
-		ev := res.Evidence()
-		res.Cleanup()
-		panic(Verdict{Status: Error, Reason: res.Problem(), Evidence: ev})
+		panic(Verdict{Status: Error, Reason: res.Problem(), Evidence: res.Evidence()})
 	}
-	recs, err := ReadRecords(res.Dir, j.Name, j.Ranks)
 	if err != nil {
-		ev := res.Evidence()
-		res.Cleanup()
-		panic(Verdict{Status: Error, Reason: err.Error(), Evidence: ev})
+		panic(Verdict{Status: Error, Reason: err.Error(), Evidence: res.Evidence()})
 	}
-	res.Cleanup()
 	return res, recs
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -22,6 +23,7 @@ type Fixture struct {
 	ABI     bool     // built against the implementation's MPI 5 standard ABI header and libmpi_abi
 	Fortran bool     // compiled with the implementation's Fortran wrapper, without the record helper
 	Flags   []string // extra compiler flags, e.g. -rdynamic, -pthread
+	Dir     string   // host folder holding Sources, for generated sources (default fixtures/c)
 }
 
 const recordHelper = "lib/mpits_record.c"
@@ -62,16 +64,21 @@ type Built struct {
 // builders (ginkgo -p, parallel packages) wait on a file lock.
 func Build(im *Impl, f Fixture) Built {
 	b := Built{Fixture: f.Name, Impl: im.ID}
-	src, err := FixturesDir()
+	fixtures, err := FixturesDir()
 	if err != nil {
 		b.Error = err.Error()
 		return b
 	}
-	files := append([]string{}, f.Sources...)
-	if !f.Fortran {
-		files = append(files, recordHelper, "lib/mpits_record.h")
+	src := fixtures
+	if f.Dir != "" {
+		src = f.Dir
 	}
-	key, err := buildKey(im, f, src, files)
+	files := append([]string{}, f.Sources...)
+	helpers := []string{}
+	if !f.Fortran {
+		helpers = []string{recordHelper, "lib/mpits_record.h"}
+	}
+	key, err := buildKey(im, f, map[string][]string{src: files, fixtures: helpers})
 	if err != nil {
 		b.Error = err.Error()
 		return b
@@ -101,10 +108,12 @@ func Build(im *Impl, f Fixture) Built {
 	if _, err := os.Stat(out); err == nil {
 		return b
 	}
-	for _, rel := range files {
-		if err := copyFile(filepath.Join(src, rel), filepath.Join(dir, "src", rel)); err != nil {
-			b.Error = err.Error()
-			return b
+	for from, rels := range map[string][]string{src: files, fixtures: helpers} {
+		for _, rel := range rels {
+			if err := copyFile(filepath.Join(from, rel), filepath.Join(dir, "src", rel)); err != nil {
+				b.Error = err.Error()
+				return b
+			}
 		}
 	}
 	argv := compileArgv(im, f, im.InnerPath(filepath.Join(dir, "src")), im.InnerPath(out+".tmp"))
@@ -174,7 +183,7 @@ func compileArgv(im *Impl, f Fixture, src, out string) []string {
 	return append(argv, ldflags...)
 }
 
-func buildKey(im *Impl, f Fixture, src string, files []string) (string, error) {
+func buildKey(im *Impl, f Fixture, sources map[string][]string) (string, error) {
 	h := sha256.New()
 	settings, _ := json.Marshal(struct {
 		F                    Fixture
@@ -183,8 +192,17 @@ func buildKey(im *Impl, f Fixture, src string, files []string) (string, error) {
 		ABI                  *ABI
 	}{f, im.ID, im.CC, im.FC, im.CFlags, im.LDFlags, im.Prefix, im.ABI})
 	h.Write(settings)
-	for _, rel := range files {
-		data, err := os.ReadFile(filepath.Join(src, rel))
+	var rels []string
+	from := map[string]string{}
+	for dir, files := range sources {
+		for _, rel := range files {
+			rels = append(rels, rel)
+			from[rel] = dir
+		}
+	}
+	sort.Strings(rels)
+	for _, rel := range rels {
+		data, err := os.ReadFile(filepath.Join(from[rel], rel))
 		if err != nil {
 			return "", fmt.Errorf("fixture %s: source %s: %v", f.Name, rel, err)
 		}
