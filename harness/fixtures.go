@@ -78,7 +78,8 @@ func Build(im *Impl, f Fixture) Built {
 	if !f.Fortran {
 		helpers = []string{recordHelper, "lib/mpits_record.h"}
 	}
-	key, err := buildKey(im, f, map[string][]string{src: files, fixtures: helpers})
+	sources := []sourceSet{{src, files}, {fixtures, helpers}}
+	key, err := buildKey(im, f, sources)
 	if err != nil {
 		b.Error = err.Error()
 		return b
@@ -108,9 +109,9 @@ func Build(im *Impl, f Fixture) Built {
 	if _, err := os.Stat(out); err == nil {
 		return b
 	}
-	for from, rels := range map[string][]string{src: files, fixtures: helpers} {
-		for _, rel := range rels {
-			if err := copyFile(filepath.Join(from, rel), filepath.Join(dir, "src", rel)); err != nil {
+	for _, set := range sources {
+		for _, rel := range set.files {
+			if err := copyFile(filepath.Join(set.dir, rel), filepath.Join(dir, "src", rel)); err != nil {
 				b.Error = err.Error()
 				return b
 			}
@@ -183,7 +184,13 @@ func compileArgv(im *Impl, f Fixture, src, out string) []string {
 	return append(argv, ldflags...)
 }
 
-func buildKey(im *Impl, f Fixture, sources map[string][]string) (string, error) {
+// sourceSet is files relative to a folder.
+type sourceSet struct {
+	dir   string
+	files []string
+}
+
+func buildKey(im *Impl, f Fixture, sources []sourceSet) (string, error) {
 	h := sha256.New()
 	settings, _ := json.Marshal(struct {
 		F                    Fixture
@@ -194,10 +201,10 @@ func buildKey(im *Impl, f Fixture, sources map[string][]string) (string, error) 
 	h.Write(settings)
 	var rels []string
 	from := map[string]string{}
-	for dir, files := range sources {
-		for _, rel := range files {
+	for _, set := range sources {
+		for _, rel := range set.files {
 			rels = append(rels, rel)
-			from[rel] = dir
+			from[rel] = set.dir
 		}
 	}
 	sort.Strings(rels)
