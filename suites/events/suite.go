@@ -7,11 +7,31 @@ import "github.com/mpits/mpits/harness"
 // Suite is the MPI_T events suite.
 var Suite = &harness.Suite{
 	Name:   "MPI_T events",
-	Checks: []harness.Check{eventInfo},
+	Checks: []harness.Check{eventInfo, metaCheck, deliverCheck, safetyCheck, asyncCheck, insideCheck, handleCheck, infoCheck, threadsCheck, seedCheck},
 	Fixtures: []harness.Fixture{
 		{Name: "events_event_info", Sources: []string{"events/event_info.c"}},
+		{Name: "events_event_meta", Sources: []string{"events/event_meta.c", "events/events_common.h"}},
+		{Name: "events_deliver", Sources: []string{"events/events_deliver.c", "events/events_actions.h", "events/events_callbacks.h", "events/events_common.h"}},
+		{Name: "events_threads", Sources: []string{"events/events_threads.c", "events/events_actions.h", "events/events_callbacks.h", "events/events_common.h"}, Flags: []string{"-pthread"}},
 	},
 	Injectors: []harness.Fixture{
-		{Name: "inject_events_index_off", Sources: []string{"inject/events_index_off.c"}, Shared: true, Flags: []string{"-ldl"}},
+		injector("inject_events_index_off", "events_index_off.c"),
+		injector("inject_events_cb_wrong_safety", "events_cb_wrong_safety.c", "events_cb_wrap.h"),
+		injector("inject_events_cb_wrong_user_data", "events_cb_wrong_user_data.c", "events_cb_wrap.h"),
+		injector("inject_events_cb_twice", "events_cb_twice.c", "events_cb_wrap.h"),
+		injector("inject_events_cb_never", "events_cb_never.c"),
+		injector("inject_events_read_corrupt", "events_read_corrupt.c"),
+		injector("inject_events_timestamp_back", "events_timestamp_back.c"),
+		injector("inject_events_free_keeps_delivering", "events_free_keeps_delivering.c"),
+		injector("inject_events_info_null", "events_info_null.c"),
 	},
+}
+
+// injector is a fault-injector shim in fixtures/c/inject (with its headers).
+func injector(name string, files ...string) harness.Fixture {
+	var src []string
+	for _, f := range files {
+		src = append(src, "inject/"+f)
+	}
+	return harness.Fixture{Name: name, Sources: src, Shared: true, Flags: []string{"-ldl"}}
 }

@@ -1,0 +1,249 @@
+package events
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// Records the events fixtures write (fixtures/c/events/events_callbacks.h,
+// events_actions.h, events_deliver.c, events_threads.c).
+
+type cbRec struct {
+	Seq      int      `json:"seq"`
+	Phase    int      `json:"phase"`
+	Sub      string   `json:"sub"`
+	Event    string   `json:"event"`
+	Slot     int      `json:"slot"`
+	Level    int      `json:"level"`
+	UserOK   bool     `json:"user_ok"`
+	HandleOK bool     `json:"handle_ok"`
+	PidOK    bool     `json:"pid_ok"`
+	Safety   int      `json:"safety"`
+	Tid      int      `json:"tid"`
+	Elems    []string `json:"elems"`
+	ReadRCs  []int    `json:"read_rcs"`
+	CopyRC   int      `json:"copy_rc"`
+	CopyOK   bool     `json:"copy_ok"`
+	TsRC     int      `json:"ts_rc"`
+	Ts       string   `json:"ts"`
+	SrcRC    int      `json:"src_rc"`
+	Src      int      `json:"src"`
+	Rank     int      `json:"-"`
+}
+
+type factRec struct {
+	Seq    int               `json:"seq"`
+	Phase  int               `json:"phase"`
+	Sub    string            `json:"sub"`
+	Thread int               `json:"thread"`
+	I      int               `json:"i"`
+	Facts  map[string]string `json:"facts"`
+	Rank   int               `json:"-"`
+}
+
+type phaseRec struct {
+	Phase    int      `json:"phase"`
+	Mode     string   `json:"mode"`
+	Action   string   `json:"action"`
+	K        int      `json:"k"`
+	Events   []string `json:"events"`
+	Binds    []string `json:"binds"`
+	Present  bool     `json:"present"`
+	Observer bool     `json:"observer"`
+	Rank     int      `json:"-"`
+}
+
+type droppedRec struct {
+	Seq      int    `json:"seq"`
+	Phase    int    `json:"phase"`
+	Sub      string `json:"sub"`
+	Count    int64  `json:"count"`
+	HandleOK bool   `json:"handle_ok"`
+	Source   int    `json:"source"`
+	Safety   int    `json:"safety"`
+	Rank     int    `json:"-"`
+}
+
+type freecbRec struct {
+	Seq      int    `json:"seq"`
+	Phase    int    `json:"phase"`
+	HandleOK bool   `json:"handle_ok"`
+	UserOK   bool   `json:"user_ok"`
+	Safety   int    `json:"safety"`
+	Sub      string `json:"sub"`
+	Rank     int    `json:"-"`
+}
+
+type eventsRec struct {
+	Rank    int      `json:"rank"`
+	Size    int      `json:"size"`
+	Names   []string `json:"names"`
+	Sources int      `json:"sources"`
+	Note    string   `json:"note"`
+}
+
+type errorRec struct {
+	Phase int    `json:"phase"`
+	Sub   string `json:"sub"`
+	What  string `json:"what"`
+	RC    int    `json:"rc"`
+	Rank  int    `json:"-"`
+}
+
+// jobOut is one fixture job: what happened and the records it left.
+type jobOut struct {
+	Name     string
+	Problem  string // "" when the job ended well
+	Signal   string
+	Evidence string
+	Recs     *harness.Records
+	RecErr   error
+}
+
+// decode decodes every record of kind into T, setting Rank where T has it.
+func decode[T any](j *jobOut, kind string) []T {
+	var out []T
+	if j.Recs == nil {
+		return nil
+	}
+	for _, r := range j.Recs.Kind(kind, -1) {
+		var v T
+		if err := r.Decode(&v); err != nil {
+			panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("%s: %v", j.Name, err)})
+		}
+		setRank(&v, r.Rank)
+		out = append(out, v)
+	}
+	return out
+}
+
+func setRank(v any, rank int) {
+	switch t := v.(type) {
+	case *cbRec:
+		t.Rank = rank
+	case *factRec:
+		t.Rank = rank
+	case *phaseRec:
+		t.Rank = rank
+	case *droppedRec:
+		t.Rank = rank
+	case *freecbRec:
+		t.Rank = rank
+	case *errorRec:
+		t.Rank = rank
+	case *handlesRec:
+		t.Rank = rank
+	}
+}
+
+// Jobs are shared by the checks of one run: one job per (implementation,
+// fixture, arguments, preloaded injectors), so the checks judging one
+// fixture cost one MPI job per implementation.
+var (
+	jobsMu sync.Mutex
+	jobs   = map[string]*jobOut{}
+)
+
+func sharedJob(x *harness.X, name string, ranks int, args []string) *jobOut {
+	key := strings.Join(append([]string{x.Impl.ID, name, strings.Join(x.Preload, ":")}, args...), "\x00")
+	jobsMu.Lock()
+	defer jobsMu.Unlock()
+	if j, ok := jobs[key]; ok {
+		return j
+	}
+	res, recs, err := x.Launch(harness.Job{Name: name, Ranks: ranks, Program: x.Fixture(name), Args: args})
+	j := &jobOut{Name: name, Problem: res.Problem(), Signal: res.Signal, Evidence: res.Evidence(), Recs: recs, RecErr: err}
+	jobs[key] = j
+	return j
+}
+
+// mustBeWhole ends the check with Error when the job broke (a crash, a hang
+// or missing records), for checks a broken job cannot judge.
+func (j *jobOut) mustBeWhole() {
+	if j.Problem != "" {
+		panic(harness.Verdict{Status: harness.Error, Reason: j.Problem, Evidence: j.Evidence})
+	}
+	if j.RecErr != nil {
+		panic(harness.Verdict{Status: harness.Error, Reason: j.RecErr.Error(), Evidence: j.Evidence})
+	}
+}
+
+// errors are the "error" records: calls the fixture could not make.
+func (j *jobOut) errors() []errorRec { return decode[errorRec](j, "error") }
+
+// eventsRun is what the delivery and probe jobs tell about an implementation.
+type eventsRun struct {
+	Deliver, Probe *jobOut
+	Names          []string
+	Sources        int
+	Profiles       []profile
+}
+
+// needEvents ends the check unsupported when the implementation has no
+// MPI_T events (the measured reason), or none a profile describes.
+func needEvents(x *harness.X) *eventsRun {
+	n := x.Caps.AfterInit.Events
+	if n < 0 {
+		x.Unsupported("no MPI_T events interface: %s (library MPI %s)", x.Caps.AfterInit.Note, x.Caps.MPIVersion)
+	}
+	if n == 0 {
+		x.Unsupported("MPI_T_event_get_num gives 0 after MPI_Init: no events")
+	}
+	r := &eventsRun{
+		Deliver: sharedJob(x, "events_deliver", 2, deliverArgs()),
+		Probe:   sharedJob(x, "events_deliver", 2, probeArgs()),
+	}
+	// The probe job registers only probe events and must end well; the
+	// delivery job may crash in a callback (a verdict of its own checks).
+	r.Probe.mustBeWhole()
+	evs := decode[eventsRec](r.Probe, "events")
+	if len(evs) == 0 {
+		panic(harness.Verdict{Status: harness.Error, Reason: "events_deliver wrote no events record", Evidence: r.Probe.Evidence})
+	}
+	r.Names, r.Sources = evs[0].Names, evs[0].Sources
+	present := map[string]bool{}
+	for _, name := range r.Names {
+		present[name] = true
+	}
+	r.Profiles = selectProfiles(present)
+	if len(r.Profiles) == 0 {
+		x.Unsupported("no profile describes these %d events (%s): no ground truth to check delivery against", len(r.Names), strings.Join(r.Names, ", "))
+	}
+	return r
+}
+
+// hexValue parses a fixture's hex value ("" is no value).
+func hexValue(s string) (uint64, bool) {
+	var v uint64
+	_, err := fmt.Sscanf(s, "%x", &v)
+	return v, err == nil
+}
+
+// jsonOf shows records as evidence, one per line.
+func jsonOf[T any](recs []T) string {
+	var b strings.Builder
+	for _, r := range recs {
+		data, _ := json.Marshal(r)
+		b.Write(data)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// bySub groups callback records by (phase, sub).
+func bySub(cbs []cbRec) map[string][]cbRec {
+	out := map[string][]cbRec{}
+	for _, c := range cbs {
+		k := fmt.Sprintf("%d/%s", c.Phase, c.Sub)
+		out[k] = append(out[k], c)
+	}
+	for k := range out {
+		sort.SliceStable(out[k], func(a, b int) bool { return out[k][a].Rank < out[k][b].Rank })
+	}
+	return out
+}
