@@ -29,6 +29,7 @@ type Impl struct {
 	Lib          string            `json:"lib,omitempty"`
 	LibDirs      []string          `json:"lib_dirs,omitempty"`
 	ABI          *ABI              `json:"abi,omitempty"`
+	TwinOf       string            `json:"twin_of,omitempty"` // the same build but for one configure flag (mpich-noqmpi: QMPI compiled out)
 	Notes        string            `json:"notes,omitempty"`
 }
 

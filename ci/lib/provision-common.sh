@@ -92,7 +92,7 @@ json_env() {
 # Reset the description variables that describe_<id> fills in.
 impl_reset() {
 	I_FAMILY='' I_VERSION='' I_ROOT='' I_CC='' I_FC='' I_LAUNCHER=''
-	I_NP_FLAG='-n' I_LIB='' I_NOTES='' I_REASON=''
+	I_NP_FLAG='-n' I_LIB='' I_NOTES='' I_REASON='' I_TWIN_OF=''
 	I_PREFIX=() I_CFLAGS=() I_LDFLAGS=() I_LAUNCHER_ARGS=() I_ENV=() I_LIB_DIRS=()
 	I_ABI_CC='' I_ABI_CFLAGS=() I_ABI_LDFLAGS=() I_ABI_LIB='' I_ABI_LIB_DIR=''
 }
@@ -125,6 +125,7 @@ impl_json() {
   "lib": $(json_str "$I_LIB"),
   "lib_dirs": $(json_arr "${I_LIB_DIRS[@]}"),
   "abi": $abi,
+  "twin_of": $(json_str "$I_TWIN_OF"),
   "notes": $(json_str "$I_NOTES")
 }
 EOF

@@ -6,7 +6,7 @@
 # does the work, checks it, and may refine I_VERSION / I_NOTES.
 # Both run in the step's subshell with `set -eE` and an ERR trap.
 
-IMPL_IDS=(mpich-deb openmpi-deb mpich-tools mpich-sid openmpi-sid)
+IMPL_IDS=(mpich-deb openmpi-deb mpich-tools mpich-noqmpi mpich-sid openmpi-sid)
 
 MULTIARCH=x86_64-linux-gnu
 LIBDIR=/usr/lib/$MULTIARCH
@@ -119,7 +119,12 @@ ensure_deb_src() {
 			}
 			exit
 		}' /etc/apt/sources.list.d/debian.sources)
-	[[ -n $want ]] || fail "no bookworm main entry in /etc/apt/sources.list.d/debian.sources"
+	if [[ -z $want && -f /etc/apt/sources.list ]]; then
+		# One-line format: the first "deb URI bookworm main" line, as deb-src.
+		dst=/etc/apt/sources.list.d/mpits-src.list
+		want=$(awk '$1 == "deb" && $3 == "bookworm" && / main/ { $1 = "deb-src"; print $1, $2, $3, "main"; exit }' /etc/apt/sources.list)
+	fi
+	[[ -n $want ]] || fail "no bookworm main entry in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list"
 	if [[ ! -f $dst || $(<"$dst") != "$want" ]]; then
 		printf '%s\n' "$want" >"$dst"
 		rm -f "$RUN_DIR/apt-updated"
@@ -179,7 +184,29 @@ provision_mpich-tools() {
 	return 0
 }
 
-# --- 4./5. mpich-sid, openmpi-sid: one Debian sid root ---------------------
+# --- 4. mpich-noqmpi: mpich-tools' twin with QMPI compiled out -------------
+# The same source and flags less --enable-qmpi: what QMPI costs when compiled
+# in but unused (the overhead benchmarks), and what a QMPI-less build answers.
+
+describe_mpich-noqmpi() {
+	local p
+	mapfile -t MPICH_NOQMPI_CONFIGURE < <(mpich_flags_without --enable-qmpi)
+	p=$(mpich_prefix "${MPICH_NOQMPI_CONFIGURE[@]}")
+	I_FAMILY=mpich I_VERSION=$MPICH_SRC_VERSION I_TWIN_OF=mpich-tools
+	I_CC=$p/bin/mpicc I_FC=$p/bin/mpifort I_LAUNCHER=$p/bin/mpiexec
+	I_LIB=$p/lib/libmpi.so.12 I_LIB_DIRS=("$p/lib")
+	I_NOTES="twin of mpich-tools without --enable-qmpi: MPICH $MPICH_SRC_VERSION; configure ${MPICH_NOQMPI_CONFIGURE[*]}; prefix $p"
+}
+
+provision_mpich-noqmpi() {
+	build_mpich "${MPICH_NOQMPI_CONFIGURE[@]}"
+	apt_ensure "${MPICH_BUILD_PKGS[@]}"
+	check_files "$I_CC" "$I_FC" "$I_LAUNCHER" "$I_LIB"
+	[[ -n $FRESH || -n $CHECK ]] && smoke_hello
+	return 0
+}
+
+# --- 5./6. mpich-sid, openmpi-sid: one Debian sid root ---------------------
 
 SID_ROOT_PKGS=(libmpich-dev mpich libopenmpi-dev openmpi-bin gcc gfortran libc6-dev)
 SID_ROOT() { printf '%s/sid-root' "$MPITS_CACHE"; }
