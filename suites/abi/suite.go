@@ -6,12 +6,30 @@ import "github.com/mpits/mpits/harness"
 
 // Suite is the ABI suite.
 var Suite = &harness.Suite{
-	Name:   "ABI",
-	Checks: []harness.Check{crossRun},
+	Name: "ABI",
+	Checks: []harness.Check{crossRun, matrix, constants, abiInfo, handles, exports, launch,
+		fingerprintCheck, mpichFamily, fortranConv},
 	Fixtures: []harness.Fixture{
 		{Name: "abi_version", Sources: []string{"abi/abi_version.c"}, ABI: true},
+		{Name: "abi_app", Sources: []string{"abi/app.c"}, ABI: true},
+		{Name: "abi_constants", Sources: []string{"abi/constants.c", "abi/standard_constants.h"}, ABI: true},
+		{Name: "abi_info", Sources: []string{"abi/abi_info.c"}, ABI: true, Flags: []string{"-pthread"}},
+		{Name: "abi_launch", Sources: []string{"abi/launch.c"}, ABI: true},
+		// The pre-standard ABIs: built with each implementation's own wrapper.
+		{Name: "native_app", Sources: []string{"abi/app.c"}},
+		{Name: "abi_fingerprint", Sources: []string{"abi/fingerprint.c"}},
+		{Name: "abi_f2c", Sources: []string{"abi/f2c.c"}},
 	},
 	Injectors: []harness.Fixture{
 		{Name: "inject_abi_version_off", Sources: []string{"inject/abi_version_off.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
+		{Name: "inject_abi_status_swap", Sources: []string{"inject/abi_status_swap.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
+		{Name: "inject_abi_type_size_off", Sources: []string{"inject/abi_type_size_off.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
+		{Name: "inject_abi_info_off", Sources: []string{"inject/abi_info_off.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
+		{Name: "inject_abi_toint_off", Sources: []string{"inject/abi_toint_off.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
+		{Name: "inject_abi_fromint_off", Sources: []string{"inject/abi_fromint_off.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
+		{Name: "inject_abi_export_shadow", Sources: []string{"inject/abi_export_shadow.c"}, ABI: true, Shared: true},
+		{Name: "inject_abi_libversion_off", Sources: []string{"inject/abi_libversion_off.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
+		{Name: "inject_native_status_swap", Sources: []string{"inject/abi_status_swap.c"}, Shared: true, Flags: []string{"-ldl"}},
+		{Name: "inject_native_c2f_off", Sources: []string{"inject/abi_c2f_off.c"}, Shared: true, Flags: []string{"-ldl"}},
 	},
 }

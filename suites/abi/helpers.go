@@ -1,0 +1,211 @@
+package abi
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// Checks of this suite often need runs on other implementations than the
+// one they judge (a cross-run matrix, a fingerprint table): those runs are
+// made once per test process, without injectors, and kept here.
+var memo = struct {
+	sync.Mutex
+	m map[string]any
+}{m: map[string]any{}}
+
+// remember returns the value kept under key, computing it with f the first
+// time. Never used for runs with injectors preloaded.
+func remember[T any](key string, f func() T) T {
+	memo.Lock()
+	v, ok := memo.m[key]
+	memo.Unlock()
+	if ok {
+		return v.(T)
+	}
+	t := f()
+	memo.Lock()
+	memo.m[key] = t
+	memo.Unlock()
+	return t
+}
+
+// envX is an X for another implementation of the run, without injectors.
+func envX(x *harness.X, e *harness.Env) *harness.X {
+	return &harness.X{Impl: e.Impl, Caps: e.Caps, Fixtures: e.Fixtures, All: x.All}
+}
+
+// self is x's own Env in x.All.
+func self(x *harness.X) *harness.Env {
+	for _, e := range x.All {
+		if e.Impl.ID == x.Impl.ID {
+			return e
+		}
+	}
+	return &harness.Env{Impl: x.Impl, Caps: x.Caps, Fixtures: x.Fixtures}
+}
+
+// attempt runs f and returns the verdict it ended with (a failed job of
+// another implementation must not end the check it serves), or nil.
+func attempt(f func()) (v *harness.Verdict) {
+	defer func() {
+		if r := recover(); r != nil {
+			if vv, ok := r.(harness.Verdict); ok {
+				v = &vv
+				return
+			}
+			panic(r)
+		}
+	}()
+	f()
+	return nil
+}
+
+// abiEnvs are the implementations of the run with a working libmpi_abi.
+func abiEnvs(x *harness.X) []*harness.Env {
+	var out []*harness.Env
+	for _, e := range x.All {
+		if e.Caps != nil && e.Caps.Available && e.Caps.HasABI() && e.Impl.ABI != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// built is the path of fixture name for e, or "" with the reason.
+func built(e *harness.Env, name string) (string, string) {
+	b, ok := e.Fixtures[name]
+	switch {
+	case e.Caps == nil || !e.Caps.Available:
+		return "", "implementation unavailable"
+	case !ok:
+		return "", "fixture " + name + " not built"
+	case b.Error != "":
+		return "", firstLine(b.Error)
+	}
+	return b.Path, ""
+}
+
+// requireABI ends the check as unsupported where there is no libmpi_abi,
+// with the reason the capability probe measured.
+func requireABI(x *harness.X) {
+	if !x.Caps.HasABI() || x.Impl.ABI == nil {
+		x.Unsupported("%s", x.Caps.ABI.Reason)
+	}
+}
+
+// realHost resolves a path as im sees it to the host's real file; inside a
+// root, absolute symlinks point into the root (as the loader there sees them).
+func realHost(im *harness.Impl, p string) string {
+	if im.Root == "" {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return r
+		}
+		return p
+	}
+	parts := strings.Split(filepath.Clean(p), "/")
+	cur := "/"
+	for i, hops := 0, 0; i < len(parts); i++ {
+		if parts[i] == "" {
+			continue
+		}
+		next := filepath.Join(cur, parts[i])
+		fi, err := os.Lstat(im.HostPath(next))
+		if err == nil && fi.Mode()&os.ModeSymlink != 0 && hops < 40 {
+			t, err := os.Readlink(im.HostPath(next))
+			if err == nil {
+				if !filepath.IsAbs(t) {
+					t = filepath.Join(cur, t)
+				}
+				parts = append(strings.Split(filepath.Clean(t), "/"), parts[i+1:]...)
+				cur, i = "/", -1
+				hops++
+				continue
+			}
+		}
+		cur = next
+	}
+	return im.HostPath(cur)
+}
+
+// family is the first word of a library version string ("MPICH", "Open").
+func family(version string) string {
+	return strings.Fields(version + " ?")[0]
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// decode decodes every record of one kind, or ends the check with Error.
+func decode[T any](x *harness.X, recs *harness.Records, kind string) []T {
+	v, err := harness.DecodeKind[T](recs, kind)
+	if err != nil {
+		panic(harness.Verdict{Status: harness.Error, Reason: err.Error()})
+	}
+	return v
+}
+
+// problems collects what broke a rule, for a verdict's reason and evidence.
+type problems []string
+
+func (p *problems) addf(format string, args ...any) { *p = append(*p, fmt.Sprintf(format, args...)) }
+
+// fail ends the check with Fail when there are problems: the reason names the
+// first (and how many more), the evidence lists them all, then extra.
+func (p problems) fail(x *harness.X, what string, extra string) {
+	if len(p) == 0 {
+		return
+	}
+	reason := fmt.Sprintf("%s: %s", what, p[0])
+	if len(p) > 1 {
+		reason += fmt.Sprintf(" (and %d more)", len(p)-1)
+	}
+	x.Failf(strings.Join(p, "\n")+"\n\n"+extra, "%s", reason)
+}
+
+// writeReport writes a Markdown report into $MPITS_REPORT_DIR, if set.
+func writeReport(name, text string) {
+	dir := os.Getenv("MPITS_REPORT_DIR")
+	if dir == "" {
+		return
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return
+	}
+	tmp := filepath.Join(dir, fmt.Sprintf(".%s.%d.tmp", name, os.Getpid()))
+	if os.WriteFile(tmp, []byte(text), 0o644) == nil {
+		os.Rename(tmp, filepath.Join(dir, name))
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// mdCell makes text safe inside a Markdown table cell.
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "|", "\\|")
+	return strings.ReplaceAll(s, "\n", " ")
+}

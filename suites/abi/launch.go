@@ -1,0 +1,174 @@
+package abi
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// MPI-5.0 21.2 ("The MPI ABI Header File and Shared Library"): an ABI
+// binary must "not require more than mpi_abi or its versioned variant as the
+// sole direct dependency", so the same binary file runs on any
+// implementation whose libmpi_abi the loader finds: here by LD_LIBRARY_PATH
+// alone (no RPATH/RUNPATH in the binary), under that implementation's own
+// launcher. The library and its launcher must match (the process manager
+// interface is outside the ABI): other pairings are run once and recorded
+// in abi-cross-run.md, never judged.
+var launch = harness.Define(harness.Check{
+	ID:        "ABI-LAUNCH-001",
+	Clause:    "MPI-5.0:21.2",
+	Needs:     "abi",
+	Title:     "the same ABI binary (needing only libmpi_abi.so.1, no RPATH) runs on 2 ranks under this implementation's launcher on this implementation's libmpi_abi, chosen by LD_LIBRARY_PATH alone",
+	Injectors: []string{"inject_abi_libversion_off"},
+	Run:       runLaunch,
+})
+
+type launchRec struct {
+	Rank      int    `json:"rank"`
+	Size      int    `json:"size"`
+	Sum       int    `json:"sum"`
+	ABI       string `json:"abi"`
+	Library   string `json:"library"`
+	MPIInitIn string `json:"mpi_init_in"`
+}
+
+type loadedRec struct {
+	Path string `json:"path"`
+}
+
+func runLaunch(x *harness.X) harness.Verdict {
+	requireABI(x)
+	var p problems
+	var ran []string
+	want := realHost(x.Impl, x.Impl.ABI.Lib)
+	wantFamily := family(x.Caps.LibraryVersion)
+	for _, b := range abiEnvs(x) {
+		path, why := built(b, "abi_launch")
+		if path == "" {
+			p.addf("the binary built with %s's header did not build: %s", b.Impl.ID, why)
+			continue
+		}
+		bin, err := readELF(b.Impl.HostPath(path))
+		if err != nil {
+			panic(harness.Verdict{Status: harness.Error, Reason: err.Error()})
+		}
+		if m := bin.mpiNeeded(); len(m) != 1 || m[0] != "libmpi_abi.so.1" {
+			p.addf("the binary built with %s needs %v, not libmpi_abi.so.1 alone", b.Impl.ID, m)
+		}
+		if len(bin.Runpath) > 0 {
+			p.addf("the binary built with %s has RPATH/RUNPATH %v: the loader path is not the only choice", b.Impl.ID, bin.Runpath)
+		}
+		inner := x.PathFrom(b.Impl, path)
+		if sum(b.Impl.HostPath(path)) != sum(x.Impl.HostPath(inner)) {
+			p.addf("the binary built with %s changed on its way to %s", b.Impl.ID, x.Impl.ID)
+		}
+		_, recs := x.Job(harness.Job{Name: "abi_launch built with " + b.Impl.ID, Ranks: 2, Program: inner,
+			RankEnv: map[string]string{"LD_LIBRARY_PATH": x.Impl.ABI.LibDir}, Deadline: 60 * time.Second})
+		runs := decode[launchRec](x, recs, "run")
+		if len(runs) != 2 {
+			p.addf("built with %s: %d ranks reported, want 2", b.Impl.ID, len(runs))
+		}
+		for _, r := range runs {
+			if r.Size != 2 || r.Sum != 1 {
+				p.addf("built with %s: rank %d saw size %d and rank sum %d (want 2 and 1: the ranks did not meet)", b.Impl.ID, r.Rank, r.Size, r.Sum)
+			}
+			if r.ABI != "1.0" {
+				p.addf("built with %s: MPI_Abi_get_version %s", b.Impl.ID, r.ABI)
+			}
+			if family(r.Library) != wantFamily {
+				p.addf("built with %s: rank %d's library says %q, not %s's %q", b.Impl.ID, r.Rank, r.Library, x.Impl.ID, wantFamily)
+			}
+			if got := realHost(x.Impl, r.MPIInitIn); got != want {
+				p.addf("built with %s: rank %d took MPI_Init from %s (%s), not %s", b.Impl.ID, r.Rank, r.MPIInitIn, got, want)
+			}
+		}
+		for _, l := range decode[loadedRec](x, recs, "loaded") {
+			if got := realHost(x.Impl, l.Path); got != want {
+				p.addf("built with %s: %s (%s) was loaded besides %s", b.Impl.ID, l.Path, got, want)
+			}
+		}
+		ran = append(ran, b.Impl.ID)
+	}
+	if len(x.Preload) == 0 {
+		otherLaunchers(x)
+	}
+	writeCrossRunReport(x)
+	p.fail(x, "on "+x.Impl.ID, "")
+	return harness.Verdict{Reason: fmt.Sprintf("binaries built with %s (needing libmpi_abi.so.1 only, no RPATH) ran on 2 ranks under %s's launcher on %s, picked by LD_LIBRARY_PATH=%s",
+		strings.Join(ran, ", "), x.Impl.ID, x.Impl.ABI.Lib, x.Impl.ABI.LibDir)}
+}
+
+// otherLaunchers runs x's libmpi_abi under every other ABI implementation's
+// launcher in the same root, once, for the report (not the verdict).
+func otherLaunchers(x *harness.X) {
+	path, _ := built(self(x), "abi_launch")
+	if path == "" {
+		return
+	}
+	for _, l := range abiEnvs(x) {
+		if l.Impl.ID == x.Impl.ID || l.Impl.Root != x.Impl.Root {
+			continue
+		}
+		key := x.Impl.ID + "|" + l.Impl.ID
+		outcome := remember("launcher|"+key, func() string {
+			lx := envX(x, l)
+			var res *harness.Result
+			var recs *harness.Records
+			var recErr error
+			if v := attempt(func() {
+				res, recs, recErr = lx.Launch(harness.Job{Name: "abi_launch of " + x.Impl.ID + " under " + l.Impl.ID + "'s launcher",
+					Ranks: 2, Program: path, RankEnv: map[string]string{"LD_LIBRARY_PATH": x.Impl.ABI.LibDir}, Deadline: 30 * time.Second})
+			}); v != nil {
+				return v.Reason
+			}
+			switch {
+			case !res.OK():
+				return res.Problem() + ": " + shorten(telling(res.Stdout+res.Stderr), 200)
+			case recErr != nil:
+				return "ran, but " + recErr.Error()
+			}
+			var sizes []string
+			for _, r := range recs.Kind("run", -1) {
+				var lr launchRec
+				r.Decode(&lr)
+				sizes = append(sizes, fmt.Sprint(lr.Size))
+			}
+			return "ran; the ranks saw communicator sizes " + strings.Join(sizes, ", ")
+		})
+		memo.Lock()
+		crossRuns.launchers[x.Impl.ID+" ("+x.Impl.ABI.Lib+")|"+l.Impl.ID+" ("+l.Impl.Launcher+")"] = outcome
+		memo.Unlock()
+	}
+}
+
+func sum(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return err.Error()
+	}
+	defer f.Close()
+	h := sha256.New()
+	io.Copy(h, f)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// telling is the line of a failed launch that says most: one naming the
+// process manager interface or an abort, else the last lines.
+func telling(out string) string {
+	for _, words := range [][]string{{"PMI"}, {"Abort", "Fatal"}} {
+		for _, l := range strings.Split(out, "\n") {
+			for _, w := range words {
+				if strings.Contains(l, w) {
+					return strings.TrimSpace(l)
+				}
+			}
+		}
+	}
+	return lastLines(out, 2)
+}

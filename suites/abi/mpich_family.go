@@ -1,0 +1,222 @@
+package abi
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// Seed 003 (wi4mpi): "MPICH, Intel MPI, Cray MPICH and MVAPICH share
+// MPICH's ABI (libmpi.so.12, integer handles)": a program built against one
+// member runs unchanged on another's library, chosen by the loader path.
+// Here: the application of ABI-MATRIX-001, built with mpich-deb's own
+// mpicc, runs on each implementation whose MPI library carries the MPICH
+// ABI's major version (soname lib*mpi*.so.12, read from ELF) with
+// LD_LIBRARY_PATH pointing at that library's folder; it must run on that
+// library (not on one the loader found elsewhere) and give the same results
+// as the implementation's own build of the application (run without
+// injectors): binary compatibility, not the library's own conformance,
+// which ABI-MATRIX-001 judges. Where both builds differ from what MPI
+// defines, the reason says so.
+var mpichFamily = harness.Define(harness.Check{
+	ID:        "ABI-MPICH-001",
+	Clause:    "seed:003",
+	Needs:     "abi",
+	Title:     "the cross-run application built with mpich-deb's mpicc runs unchanged on this implementation's MPICH-ABI library (soname .so.12), reached by LD_LIBRARY_PATH under the library name the binary needs, with the results of that implementation's own build",
+	Injectors: []string{"inject_native_status_swap"},
+	Run:       runMPICHFamily,
+})
+
+// familyBuilder is the implementation whose binary the claim is about.
+const familyBuilder = "mpich-deb"
+
+func runMPICHFamily(x *harness.X) harness.Verdict {
+	var builder *harness.Env
+	for _, e := range x.All {
+		if e.Impl.ID == familyBuilder {
+			builder = e
+		}
+	}
+	if builder == nil {
+		x.Unsupported("no %s in this run to build the application with", familyBuilder)
+	}
+	lib, err := readELF(realHost(x.Impl, x.Impl.Lib))
+	if err != nil {
+		panic(harness.Verdict{Status: harness.Error, Reason: err.Error()})
+	}
+	if !strings.HasSuffix(lib.Soname, ".so.12") || !strings.Contains(lib.Soname, "mpi") {
+		if len(x.Preload) == 0 {
+			sameName(x, lib.Soname)
+		}
+		x.Unsupported("%s's MPI library %s has soname %s, not the MPICH ABI's (lib*mpi*.so.12)", x.Impl.ID, x.Impl.Lib, lib.Soname)
+	}
+	path, why := built(builder, "native_app")
+	if path == "" {
+		panic(harness.Verdict{Status: harness.Error, Reason: "the application did not build with " + familyBuilder + ": " + why})
+	}
+	bin, err := readELF(builder.Impl.HostPath(path))
+	if err != nil {
+		panic(harness.Verdict{Status: harness.Error, Reason: err.Error()})
+	}
+	dir := filepath.Dir(x.Impl.Lib)
+	run := func() appRun {
+		return runApp(x, "native", builder.Impl, path, map[string]string{"LD_LIBRARY_PATH": dir}, x.Impl.Lib)
+	}
+	var cell appRun
+	if len(x.Preload) > 0 {
+		cell = run()
+	} else {
+		cell = remember("app|native|"+familyBuilder+"|"+x.Impl.ID, run)
+	}
+	// The reference: x's own build of the application on x, no injectors.
+	own, whyOwn := built(self(x), "native_app")
+	if own == "" {
+		panic(harness.Verdict{Status: harness.Error, Reason: "the application did not build with " + x.Impl.ID + ": " + whyOwn})
+	}
+	ref := remember("app|native|"+x.Impl.ID+"|"+x.Impl.ID, func() appRun {
+		return runApp(envX(x, self(x)), "native", x.Impl, own, map[string]string{"LD_LIBRARY_PATH": dir}, x.Impl.Lib)
+	})
+	if ref.Problem != "" && len(ref.Mismatches) == 0 {
+		panic(harness.Verdict{Status: harness.Error, Reason: x.Impl.ID + "'s own build of the application: " + ref.Problem})
+	}
+	cell = sameAs(cell, ref)
+	if len(ref.Mismatches) > 0 {
+		cell.Note = fmt.Sprintf("%s's own build differs from what MPI defines in %d results (%s); judged against that build", x.Impl.ID, len(ref.Mismatches), ref.Mismatches[0])
+	}
+	needs := bin.mpiNeeded()
+	renamed := ""
+	if !cell.OK && len(needs) == 1 && needs[0] != lib.Soname {
+		// Seed 003 names the family's library libmpi.so.12 (upstream's
+		// soname); Debian renamed its own libmpich.so.12. Unchanged, the
+		// loader finds no library of that name here and takes another one,
+		// which says nothing of the ABI: reach x's library under the name
+		// the binary asks for, and judge the ABI by that run. The rename
+		// stays in the reason and in the fingerprint's sonames.
+		alias := func() appRun { return aliasRun(x, builder, path, needs[0]) }
+		var a appRun
+		if len(x.Preload) > 0 {
+			a = alias()
+		} else {
+			a = remember("app|native-alias|"+familyBuilder+"|"+x.Impl.ID, alias)
+		}
+		if a = sameAs(a, ref); a.OK {
+			renamed = fmt.Sprintf("; sonames differ: the binary needs %s, %s's library is %s (unchanged, the loader took %s), so it ran with %s linked to %s's library",
+				needs[0], x.Impl.ID, lib.Soname, cell.LoadedFrom, needs[0], x.Impl.ID)
+			a.Note = strings.TrimPrefix(renamed, "; ")
+			cell = a
+		} else {
+			cell.Note = fmt.Sprintf("the binary needs %s, %s's library is %s; with that name linked to it: %s", needs[0], x.Impl.ID, lib.Soname, a.Problem)
+		}
+	}
+	if len(x.Preload) == 0 {
+		keepRun(cell)
+	}
+	writeCrossRunReport(x)
+	if !cell.OK {
+		evidence := fmt.Sprintf("binary: %s built with %s's mpicc, needs %v (no RPATH: %v)\nlibrary: %s (soname %s), LD_LIBRARY_PATH=%s\nran on: %s (%s)\n%s",
+			path, familyBuilder, needs, len(bin.Runpath) == 0, x.Impl.Lib, lib.Soname, dir, cell.LoadedFrom, cell.Library, strings.Join(cell.Mismatches, "\n"))
+		if cell.Note != "" {
+			evidence += "\n" + cell.Note
+		}
+		x.Failf(evidence, "%s's binary on %s: %s", familyBuilder, x.Impl.ID, cell.Problem)
+	}
+	reason := fmt.Sprintf("%s's binary (needs %s) ran unchanged on %s (%s, soname %s) with the results of %s's own build (%d results)",
+		familyBuilder, strings.Join(needs, " "), x.Impl.ID, shorten(cell.Library, 40), lib.Soname, x.Impl.ID, cell.Results) + renamed
+	if len(ref.Mismatches) > 0 {
+		reason += fmt.Sprintf("; both differ from what MPI defines in %d results (the library's own conformance, see ABI-MATRIX-001): %s",
+			len(ref.Mismatches), ref.Mismatches[0])
+	}
+	return harness.Verdict{Reason: reason}
+}
+
+// sameAs judges a run by a reference run instead of by what MPI defines:
+// the results must be the reference's, and the library the one wanted.
+func sameAs(run, ref appRun) appRun {
+	if run.Problem != "" && len(run.Mismatches) == 0 {
+		return run // it did not run
+	}
+	refDiff := map[string]bool{}
+	for _, m := range ref.Mismatches {
+		refDiff[m] = true
+	}
+	var left []string
+	for _, m := range run.Mismatches {
+		if !refDiff[m] {
+			left = append(left, m)
+		}
+	}
+	for _, m := range ref.Mismatches {
+		if !contains(run.Mismatches, m) && !strings.Contains(m, " ran on ") {
+			left = append(left, "the own build gives "+m+"; this binary gives what MPI defines")
+		}
+	}
+	run.Results += len(run.Mismatches) - len(left)
+	run.Mismatches, run.OK, run.Problem = left, len(left) == 0, ""
+	if len(left) > 0 {
+		run.Problem = left[0]
+		if len(left) > 1 {
+			run.Problem += fmt.Sprintf(" (and %d more)", len(left)-1)
+		}
+	}
+	return run
+}
+
+func contains(list []string, s string) bool {
+	for _, l := range list {
+		if l == s {
+			return true
+		}
+	}
+	return false
+}
+
+// aliasRun runs the binary with a folder that gives x's library the name
+// the binary needs.
+func aliasRun(x *harness.X, builder *harness.Env, path, needed string) appRun {
+	dir := x.Impl.HostPath(filepath.Join("/tmp", "mpits-abi-alias-"+x.Impl.ID))
+	os.MkdirAll(dir, 0o755)
+	link := filepath.Join(dir, needed)
+	os.Remove(link)
+	if err := os.Symlink(x.Impl.Lib, link); err != nil {
+		return appRun{Problem: "cannot make the alias: " + err.Error()}
+	}
+	inner := x.Impl.InnerPath(dir)
+	env := map[string]string{"LD_LIBRARY_PATH": inner + ":" + filepath.Dir(x.Impl.Lib)}
+	return runApp(x, "native", builder.Impl, path, env, x.Impl.Lib)
+}
+
+// sameName runs, for the report only, the application of every other
+// implementation whose binary needs exactly x's library by name (another
+// family's claim, e.g. Open MPI's libmpi.so.40), judged as above.
+func sameName(x *harness.X, soname string) {
+	own, _ := built(self(x), "native_app")
+	if own == "" {
+		return
+	}
+	dir := filepath.Dir(x.Impl.Lib)
+	env := map[string]string{"LD_LIBRARY_PATH": dir}
+	for _, b := range x.All {
+		path, _ := built(b, "native_app")
+		if b.Impl.ID == x.Impl.ID || path == "" {
+			continue
+		}
+		bin, err := readELF(b.Impl.HostPath(path))
+		if err != nil || !sameStrings(bin.mpiNeeded(), []string{soname}) {
+			continue
+		}
+		ref := remember("app|native|"+x.Impl.ID+"|"+x.Impl.ID, func() appRun {
+			return runApp(envX(x, self(x)), "native", x.Impl, own, env, x.Impl.Lib)
+		})
+		cell := remember("app|native|"+b.Impl.ID+"|"+x.Impl.ID, func() appRun {
+			return sameAs(runApp(x, "native", b.Impl, path, env, x.Impl.Lib), ref)
+		})
+		if cell.Note == "" {
+			cell.Note = fmt.Sprintf("information, not the MPICH claim: %s's binary needs %s, the name of %s's library", b.Impl.ID, soname, x.Impl.ID)
+		}
+		keepRun(cell)
+	}
+	writeCrossRunReport(x)
+}
