@@ -6,13 +6,55 @@ import "github.com/mpits/mpits/harness"
 
 // Suite is the QMPI suite.
 var Suite = &harness.Suite{
-	Name:   "QMPI",
-	Checks: []harness.Check{twoInstances},
+	Name: "QMPI",
+	Checks: []harness.Check{
+		twoInstances,
+		registrationInit,
+		instanceIDs,
+		stackOrder,
+		instanceStorage,
+		passThrough,
+		threadedStack,
+		argsAndResults,
+		callingAddress,
+		pmpiWithQMPI,
+		badInput,
+		noTools,
+		fortranBindings,
+		coverage,
+		memcheck,
+	},
 	Fixtures: []harness.Fixture{
 		{Name: "qmpi_app_send", Sources: []string{"qmpi/app_send.c"}},
 		{Name: "qmpi_tool_send", Sources: []string{"qmpi/tool_send.c"}, Shared: true},
+		{Name: "qmpi_app_layer", Sources: []string{"qmpi/app_layer.c"}, Flags: []string{"-pthread"}},
+		{Name: "qmpi_tool_layer", Sources: []string{"qmpi/tool_layer.c"}, Shared: true, Flags: []string{"-ldl"}},
+		{Name: "qmpi_app_args", Sources: []string{"qmpi/app_args.c"}},
+		{Name: "qmpi_tool_args", Sources: []string{"qmpi/tool_args.c"}, Shared: true},
+		{Name: "qmpi_app_addr", Sources: []string{"qmpi/app_addr.c"}, Flags: []string{"-rdynamic"}},
+		{Name: "qmpi_tool_addr", Sources: []string{"qmpi/tool_addr.c"}, Shared: true, Flags: []string{"-ldl"}},
+		{Name: "qmpi_pmpi_tool", Sources: []string{"qmpi/pmpi_tool.c"}, Shared: true},
+		{Name: "qmpi_tool_bad", Sources: []string{"qmpi/tool_bad.c"}, Shared: true},
+		{Name: "qmpi_app_stub_calls", Sources: []string{"qmpi/app_stub_calls.c"}},
+		{Name: "qmpi_fortran_mpifh", Sources: []string{"qmpi/fortran_mpifh.f90"}, Fortran: true},
+		{Name: "qmpi_fortran_use_mpi", Sources: []string{"qmpi/fortran_use_mpi.f90"}, Fortran: true},
+		{Name: "qmpi_fortran_use_mpi_f08", Sources: []string{"qmpi/fortran_use_mpi_f08.f90"}, Fortran: true},
 	},
 	Injectors: []harness.Fixture{
-		{Name: "inject_qmpi_skip_next", Sources: []string{"inject/qmpi_skip_next.c"}, Shared: true, Flags: []string{"-ldl"}},
+		injector("skip_next"),
+		injector("drop_register"),
+		injector("same_id"),
+		injector("reverse"),
+		injector("swap_storage"),
+		injector("call_twice"),
+		injector("drop_error"),
+		injector("wrong_address"),
+		injector("heap_overrun"),
+		injector("not_idle"),
 	},
+}
+
+// injector is the fault injector fixtures/c/inject/qmpi_<name>.c.
+func injector(name string) harness.Fixture {
+	return harness.Fixture{Name: "inject_qmpi_" + name, Sources: []string{"inject/qmpi_" + name + ".c"}, Shared: true, Flags: []string{"-ldl"}}
 }

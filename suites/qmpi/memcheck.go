@@ -1,0 +1,239 @@
+package qmpi
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// Seed 001, "Requirements": QMPI has to "provide a standard compliant
+// implementation of MPI" to the application and the tools above it; a layer
+// that reads or writes memory it does not own breaks every tool stacked on
+// it. The workloads of the stacking, arguments, calling-address and
+// coverage checks run once under valgrind memcheck (fixtures are built with
+// -g); an invalid read, write or free with a QMPI function on its stack is a
+// fail, reported with that stack.
+var memcheck = harness.Define(harness.Check{
+	ID:        "QMPI-MEMCHECK-001",
+	Clause:    "seed:001",
+	Needs:     "qmpi",
+	Title:     "the workloads of checks 3–8 (stack order, storage, pass-through, arguments, calling address, coverage) under valgrind memcheck: no invalid read, write or free in the QMPI layer",
+	Injectors: []string{"inject_qmpi_heap_overrun"},
+	Run:       runMemcheck,
+})
+
+// vgError is one error valgrind reported.
+type vgError struct {
+	PID    string
+	Kind   string   // "Invalid write of size 8"
+	Stack  []string // function names, innermost first
+	Memory []string // the functions that allocated or freed the memory touched
+	Lines  []string // the whole report
+}
+
+var (
+	vgLine  = regexp.MustCompile(`^==(\d+)== ?(.*)$`)
+	vgFrame = regexp.MustCompile(`^\s+(?:at|by) 0x[0-9A-Fa-f]+: (.*?)(?: \((?:in |)(.*)\))?$`)
+	// The QMPI interface and MPICH's internals behind it.
+	qmpiLayer = regexp.MustCompile(`^(QMPI_(Register_tool_name|Register_tool_storage|Register_function|Get_function|Get_tool_storage|Get_calling_address)|MPII_qmpi_\w+|MPIR_QMPI_\w+)$`)
+)
+
+// parseValgrind collects the error reports in a job's output.
+func parseValgrind(out string) []vgError {
+	var errs []vgError
+	current := map[string]*vgError{}
+	inAddress := map[string]bool{}
+	for _, line := range strings.Split(out, "\n") {
+		m := vgLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		pid, text := m[1], m[2]
+		e := current[pid]
+		switch {
+		case text == "":
+			if e != nil {
+				errs = append(errs, *e)
+			}
+			current[pid], inAddress[pid] = nil, false
+		case e == nil && !strings.HasPrefix(text, " ") && isErrorKind(text):
+			current[pid] = &vgError{PID: pid, Kind: text, Lines: []string{line}}
+		case e != nil:
+			e.Lines = append(e.Lines, line)
+			if strings.HasPrefix(strings.TrimSpace(text), "Address ") || strings.Contains(text, "alloc'd") || strings.Contains(text, "free'd") {
+				inAddress[pid] = true
+			}
+			if f := vgFrame.FindStringSubmatch(text); f != nil {
+				if inAddress[pid] {
+					e.Memory = append(e.Memory, f[1])
+				} else {
+					e.Stack = append(e.Stack, f[1])
+				}
+			}
+		}
+	}
+	for _, e := range current {
+		if e != nil {
+			errs = append(errs, *e)
+		}
+	}
+	return errs
+}
+
+func isErrorKind(text string) bool {
+	for _, k := range []string{"Invalid ", "Mismatched free", "Process terminating with default action of signal", "Conditional jump", "Use of uninitialised", "Syscall param", "Source and destination overlap", "Argument '"} {
+		if strings.HasPrefix(text, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// invalid says whether the error is an invalid memory access (not an
+// uninitialised value).
+func (e vgError) invalid() bool {
+	return strings.HasPrefix(e.Kind, "Invalid ") || strings.HasPrefix(e.Kind, "Mismatched free") || strings.Contains(e.Kind, "unaddressable") ||
+		strings.Contains(e.Kind, "SIGSEGV") || strings.Contains(e.Kind, "SIGBUS")
+}
+
+// inQMPI says whether a QMPI function is on the error's stack, or the
+// memory touched was allocated or freed by one (QMPI's own tables).
+func (e vgError) inQMPI() bool {
+	for _, f := range append(append([]string{}, e.Stack...), e.Memory...) {
+		if qmpiLayer.MatchString(f) {
+			return true
+		}
+	}
+	return false
+}
+
+func (e vgError) short() string {
+	s := fmt.Sprintf("%s in %s", e.Kind, strings.Join(head(e.Stack, 4), " ← "))
+	for _, f := range e.Memory {
+		if qmpiLayer.MatchString(f) && !contains(e.Stack, f) {
+			return s + " (memory of " + f + ")"
+		}
+	}
+	return s
+}
+
+// memcheckRun is one workload under memcheck.
+type memcheckRun struct {
+	name    string
+	ranks   int
+	app     string
+	args    []string
+	tools   []string
+	env     map[string]string
+	finishK string // a record kind every rank writes at its end
+}
+
+// memcheckDone keeps each verdict of a process: the fault-injector specs
+// evaluate the check again without an injector first, and a memcheck run
+// costs half a minute.
+var (
+	memcheckMu   sync.Mutex
+	memcheckDone = map[string]harness.Verdict{}
+)
+
+func runMemcheck(x *harness.X) harness.Verdict {
+	key := x.Impl.ID + "\x00" + strings.Join(x.Preload, ":")
+	memcheckMu.Lock()
+	v, ok := memcheckDone[key]
+	memcheckMu.Unlock()
+	if !ok {
+		v = harness.Evaluate(harness.Check{Run: memcheckOnce}, x)
+		memcheckMu.Lock()
+		memcheckDone[key] = v
+		memcheckMu.Unlock()
+	}
+	if v.Status != harness.Pass {
+		panic(v)
+	}
+	return v
+}
+
+func memcheckOnce(x *harness.X) harness.Verdict {
+	requireQMPI(x)
+	if _, err := os.Stat(x.Impl.HostPath("/usr/bin/valgrind")); err != nil {
+		x.Unsupported("no valgrind where %s runs (%v)", x.Impl.ID, err)
+	}
+	cover := buildCoverage(x)
+	runs := []memcheckRun{
+		{name: "stack (order, storage, pass-through)", ranks: 2, app: x.Fixture("qmpi_app_layer"), args: []string{"init", "3"},
+			tools: []string{x.Fixture("qmpi_tool_layer")}, finishK: "app_calls",
+			env: map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "L0:L1:L2", "MPITS_QMPI_TRACE": "send", "MPITS_QMPI_FUNCS": "L0=send,recv,barrier,init,finalize;L1=none"}},
+		{name: "arguments and results", ranks: 2, app: x.Fixture("qmpi_app_args"), tools: []string{x.Fixture("qmpi_tool_args")}, finishK: "app_args",
+			env: map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "mod:rec"}},
+		{name: "calling address", ranks: 1, app: x.Fixture("qmpi_app_addr"), tools: []string{x.Fixture("qmpi_tool_addr")}, finishK: "app_done",
+			env: map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "addr"}},
+		{name: "coverage", ranks: 2, app: cover.App, tools: []string{cover.Tool}, finishK: "cover_app_done",
+			env: map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "cover"}},
+	}
+	var inLayer, other []vgError
+	var evidence []string
+	uninit := 0
+	for _, r := range runs {
+		// valgrind follows env into the application; LD_PRELOAD set by env
+		// reaches only the application (injectors first, as x.Launch does).
+		preload := strings.Join(append(append([]string{}, x.Preload...), r.tools...), ":")
+		args := append([]string{"-q", "--error-exitcode=99", "--trace-children=yes", "--num-callers=16", "env", "LD_PRELOAD=" + preload, r.app}, r.args...)
+		res, recs, recErr := x.Launch(harness.Job{Name: "memcheck " + r.name, Ranks: r.ranks, Program: "valgrind", Args: args, Env: r.env, Deadline: 180 * time.Second})
+		errs := parseValgrind(res.Stderr + "\n" + res.Stdout)
+		crashed := res.TimedOut || res.Signal != ""
+		if len(errs) == 0 && (crashed || res.ExitCode != 0) {
+			panic(harness.Verdict{Status: harness.Error, Reason: "under memcheck, " + res.Problem(), Evidence: res.Evidence()})
+		}
+		if recErr == nil && !crashed {
+			for rank := 0; rank < r.ranks; rank++ {
+				if len(recs.Kind(r.finishK, rank)) == 0 {
+					panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("memcheck %s: rank %d did not finish (no %s record)", r.name, rank, r.finishK), Evidence: res.Evidence()})
+				}
+			}
+		}
+		for _, e := range errs {
+			switch {
+			case e.invalid() && e.inQMPI():
+				inLayer = append(inLayer, e)
+				evidence = append(evidence, fmt.Sprintf("== %s\n%s", r.name, strings.Join(e.Lines, "\n")))
+			case e.invalid():
+				other = append(other, e)
+				evidence = append(evidence, fmt.Sprintf("== %s (outside the QMPI layer)\n%s", r.name, strings.Join(e.Lines, "\n")))
+			default:
+				uninit++
+			}
+		}
+		if crashed && len(inLayer) == 0 {
+			panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("memcheck %s: %s", r.name, res.Problem()), Evidence: strings.Join(evidence, "\n") + "\n" + res.Evidence()})
+		}
+		if crashed {
+			panic(harness.Verdict{Status: harness.Fail, Reason: fmt.Sprintf("memcheck %s: %s after %d invalid accesses in the QMPI layer", r.name, res.Problem(), len(inLayer)), Evidence: strings.Join(evidence, "\n") + "\n" + res.Evidence()})
+		}
+	}
+	notes := ""
+	if len(other) > 0 {
+		notes += fmt.Sprintf("; %d invalid accesses outside the QMPI layer, first: %s", len(other), other[0].short())
+	}
+	if uninit > 0 {
+		notes += fmt.Sprintf("; %d uses of uninitialised values (not judged)", uninit)
+	}
+	if len(inLayer) > 0 {
+		kinds := map[string]int{}
+		for _, e := range inLayer {
+			kinds[e.short()]++
+		}
+		var list []string
+		for k, n := range kinds {
+			list = append(list, fmt.Sprintf("%d× %s", n, k))
+		}
+		sort.Strings(list)
+		x.Failf(strings.Join(evidence, "\n"), "%d invalid accesses in the QMPI layer: %s%s", len(inLayer), strings.Join(list, "; "), notes)
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("%d workloads (stack, arguments, calling address, coverage) under memcheck: no invalid access in the QMPI layer%s", len(runs), notes)}
+}

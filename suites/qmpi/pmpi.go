@@ -1,0 +1,77 @@
+package qmpi
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// Seed 001, "Issues": "Transition between PMPI and QMPI ... For a while
+// this needs to be interoperable - PMPI is likely on top of the new
+// infrastructure - In intercepts the actual MPI calls from the app"; seed
+// 000 speaks of "both a PMPI and QMPI tool ... registered and active at the
+// same time". Each must see every call exactly once; where the PMPI tool
+// sits is reported, not judged.
+var pmpiWithQMPI = harness.Define(harness.Check{
+	ID:        "QMPI-PMPI-001",
+	Clause:    "seed:001",
+	Needs:     "qmpi",
+	Title:     "a classic PMPI tool and a 2-instance QMPI stack in one job each see every call exactly once, properly nested (the reason says where the PMPI tool sits)",
+	Injectors: []string{"inject_qmpi_skip_next"},
+	Run:       runPMPIWithQMPI,
+})
+
+func runPMPIWithQMPI(x *harness.X) harness.Verdict {
+	requireQMPI(x)
+	const sends = 3
+	qmpiNames := []string{"L0", "L1"}
+	ranks := runLayer(x, layerRun{
+		Name: "qmpi_app_layer with a PMPI tool", List: strings.Join(qmpiNames, ":"), Trace: "send,recv,allreduce",
+		Args: []string{"init", fmt.Sprint(sends)}, Preload: []string{x.Fixture("qmpi_pmpi_tool")},
+	})
+	position := -1
+	for _, r := range ranks {
+		ev := r.evidence()
+		if r.PMPI == nil {
+			x.Failf(ev, "rank %d: the PMPI tool wrote no summary", r.Rank)
+		}
+		counters := append([]layerSummary{*r.PMPI}, r.Summaries...)
+		if len(r.Summaries) != len(qmpiNames) {
+			x.Failf(ev, "rank %d: %d QMPI instances summarized, want %d", r.Rank, len(r.Summaries), len(qmpiNames))
+		}
+		for _, s := range counters {
+			for _, fn := range layerFns {
+				if s.Calls[fn] != r.Calls.Calls[fn] {
+					x.Failf(ev, "rank %d: %s saw %d MPI_%s calls, the application made %d", r.Rank, s.Name, s.Calls[fn], fnTitle(fn), r.Calls.Calls[fn])
+				}
+			}
+		}
+		for _, fn := range []string{"send", "recv", "allreduce"} {
+			calls := int(r.Calls.Calls[fn])
+			got := sequence(r, fn)
+			if calls == 0 {
+				if len(got) > 0 {
+					x.Failf(ev, "rank %d made no MPI_%s call, yet tools recorded %s", r.Rank, fnTitle(fn), strings.Join(head(got, 8), " "))
+				}
+				continue
+			}
+			found := -1
+			for p := 0; p <= len(qmpiNames); p++ {
+				names := append(append(append([]string{}, qmpiNames[:p]...), "PMPI"), qmpiNames[p:]...)
+				if firstDiff(got, nested(names, calls)) == "" {
+					found = p
+				}
+			}
+			if found < 0 {
+				x.Failf(ev, "rank %d, MPI_%s: the PMPI tool and L0:L1 are not properly nested: %s", r.Rank, fnTitle(fn), strings.Join(head(got, 14), " "))
+			}
+			if position >= 0 && found != position {
+				x.Failf(ev, "rank %d, MPI_%s: the PMPI tool sits at position %d here, %d elsewhere", r.Rank, fnTitle(fn), found, position)
+			}
+			position = found
+		}
+	}
+	where := map[int]string{0: "outermost, above every QMPI tool (it intercepts the application's calls and its PMPI_ calls enter the QMPI stack)", 1: "between L0 and L1", 2: "innermost, below every QMPI tool"}[position]
+	return harness.Verdict{Reason: fmt.Sprintf("PMPI tool and L0:L1 each saw every call once; the PMPI tool sits %s", where)}
+}

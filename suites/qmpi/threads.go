@@ -1,0 +1,57 @@
+package qmpi
+
+import (
+	"fmt"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// Seed 001, "Requirements": "Integration with MPI thread support". Under
+// MPI_THREAD_MULTIPLE a two-tool stack sees every call of every thread
+// exactly once, with each instance's own storage.
+var threadedStack = harness.Define(harness.Check{
+	ID:        "QMPI-THREADS-001",
+	Clause:    "seed:001",
+	Needs:     "qmpi",
+	Title:     "under MPI_THREAD_MULTIPLE, 4 threads × 10,000 MPI_Comm_rank calls through a 2-tool stack: exact counts, right storage, no crash",
+	Injectors: []string{"inject_qmpi_call_twice", "inject_qmpi_swap_storage"},
+	Run:       runThreadedStack,
+})
+
+const (
+	threadCount = 4
+	threadCalls = 10000
+)
+
+func runThreadedStack(x *harness.X) harness.Verdict {
+	requireQMPI(x)
+	ranks := runLayer(x, layerRun{List: "L0:L1", Trace: "none", Args: []string{"thread", "3", fmt.Sprint(threadCount), fmt.Sprint(threadCalls)}})
+	for _, r := range ranks {
+		ev := r.evidence()
+		requireMultiple(x, r)
+		if r.Result.Threads != threadCount || r.Result.WrongRank != 0 {
+			x.Failf(ev, "rank %d: %d threads ran, %d MPI_Comm_rank calls gave a wrong rank or an error", r.Rank, r.Result.Threads, r.Result.WrongRank)
+		}
+		if want := int64(threadCount*threadCalls + 1); r.Calls.Calls["comm_rank"] != want {
+			x.Failf(ev, "rank %d: the application counted %d MPI_Comm_rank calls, want %d (fixture fault)", r.Rank, r.Calls.Calls["comm_rank"], want)
+		}
+		if len(r.Inits) != 2 {
+			x.Failf(ev, "rank %d: %d init callbacks for L0:L1", r.Rank, len(r.Inits))
+		}
+		for _, in := range r.Inits {
+			s := r.summaryOf(in.Tool)
+			if s == nil {
+				x.Failf(ev, "rank %d: no summary for instance %d", r.Rank, in.Tool)
+			}
+			for _, fn := range layerFns {
+				if s.Calls[fn] != r.Calls.Calls[fn] {
+					x.Failf(ev, "rank %d: %s saw %d MPI_%s calls, the application made %d", r.Rank, in.Name, s.Calls[fn], fnTitle(fn), r.Calls.Calls[fn])
+				}
+			}
+			if s.BadStorage != 0 || s.UnknownIDs != 0 {
+				x.Failf(ev, "rank %d: %s: %d calls with the wrong storage, %d with an unknown id", r.Rank, in.Name, s.BadStorage, s.UnknownIDs)
+			}
+		}
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("L0:L1, %d threads × %d MPI_Comm_rank per rank: both instances counted exactly %d, storage right on every call", threadCount, threadCalls, threadCount*threadCalls+1)}
+}
