@@ -6,12 +6,32 @@ import "github.com/mpits/mpits/harness"
 
 // Suite is the MPI_T suite.
 var Suite = &harness.Suite{
-	Name:   "MPI_T",
-	Checks: []harness.Check{cvarIndex},
+	Name: "MPI_T",
+	Checks: []harness.Check{cvarIndex, initFinalize, stringsCheck, namesCheck, metadataCheck, cvarRW,
+		sessionsCheck, pvarOps, threadsCheck, robustCheck},
 	Fixtures: []harness.Fixture{
 		{Name: "mpit_cvar_index", Sources: []string{"mpit/cvar_index.c"}},
+		{Name: "mpit_init_finalize", Sources: []string{"mpit/init_finalize.c", "mpit/mpit_util.h"}},
+		{Name: "mpit_walk", Sources: []string{"mpit/walk.c", "mpit/mpit_util.h"}},
+		{Name: "mpit_cvar_rw", Sources: []string{"mpit/cvar_rw.c", "mpit/mpit_util.h"}},
+		{Name: "mpit_pvars", Sources: []string{"mpit/pvars.c", "mpit/mpit_util.h"}},
+		{Name: "mpit_threads", Sources: []string{"mpit/threads.c", "mpit/mpit_util.h"}, Flags: []string{"-pthread"}},
+		{Name: "mpit_robust", Sources: []string{"mpit/robust.c", "mpit/mpit_util.h"}},
 	},
 	Injectors: []harness.Fixture{
-		{Name: "inject_mpit_cvar_index_off", Sources: []string{"inject/mpit_cvar_index_off.c"}, Shared: true, Flags: []string{"-ldl"}},
+		injector("inject_mpit_cvar_index_off", "inject/mpit_cvar_index_off.c"),
+		injector("inject_mpit_finalize_extra", "inject/mpit_finalize_extra.c"),
+		injector("inject_mpit_string_len", "inject/mpit_string_len.c"),
+		injector("inject_mpit_unknown_name", "inject/mpit_unknown_name.c"),
+		injector("inject_mpit_bad_datatype", "inject/mpit_bad_datatype.c"),
+		injector("inject_mpit_cvar_write_lost", "inject/mpit_cvar_write_lost.c"),
+		injector("inject_mpit_pvar_frozen", "inject/mpit_pvar_frozen.c"),
+		injector("inject_mpit_pvar_accept_write", "inject/mpit_pvar_accept_write.c"),
+		injector("inject_mpit_cvar_read_unsafe", "inject/mpit_cvar_read_unsafe.c"),
+		injector("inject_mpit_null_out_crash", "inject/mpit_null_out_crash.c"),
 	},
+}
+
+func injector(name, source string) harness.Fixture {
+	return harness.Fixture{Name: name, Sources: []string{source}, Shared: true, Flags: []string{"-ldl"}}
 }

@@ -1,0 +1,204 @@
+package mpit
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// Every job of this suite runs once per implementation and set of preloaded
+// injectors: several checks judge the records of one job (the metadata walk,
+// the session job), and the fault-injector specs evaluate a check again on the
+// implementations before the one it passes on. The outcome, a harness panic
+// included, is reused.
+type launched struct {
+	res  *harness.Result
+	recs *harness.Records
+	err  error
+	stop any // what x.Launch panicked with
+}
+
+var (
+	launchMu sync.Mutex
+	launches = map[string]*launched{}
+)
+
+func launchOnce(x *harness.X, j harness.Job) (*harness.Result, *harness.Records, error) {
+	var env []string
+	for k, v := range j.Env {
+		env = append(env, k+"="+v)
+	}
+	sort.Strings(env)
+	key := strings.Join([]string{x.Impl.ID, strings.Join(x.Preload, ":"), j.Name, j.Program,
+		strings.Join(j.Args, " "), strings.Join(env, " ")}, "\x00")
+	launchMu.Lock()
+	l, ok := launches[key]
+	if !ok {
+		l = &launched{}
+		func() {
+			defer func() { l.stop = recover() }()
+			l.res, l.recs, l.err = x.Launch(j)
+		}()
+		launches[key] = l
+	}
+	launchMu.Unlock()
+	if l.stop != nil {
+		panic(l.stop)
+	}
+	return l.res, l.recs, l.err
+}
+
+// jobOnce is launchOnce that ends the check with Error when the job did not
+// end well or its records are missing (like x.Job).
+func jobOnce(x *harness.X, j harness.Job) *harness.Records {
+	res, recs, err := launchOnce(x, j)
+	if !res.OK() {
+		panic(harness.Verdict{Status: harness.Error, Reason: res.Problem(), Evidence: res.Evidence()})
+	}
+	if err != nil {
+		panic(harness.Verdict{Status: harness.Error, Reason: err.Error(), Evidence: res.Evidence()})
+	}
+	return recs
+}
+
+// decode is harness.DecodeKind that ends the check with Error on a bad record.
+func decode[T any](recs *harness.Records, kind string) []T {
+	v, err := harness.DecodeKind[T](recs, kind)
+	if err != nil {
+		panic(harness.Verdict{Status: harness.Error, Reason: err.Error()})
+	}
+	return v
+}
+
+// problems collects the broken rules of one check; fail ends it with Fail
+// listing all of them (the reason names the first and how many).
+type problems struct {
+	list     []string
+	evidence string // appended to the list in the verdict's evidence
+}
+
+func (p *problems) add(format string, args ...any) {
+	p.list = append(p.list, fmt.Sprintf(format, args...))
+}
+
+func (p *problems) fail(x *harness.X, what string) {
+	if len(p.list) == 0 {
+		return
+	}
+	reason := p.list[0]
+	if len(p.list) > 1 {
+		reason = fmt.Sprintf("%s (and %d more %s)", reason, len(p.list)-1, what)
+	}
+	ev := strings.Join(p.list, "\n")
+	if p.evidence != "" {
+		ev += "\n\n" + p.evidence
+	}
+	x.Failf(ev, "%s", reason)
+}
+
+// vals is a record's array of numbers, kept exact (integers beyond 2^53).
+type vals []json.Number
+
+func (v vals) float(i int) float64 {
+	if i >= len(v) {
+		return 0
+	}
+	f, _ := v[i].Float64()
+	return f
+}
+
+// same compares element by element: exactly for integers, within a
+// rounding tolerance for doubles.
+func (v vals) same(w vals, double bool) bool {
+	if len(v) != len(w) {
+		return false
+	}
+	for i := range v {
+		if double {
+			a, b := v.float(i), w.float(i)
+			if d := a - b; d > tol(a, b) || -d > tol(a, b) {
+				return false
+			}
+		} else if v[i] != w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func tol(a, b float64) float64 {
+	m := a
+	if m < 0 {
+		m = -m
+	}
+	if b > m {
+		m = b
+	} else if -b > m {
+		m = -b
+	}
+	return 1e-9 + 1e-12*m
+}
+
+// sum returns v + w element-wise as exact strings for integers.
+func (v vals) plus(w vals, double bool) vals {
+	out := make(vals, len(v))
+	for i := range v {
+		if double {
+			out[i] = json.Number(strconv.FormatFloat(v.float(i)+w.float(i), 'g', 17, 64))
+			continue
+		}
+		a, _ := strconv.ParseUint(string(v[i]), 10, 64)
+		b, _ := strconv.ParseUint(string(w[i]), 10, 64)
+		out[i] = json.Number(strconv.FormatUint(a+b, 10))
+	}
+	return out
+}
+
+func (v vals) zero() bool {
+	for i := range v {
+		if v.float(i) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (v vals) String() string {
+	s := make([]string, len(v))
+	for i := range v {
+		s[i] = string(v[i])
+	}
+	return "[" + strings.Join(s, ",") + "]"
+}
+
+// anyOf reports whether rc is one of the '|'-separated names in want.
+func anyOf(rc, want string) bool {
+	for _, w := range strings.Split(want, "|") {
+		if rc == w {
+			return true
+		}
+	}
+	return false
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// signalName names a signal number as the harness does.
+func signalName(n int) string {
+	names := map[int]string{4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV",
+		13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM"}
+	if s, ok := names[n]; ok {
+		return s
+	}
+	return fmt.Sprintf("signal %d", n)
+}
