@@ -4,6 +4,7 @@
 //	mpits report    -raw DIR -out DIR        Ginkgo JSON + capabilities -> verdicts, matrix, implementations
 //	mpits catalogue [-check] -out FILE       every check of every suite (id, clause, description, file)
 //	mpits baseline  -baseline FILE -verdicts FILE [-update]
+//	mpits overhead  [-out DIR] FILE...          benchmark output -> benchstat tables, plot, the floor
 package main
 
 import (
@@ -23,6 +24,8 @@ func main() {
 		err = cmdCatalogue(os.Args[2:])
 	case "baseline":
 		err = cmdBaseline(os.Args[2:])
+	case "overhead":
+		err = cmdOverhead(os.Args[2:])
 	default:
 		usage()
 	}
@@ -33,6 +36,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline [flags] (see cmd/mpits/main.go)")
+	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|overhead [flags] (see cmd/mpits/main.go)")
 	os.Exit(2)
 }
