@@ -23,7 +23,7 @@ type Caps struct {
 	AfterInit      MPITCount `json:"mpit_after_init"`
 	ABI            ABICap    `json:"abi"`
 	Fortran        Fortran   `json:"fortran"`
-	Problems       []string  `json:"problems,omitempty"` // probes that broke
+	Problems       []string  `json:"problems,omitempty"` // probes that broke: every check on the implementation is then an error
 }
 
 // QMPICap is the answer of a real QMPI_Register_tool_name call.
@@ -92,6 +92,7 @@ func Probe(im *Impl) *Caps {
 		c.ABI.Reason = "no libmpi_abi (the implementations file has no abi entry)"
 	} else if abi, err := probeLibrary(im, im.ABI.Lib, "abi"); err != nil {
 		c.ABI.Reason = err.Error()
+		c.Problems = append(c.Problems, err.Error())
 	} else {
 		c.ABI = abi.ABI
 	}
@@ -201,7 +202,9 @@ func probeLibrary(im *Impl, lib, mode string) (*libAnswers, error) {
 	}
 	prog := self
 	if im.Root != "" {
-		dst := im.HostPath(fmt.Sprintf("/tmp/mpits-probe-%d", os.Getpid()))
+		// One copy per probe: another implementation in the same root may be
+		// running its own copy (rewriting a running file fails: text busy).
+		dst := im.HostPath(fmt.Sprintf("/tmp/mpits-probe-%d-%s-%s", os.Getpid(), im.ID, mode))
 		if err := copyFile(self, dst); err != nil {
 			return nil, fmt.Errorf("%s: cannot copy the probe helper into the root: %v", im.ID, err)
 		}

@@ -117,13 +117,7 @@ func (x *X) Launch(j Job) (res *Result, recs *Records, recErr error) {
 // with Error if it crashed, hung or failed, or its records are missing.
 func (x *X) Job(j Job) (*Result, *Records) {
 	res, recs, err := x.Launch(j)
-	if !res.OK() {
-		panic(Verdict{Status: Error, Reason: res.Problem(), Evidence: res.Evidence()})
-	}
-	if err != nil {
-		panic(Verdict{Status: Error, Reason: err.Error(), Evidence: res.Evidence()})
-	}
-	return res, recs
+	return res, mustBeWhole(res, recs, err)
 }
 
 // Unsupported ends the check: the implementation lacks what it needs.
@@ -140,6 +134,10 @@ func (x *X) Failf(evidence string, format string, args ...any) {
 func Evaluate(c Check, x *X) (v Verdict) {
 	if x.Caps != nil && !x.Caps.Available {
 		return Verdict{Status: Unsupported, Reason: "implementation unavailable: " + x.Caps.Reason}
+	}
+	if x.Caps != nil && len(x.Caps.Problems) > 0 {
+		// What the implementation can do is unknown: no verdict can be true.
+		return Verdict{Status: Error, Reason: "the capability probe broke: " + x.Caps.Problems[0], Evidence: strings.Join(x.Caps.Problems, "\n")}
 	}
 	defer func() {
 		switch r := recover().(type) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/mpits/mpits/harness"
 )
@@ -141,25 +140,11 @@ func setRank(v any, rank int) {
 	}
 }
 
-// Jobs are shared by the checks of one run: one job per (implementation,
-// fixture, arguments, preloaded injectors), so the checks judging one
-// fixture cost one MPI job per implementation.
-var (
-	jobsMu sync.Mutex
-	jobs   = map[string]*jobOut{}
-)
-
+// sharedJob runs a fixture once per (implementation, arguments, preloaded
+// injectors) for all the checks that judge it (harness LaunchOnce).
 func sharedJob(x *harness.X, name string, ranks int, args []string) *jobOut {
-	key := strings.Join(append([]string{x.Impl.ID, name, strings.Join(x.Preload, ":")}, args...), "\x00")
-	jobsMu.Lock()
-	defer jobsMu.Unlock()
-	if j, ok := jobs[key]; ok {
-		return j
-	}
-	res, recs, err := x.Launch(harness.Job{Name: name, Ranks: ranks, Program: x.Fixture(name), Args: args})
-	j := &jobOut{Name: name, Problem: res.Problem(), Signal: res.Signal, Evidence: res.Evidence(), Recs: recs, RecErr: err}
-	jobs[key] = j
-	return j
+	res, recs, err := x.LaunchOnce(harness.Job{Name: name, Ranks: ranks, Program: x.Fixture(name), Args: args})
+	return &jobOut{Name: name, Problem: res.Problem(), Signal: res.Signal, Evidence: res.Evidence(), Recs: recs, RecErr: err}
 }
 
 // mustBeWhole ends the check with Error when the job broke (a crash, a hang

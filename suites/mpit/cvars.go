@@ -112,7 +112,7 @@ func runCvarRW(x *harness.X) harness.Verdict {
 			break
 		}
 	}
-	res, recs, err := launchOnce(x, job)
+	res, recs, err := x.LaunchOnce(job)
 	if err != nil {
 		return harness.Verdict{Status: harness.Error, Reason: err.Error(), Evidence: res.Evidence()}
 	}

@@ -48,7 +48,7 @@ type downUpRec struct {
 }
 
 func runInitFinalize(x *harness.X) harness.Verdict {
-	res, recs, err := launchOnce(x, harness.Job{Name: "mpit_init_finalize", Ranks: 1, Program: x.Fixture("mpit_init_finalize")})
+	res, recs, err := x.LaunchOnce(harness.Job{Name: "mpit_init_finalize", Ranks: 1, Program: x.Fixture("mpit_init_finalize")})
 	if err != nil {
 		// no records at all: the very first calls went wrong
 		return harness.Verdict{Status: harness.Error, Reason: err.Error(), Evidence: res.Evidence()}

@@ -3,68 +3,11 @@ package mpit
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/mpits/mpits/harness"
 )
-
-// Every job of this suite runs once per implementation and set of preloaded
-// injectors: several checks judge the records of one job (the metadata walk,
-// the session job), and the fault-injector specs evaluate a check again on the
-// implementations before the one it passes on. The outcome, a harness panic
-// included, is reused.
-type launched struct {
-	res  *harness.Result
-	recs *harness.Records
-	err  error
-	stop any // what x.Launch panicked with
-}
-
-var (
-	launchMu sync.Mutex
-	launches = map[string]*launched{}
-)
-
-func launchOnce(x *harness.X, j harness.Job) (*harness.Result, *harness.Records, error) {
-	var env []string
-	for k, v := range j.Env {
-		env = append(env, k+"="+v)
-	}
-	sort.Strings(env)
-	key := strings.Join([]string{x.Impl.ID, strings.Join(x.Preload, ":"), j.Name, j.Program,
-		strings.Join(j.Args, " "), strings.Join(env, " ")}, "\x00")
-	launchMu.Lock()
-	l, ok := launches[key]
-	if !ok {
-		l = &launched{}
-		func() {
-			defer func() { l.stop = recover() }()
-			l.res, l.recs, l.err = x.Launch(j)
-		}()
-		launches[key] = l
-	}
-	launchMu.Unlock()
-	if l.stop != nil {
-		panic(l.stop)
-	}
-	return l.res, l.recs, l.err
-}
-
-// jobOnce is launchOnce that ends the check with Error when the job did not
-// end well or its records are missing (like x.Job).
-func jobOnce(x *harness.X, j harness.Job) *harness.Records {
-	res, recs, err := launchOnce(x, j)
-	if !res.OK() {
-		panic(harness.Verdict{Status: harness.Error, Reason: res.Problem(), Evidence: res.Evidence()})
-	}
-	if err != nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: err.Error(), Evidence: res.Evidence()})
-	}
-	return recs
-}
 
 // decode is harness.DecodeKind that ends the check with Error on a bad record.
 func decode[T any](recs *harness.Records, kind string) []T {

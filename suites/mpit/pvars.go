@@ -164,7 +164,7 @@ func pvarJob(x *harness.X) *pvarRecs {
 	case n == 0:
 		x.Unsupported("MPI_T_pvar_get_num gives 0 after MPI_Init: no performance variables")
 	}
-	recs := jobOnce(x, harness.Job{Name: "mpit_pvars", Ranks: 2, Program: x.Fixture("mpit_pvars")})
+	_, recs := x.JobOnce(harness.Job{Name: "mpit_pvars", Ranks: 2, Program: x.Fixture("mpit_pvars")})
 	r := &pvarRecs{recs: recs}
 	sums := decode[pvarSummary](recs, "summary")
 	if len(sums) != 1 {

@@ -41,7 +41,7 @@ type robustExit struct {
 }
 
 func runRobust(x *harness.X) harness.Verdict {
-	res, recs, err := launchOnce(x, harness.Job{Name: "mpit_robust", Ranks: 1, Program: x.Fixture("mpit_robust")})
+	res, recs, err := x.LaunchOnce(harness.Job{Name: "mpit_robust", Ranks: 1, Program: x.Fixture("mpit_robust")})
 	if err != nil {
 		return harness.Verdict{Status: harness.Error, Reason: err.Error(), Evidence: res.Evidence()}
 	}

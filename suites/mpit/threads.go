@@ -67,7 +67,7 @@ func runThreads(x *harness.X) harness.Verdict {
 			}
 		}()
 	}
-	res, recs, err := launchOnce(x, harness.Job{Name: "mpit_threads", Ranks: 1, Program: x.Fixture("mpit_threads"), Args: []string{pv}})
+	res, recs, err := x.LaunchOnce(harness.Job{Name: "mpit_threads", Ranks: 1, Program: x.Fixture("mpit_threads"), Args: []string{pv}})
 	if err != nil {
 		if res.OK() {
 			return harness.Verdict{Status: harness.Error, Reason: err.Error(), Evidence: res.Evidence()}

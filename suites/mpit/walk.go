@@ -99,7 +99,7 @@ type sourceRec struct {
 
 // walk runs the walk (once per implementation and injector set).
 func walk(x *harness.X) *walkRecs {
-	recs := jobOnce(x, harness.Job{Name: "mpit_walk", Ranks: 1, Program: x.Fixture("mpit_walk")})
+	_, recs := x.JobOnce(harness.Job{Name: "mpit_walk", Ranks: 1, Program: x.Fixture("mpit_walk")})
 	w := &walkRecs{recs: recs}
 	sums := decode[walkSummary](recs, "summary")
 	if len(sums) != 1 {

@@ -1,0 +1,61 @@
+package harness
+
+import (
+	"strings"
+	"sync"
+)
+
+// Several checks often judge the records of one job (a metadata walk, a
+// session run), and an injector spec may evaluate a check again: LaunchOnce
+// runs each distinct job once per process and implementation and set of
+// preloaded injectors, and replays its outcome (a harness panic included).
+type launched struct {
+	res  *Result
+	recs *Records
+	err  error
+	stop any // what Launch panicked with
+}
+
+var (
+	launchMu sync.Mutex
+	launches = map[string]*launched{}
+)
+
+// LaunchOnce is Launch, run once for identical jobs.
+func (x *X) LaunchOnce(j Job) (*Result, *Records, error) {
+	key := strings.Join([]string{x.Impl.ID, strings.Join(x.Preload, ":"), j.Name, j.Program,
+		strings.Join(j.Args, "\x01"), itoa(j.Ranks), strings.Join(sortedAssignments(j.Env), "\x01"), strings.Join(sortedAssignments(j.RankEnv), "\x01")}, "\x00")
+	launchMu.Lock()
+	defer launchMu.Unlock()
+	l, ok := launches[key]
+	if !ok {
+		l = &launched{}
+		func() {
+			defer func() { l.stop = recover() }()
+			l.res, l.recs, l.err = x.Launch(j)
+		}()
+		launches[key] = l
+	}
+	if l.stop != nil {
+		panic(l.stop)
+	}
+	return l.res, l.recs, l.err
+}
+
+// JobOnce is Job, run once for identical jobs.
+func (x *X) JobOnce(j Job) (*Result, *Records) {
+	res, recs, err := x.LaunchOnce(j)
+	return res, mustBeWhole(res, recs, err)
+}
+
+// mustBeWhole ends the check with Error when the job crashed, hung or failed,
+// or its records are missing.
+func mustBeWhole(res *Result, recs *Records, err error) *Records {
+	if !res.OK() {
+		panic(Verdict{Status: Error, Reason: res.Problem(), Evidence: res.Evidence()})
+	}
+	if err != nil {
+		panic(Verdict{Status: Error, Reason: err.Error(), Evidence: res.Evidence()})
+	}
+	return recs
+}
