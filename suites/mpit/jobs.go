@@ -44,6 +44,30 @@ func (p *problems) fail(x *harness.X, what string) {
 	x.Failf(ev, "%s", reason)
 }
 
+// tally groups the examples of each broken rule, each example once.
+type tally map[string][]string
+
+func (t tally) note(rule, example string) {
+	for _, e := range t[rule] {
+		if e == example {
+			return
+		}
+	}
+	t[rule] = append(t[rule], example)
+}
+
+// into adds one problem a rule: its first three examples and how many.
+func (t tally) into(p *problems, sep string) {
+	for _, rule := range sortedKeys(t) {
+		ex, more := t[rule], ""
+		if len(ex) > 3 {
+			more = fmt.Sprintf(", … (%d in all)", len(ex))
+			ex = ex[:3]
+		}
+		p.add("%s: %s%s", rule, strings.Join(ex, sep), more)
+	}
+}
+
 // vals is a record's array of numbers, kept exact (integers beyond 2^53).
 type vals []json.Number
 

@@ -3,7 +3,6 @@ package mpit
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/mpits/mpits/harness"
 )
@@ -66,15 +65,8 @@ func runMetadata(x *harness.X) harness.Verdict {
 	var p problems
 	// Several variables break a rule the same way: one problem per rule and
 	// kind, with a count and examples.
-	tally := map[string][]string{}
-	note := func(rule, example string) {
-		for _, e := range tally[rule] {
-			if e == example {
-				return
-			}
-		}
-		tally[rule] = append(tally[rule], example)
-	}
+	broken := tally{}
+	note := broken.note
 	enumOK := func(id int) bool { return id >= 0 && id < len(w.enums) }
 	for _, c := range w.cvars {
 		if c.RC != "MPI_SUCCESS" {
@@ -192,20 +184,7 @@ func runMetadata(x *harness.X) harness.Verdict {
 			p.add("MPI_T_category_changed went back from %d to %d during the walk", ch.First, ch.Last)
 		}
 	}
-	rules := make([]string, 0, len(tally))
-	for r := range tally {
-		rules = append(rules, r)
-	}
-	sort.Strings(rules)
-	for _, r := range rules {
-		ex := tally[r]
-		more := ""
-		if len(ex) > 3 {
-			more = fmt.Sprintf(", … (%d in all)", len(ex))
-			ex = ex[:3]
-		}
-		p.add("%s: %s%s", r, strings.Join(ex, ", "), more)
-	}
+	broken.into(&p, ", ")
 	p.fail(x, "rules broken")
 	return harness.Verdict{Reason: fmt.Sprintf("%d control variables, %d performance variables, %d enumerations, %d event types, %d categories (acyclic) have allowed metadata",
 		len(w.cvars), len(w.pvars), len(w.enums), len(w.events), ncat)}

@@ -36,15 +36,8 @@ var pvarOps = harness.Define(harness.Check{
 func runPvarOps(x *harness.X) harness.Verdict {
 	r := pvarJob(x)
 	var p problems
-	tally := map[string][]string{}
-	note := func(rule, ex string) {
-		for _, e := range tally[rule] {
-			if e == ex {
-				return
-			}
-		}
-		tally[rule] = append(tally[rule], ex)
-	}
+	broken := tally{}
+	note := broken.note
 	crashedProbe := r.crashed("probe_exit")
 	probed := map[int]probeRec{}
 	for _, pr := range r.probes {
@@ -150,15 +143,7 @@ func runPvarOps(x *harness.X) harness.Verdict {
 		checkRange(s.Name, s.Index, s.Class, s.A)
 		checkRange(s.Name, s.Index, s.Class, s.B)
 	}
-	for _, rule := range sortedKeys(tally) {
-		ex := tally[rule]
-		more := ""
-		if len(ex) > 3 {
-			more = fmt.Sprintf(", … (%d in all)", len(ex))
-			ex = ex[:3]
-		}
-		p.add("%s: %s%s", rule, strings.Join(ex, "; "), more)
-	}
+	broken.into(&p, "; ")
 	var ub []string
 	for _, u := range r.ubs {
 		ub = append(ub, fmt.Sprintf("%s %s", u.What, u.RC))

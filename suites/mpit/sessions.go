@@ -37,15 +37,8 @@ var sumClasses = set("COUNTER", "AGGREGATE", "TIMER")
 func runSessions(x *harness.X) harness.Verdict {
 	r := pvarJob(x)
 	var p problems
-	tally := map[string][]string{}
-	note := func(rule, ex string) {
-		for _, e := range tally[rule] {
-			if e == ex {
-				return
-			}
-		}
-		tally[rule] = append(tally[rule], ex)
-	}
+	broken := tally{}
+	note := broken.note
 	nsum, ncont, changed := 0, 0, 0
 	for _, s := range r.sums {
 		who := fmt.Sprintf("%s (%d, %s)", s.Name, s.Index, s.Class)
@@ -152,15 +145,7 @@ func runSessions(x *harness.X) harness.Verdict {
 	for idx, e := range r.crashed("probe_exit") {
 		untested = append(untested, fmt.Sprintf("%s (handle allocation died of %s)", r.name(idx), signalName(e.Signal)))
 	}
-	for _, rule := range sortedKeys(tally) {
-		ex := tally[rule]
-		more := ""
-		if len(ex) > 3 {
-			more = fmt.Sprintf(", … (%d variables)", len(ex))
-			ex = ex[:3]
-		}
-		p.add("%s: %s%s", rule, strings.Join(ex, "; "), more)
-	}
+	broken.into(&p, "; ")
 	p.fail(x, "rules broken")
 	reason := fmt.Sprintf("%s (%d continuous, %d changed by the traffic): A=X+Y, B=Y, both from 0; %d STATE/LEVEL/SIZE/PERCENTAGE equal across sessions; %d stopped handles held while the other session counted",
 		plural(nsum, "SUM-class variable", "SUM-class variables"), ncont, changed, len(r.same), stopsMeaningful)
