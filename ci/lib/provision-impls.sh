@@ -12,7 +12,7 @@ MULTIARCH=x86_64-linux-gnu
 LIBDIR=/usr/lib/$MULTIARCH
 OMPI_ROOT_ENV=(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
 # Compilers the wrappers call; dpkg-dev is for `apt-get source`.
-HOST_TOOL_PKGS=(build-essential gfortran)
+HOST_TOOL_PKGS=(build-essential gfortran valgrind) # valgrind: QMPI memcheck, callgrind counts
 
 # Host files that must exist for an implementation to count as there.
 check_files() {
@@ -209,6 +209,9 @@ provision_mpich-noqmpi() {
 # --- 5./6. mpich-sid, openmpi-sid: one Debian sid root ---------------------
 
 SID_ROOT_PKGS=(libmpich-dev mpich libopenmpi-dev openmpi-bin gcc gfortran libc6-dev)
+# Wanted but not required: valgrind gives the overhead benchmarks their
+# instruction counts. A root made before it was listed gets it on the next run.
+SID_ROOT_OPTIONAL_PKGS=(valgrind)
 SID_ROOT() { printf '%s/sid-root' "$MPITS_CACHE"; }
 
 # Make (once) and mount (every run) the sid root. Both sid steps call it;
@@ -235,6 +238,23 @@ sid_root_ensure() {
 	# Made in this run (maybe by the other sid step): smoke-test both.
 	[[ -f $RUN_DIR/sid-root.fresh ]] && FRESH=1
 	chroot_mount "$root"
+	sid_root_optional "$root"
+}
+
+# Install the optional packages the root lacks, from its own package lists
+# (no update: that would move the MPIs under test); a failure is only noted.
+sid_root_optional() {
+	local root=$1 p missing=()
+	for p in "${SID_ROOT_OPTIONAL_PKGS[@]}"; do
+		[[ $(chroot "$root" dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null) == ii* ]] || missing+=("$p")
+	done
+	((${#missing[@]} == 0)) && return 0
+	if chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get -q -y -o Dpkg::Use-Pty=0 \
+		install --no-install-recommends "${missing[@]}"; then
+		chroot "$root" apt-get clean
+	else
+		echo "optional packages not installed in the sid root: ${missing[*]}"
+	fi
 }
 
 sid_fail() {
