@@ -78,6 +78,11 @@ func Run(j Job) (*Result, error) {
 	} else {
 		argv = im.Command(prog, args...)
 	}
+	if im.Root != "" && len(im.Prefix) > 0 {
+		// chroot starts in the root's "/": start in the job folder, as a
+		// host job does, so relative output paths land in the job folder.
+		argv = append(append(append([]string{}, im.Prefix...), "env", "-C", im.InnerPath(dir)), argv[len(im.Prefix):]...)
+	}
 	res := &Result{Name: j.Name, Argv: argv, Dir: dir}
 	env := os.Environ()
 	for k, v := range im.Env {
