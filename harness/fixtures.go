@@ -18,7 +18,8 @@ import (
 // Fixture is a C (or Fortran) program or shared library in fixtures/c.
 type Fixture struct {
 	Name    string   // output file name
-	Sources []string // relative to fixtures/c
+	Sources []string // relative to fixtures/c; compiled
+	Headers []string // relative to fixtures/c; copied beside the sources, not compiled
 	Shared  bool     // a shared library (a tool or a fault injector)
 	ABI     bool     // built against the implementation's MPI 5 standard ABI header and libmpi_abi
 	Fortran bool     // compiled with the implementation's Fortran wrapper, without the record helper
@@ -73,7 +74,7 @@ func Build(im *Impl, f Fixture) Built {
 	if f.Dir != "" {
 		src = f.Dir
 	}
-	files := append([]string{}, f.Sources...)
+	files := append(append([]string{}, f.Sources...), f.Headers...)
 	helpers := []string{}
 	if !f.Fortran {
 		helpers = []string{recordHelper, "lib/mpits_record.h"}

@@ -12,13 +12,13 @@ var Suite = &harness.Suite{
 	Fixtures: []harness.Fixture{
 		{Name: "abi_version", Sources: []string{"abi/abi_version.c"}, ABI: true},
 		{Name: "abi_app", Sources: []string{"abi/app.c"}, ABI: true},
-		{Name: "abi_constants", Sources: []string{"abi/constants.c", "abi/standard_constants.h"}, ABI: true},
+		{Name: "abi_constants", Sources: []string{"abi/constants.c"}, Headers: []string{"abi/common.h", "abi/standard_constants.h"}, ABI: true},
 		{Name: "abi_info", Sources: []string{"abi/abi_info.c"}, ABI: true, Flags: []string{"-pthread"}},
 		{Name: "abi_launch", Sources: []string{"abi/launch.c"}, ABI: true},
 		// The pre-standard ABIs: built with each implementation's own wrapper.
 		{Name: "native_app", Sources: []string{"abi/app.c"}},
-		{Name: "abi_fingerprint", Sources: []string{"abi/fingerprint.c"}},
-		{Name: "abi_f2c", Sources: []string{"abi/f2c.c"}},
+		{Name: "abi_fingerprint", Sources: []string{"abi/fingerprint.c"}, Headers: []string{"abi/common.h"}},
+		{Name: "abi_f2c", Sources: []string{"abi/f2c.c"}, Headers: []string{"abi/common.h"}},
 	},
 	Injectors: []harness.Fixture{
 		{Name: "inject_abi_version_off", Sources: []string{"inject/abi_version_off.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},

@@ -10,9 +10,9 @@ var Suite = &harness.Suite{
 	Checks: []harness.Check{eventInfo, metaCheck, deliverCheck, safetyCheck, asyncCheck, insideCheck, handleCheck, infoCheck, threadsCheck, seedCheck},
 	Fixtures: []harness.Fixture{
 		{Name: "events_event_info", Sources: []string{"events/event_info.c"}},
-		{Name: "events_event_meta", Sources: []string{"events/event_meta.c", "events/events_common.h"}},
-		{Name: "events_deliver", Sources: []string{"events/events_deliver.c", "events/events_actions.h", "events/events_callbacks.h", "events/events_common.h"}},
-		{Name: "events_threads", Sources: []string{"events/events_threads.c", "events/events_actions.h", "events/events_callbacks.h", "events/events_common.h"}, Flags: []string{"-pthread"}},
+		{Name: "events_event_meta", Sources: []string{"events/event_meta.c"}, Headers: []string{"events/events_common.h"}},
+		{Name: "events_deliver", Sources: []string{"events/events_deliver.c"}, Headers: []string{"events/events_actions.h", "events/events_callbacks.h", "events/events_common.h"}},
+		{Name: "events_threads", Sources: []string{"events/events_threads.c"}, Headers: []string{"events/events_actions.h", "events/events_callbacks.h", "events/events_common.h"}, Flags: []string{"-pthread"}},
 	},
 	Injectors: []harness.Fixture{
 		injector("inject_events_index_off", "events_index_off.c"),

@@ -11,12 +11,12 @@ var Suite = &harness.Suite{
 		sessionsCheck, pvarOps, threadsCheck, robustCheck},
 	Fixtures: []harness.Fixture{
 		{Name: "mpit_cvar_index", Sources: []string{"mpit/cvar_index.c"}},
-		{Name: "mpit_init_finalize", Sources: []string{"mpit/init_finalize.c", "mpit/mpit_util.h"}},
-		{Name: "mpit_walk", Sources: []string{"mpit/walk.c", "mpit/mpit_util.h"}},
-		{Name: "mpit_cvar_rw", Sources: []string{"mpit/cvar_rw.c", "mpit/mpit_util.h"}},
-		{Name: "mpit_pvars", Sources: []string{"mpit/pvars.c", "mpit/mpit_util.h"}},
-		{Name: "mpit_threads", Sources: []string{"mpit/threads.c", "mpit/mpit_util.h"}, Flags: []string{"-pthread"}},
-		{Name: "mpit_robust", Sources: []string{"mpit/robust.c", "mpit/mpit_util.h"}},
+		{Name: "mpit_init_finalize", Sources: []string{"mpit/init_finalize.c"}, Headers: []string{"mpit/mpit_util.h"}},
+		{Name: "mpit_walk", Sources: []string{"mpit/walk.c"}, Headers: []string{"mpit/mpit_util.h"}},
+		{Name: "mpit_cvar_rw", Sources: []string{"mpit/cvar_rw.c"}, Headers: []string{"mpit/mpit_util.h"}},
+		{Name: "mpit_pvars", Sources: []string{"mpit/pvars.c"}, Headers: []string{"mpit/mpit_util.h"}},
+		{Name: "mpit_threads", Sources: []string{"mpit/threads.c"}, Headers: []string{"mpit/mpit_util.h"}, Flags: []string{"-pthread"}},
+		{Name: "mpit_robust", Sources: []string{"mpit/robust.c"}, Headers: []string{"mpit/mpit_util.h"}},
 	},
 	Injectors: []harness.Fixture{
 		injector("inject_mpit_cvar_index_off", "inject/mpit_cvar_index_off.c"),
