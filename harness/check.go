@@ -27,20 +27,23 @@ type Verdict struct {
 	Evidence string `json:"evidence,omitempty"` // records or an output excerpt
 }
 
-// Check is one conformance check. Run must be able to fail: each check names
-// fault injectors (fixtures/c/inject) under which it must give Fail.
+// Check is a group of rules judged from the same jobs: its rules share
+// what the fixture recorded (LaunchOnce), each with its own verdict.
 type Check struct {
-	ID        string   // e.g. QMPI-STACK-001
-	Clause    string   // e.g. seed:000 or MPI-4.1:16.3.6 (no '/': Ginkgo labels forbid it)
-	Needs     string   // the capability it needs: qmpi, mpit, events, abi
-	Title     string   // what it checks, one sentence
+	ID    string // e.g. MPIT-STRINGS
+	Needs string // the capability it needs: qmpi, mpit, events, abi
+	Title string // what the group covers, one sentence
+	Rules []Rule
+	File  string // where it is defined (set by Define)
+	Line  int
+
+	// A check not yet split into rules: one rule, its id the check's.
+	Clause    string   // e.g. seed:000 or MPI-4.1:16.3.6 (HTML numbering)
 	Injectors []string // fault injector fixtures that must make it fail
 	Run       func(x *X) Verdict
-	File      string // where it is defined (set by Define)
-	Line      int
 }
 
-// Define fills in where the check is defined, for the catalogue.
+// Define fills in where the check is defined.
 func Define(c Check) Check {
 	_, c.File, c.Line, _ = runtime.Caller(1)
 	if i := strings.LastIndex(c.File, "/suites/"); i >= 0 {
@@ -49,9 +52,35 @@ func Define(c Check) Check {
 	return c
 }
 
-// Labels are the Ginkgo labels of a check on an implementation.
-func (c Check) Labels(im *Impl) []string {
-	return []string{c.ID, "clause:" + c.Clause, "needs:" + c.Needs, "impl:" + im.ID}
+// AllRules are the check's rules; a check not yet split into rules is one
+// normative rule with the check's id, its clause turned to printed numbering.
+func (c Check) AllRules() []Rule {
+	if c.Run == nil {
+		return c.Rules
+	}
+	r := Rule{ID: c.ID, Source: legacySource(c.Clause), Basis: Normative, Text: c.Title, Injectors: c.Injectors, Judge: c.Run}
+	if strings.HasPrefix(r.Source, "seed ") {
+		r.Basis = SeedBasis
+	}
+	return []Rule{r}
+}
+
+// legacySource turns "MPI-4.1:16.3.4" (HTML numbering) into "MPI-4.1
+// §15.3.4" and "seed:000..." into "seed 000".
+func legacySource(clause string) string {
+	if rest, ok := strings.CutPrefix(clause, "seed:"); ok {
+		return "seed " + rest[:min(3, len(rest))]
+	}
+	ed, sec, _ := strings.Cut(clause, ":")
+	if ed == "MPI-5.0" && sec == "ABI" {
+		return "MPI-5.0 §20.1"
+	}
+	if major, rest, ok := strings.Cut(sec, "."); ok {
+		n := 0
+		fmt.Sscan(major, &n)
+		sec = fmt.Sprintf("%d.%s", n-1, rest)
+	}
+	return ed + " §" + sec
 }
 
 // X is what a check runs with: one implementation, its capabilities and
@@ -125,20 +154,29 @@ func (x *X) Unsupported(format string, args ...any) {
 	panic(Verdict{Status: Unsupported, Reason: fmt.Sprintf(format, args...)})
 }
 
+// Errorf ends the check with Error: the fixture or the suite broke.
+func (x *X) Errorf(evidence string, format string, args ...any) {
+	panic(Verdict{Status: Error, Reason: fmt.Sprintf(format, args...), Evidence: evidence})
+}
+
 // Failf ends the check with Fail.
 func (x *X) Failf(evidence string, format string, args ...any) {
 	panic(Verdict{Status: Fail, Reason: fmt.Sprintf(format, args...), Evidence: evidence})
 }
 
-// Evaluate runs c on x and turns every way it can end into a Verdict.
-func Evaluate(c Check, x *X) (v Verdict) {
-	if x.Caps != nil && !x.Caps.Available {
-		return Verdict{Status: Unsupported, Reason: "implementation unavailable: " + x.Caps.Reason}
+// Evaluate judges r on x and turns every way it can end into a Verdict. An
+// interpretation rule reports a reading and never fails: a fail from its
+// judge is a defect of the suite, so an error.
+func Evaluate(r Rule, x *X) (v Verdict) {
+	v = judge(r.Judge, x)
+	if r.Basis == Interpretation && v.Status == Fail {
+		v = Verdict{Status: Error, Reason: "the suite broke: interpretation rule " + r.ID + " gave fail: " + v.Reason, Evidence: v.Evidence}
 	}
-	if x.Caps != nil && len(x.Caps.Problems) > 0 {
-		// What the implementation can do is unknown: no verdict can be true.
-		return Verdict{Status: Error, Reason: "the capability probe broke: " + x.Caps.Problems[0], Evidence: strings.Join(x.Caps.Problems, "\n")}
-	}
+	return v
+}
+
+// judge runs a judge on x and turns every way it can end into a Verdict.
+func judge(run func(x *X) Verdict, x *X) (v Verdict) {
 	defer func() {
 		switch r := recover().(type) {
 		case nil:
@@ -150,7 +188,7 @@ func Evaluate(c Check, x *X) (v Verdict) {
 			v = Verdict{Status: Error, Reason: fmt.Sprintf("the check itself broke: %v", r)}
 		}
 	}()
-	v = c.Run(x)
+	v = run(x)
 	if v.Status == "" {
 		v.Status = Pass
 	}

@@ -9,7 +9,8 @@ import (
 
 func TestEvaluateOutcomes(t *testing.T) {
 	run := func(caps *Caps, body func(x *X) Verdict) Verdict {
-		return Evaluate(Check{ID: "T", Run: body}, &X{Impl: &Impl{ID: "i"}, Caps: caps})
+		e := &Env{Impl: &Impl{ID: "i"}, Caps: caps}
+		return e.Evaluate(Rule{ID: "T", Basis: Normative, Judge: body}, nil)
 	}
 	ok := &Caps{Available: true}
 	cases := []struct {
@@ -33,6 +34,40 @@ func TestEvaluateOutcomes(t *testing.T) {
 		v := run(c.caps, c.body)
 		if v.Status != c.status || !strings.Contains(v.Reason, c.reason) {
 			t.Errorf("%s: got %s %q, want %s containing %q", c.name, v.Status, v.Reason, c.status, c.reason)
+		}
+	}
+}
+
+// An interpretation rule reports a reading; a fail from it is the suite's
+// defect, never the library's.
+func TestInterpretationNeverFails(t *testing.T) {
+	e := &Env{Impl: &Impl{ID: "i"}, Caps: &Caps{Available: true}}
+	v := e.Evaluate(Rule{ID: "I", Basis: Interpretation, Judge: func(x *X) Verdict { x.Failf("", "no reading"); return Verdict{} }}, nil)
+	if v.Status != Error || !strings.Contains(v.Reason, "interpretation rule I gave fail") {
+		t.Errorf("got %s %q, want an error naming the rule", v.Status, v.Reason)
+	}
+}
+
+func TestStrict(t *testing.T) {
+	t.Setenv(StrictEnv, "")
+	for _, c := range []struct {
+		basis  Basis
+		filter string
+		env    string
+		want   bool
+	}{
+		{Normative, "", "", true},
+		{SeedBasis, "", "", true},
+		{Quality, "", "", false},
+		{Interpretation, "", "", false},
+		{Quality, "basis:quality && impl:x", "", true},
+		{Quality, "", "quality", true},
+		{Interpretation, "", "all", true},
+		{Interpretation, "", "quality", false},
+	} {
+		t.Setenv(StrictEnv, c.env)
+		if got := Strict(c.basis, c.filter); got != c.want {
+			t.Errorf("Strict(%s, %q) with %s=%q = %v, want %v", c.basis, c.filter, StrictEnv, c.env, got, c.want)
 		}
 	}
 }

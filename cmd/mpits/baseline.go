@@ -25,9 +25,9 @@ type Baseline struct {
 type BaselineEntry struct {
 	Impl    string         `json:"impl"`
 	Version string         `json:"version"`
-	Check   string         `json:"check"`
+	Rule    string         `json:"rule"`
 	Status  harness.Status `json:"status"`
-	Finding string         `json:"finding,omitempty"` // reports/findings/<check>-<impl>.md, for fail
+	Finding string         `json:"finding,omitempty"` // reports/findings/<page>.md, for fail
 }
 
 func cmdBaseline(args []string) error {
@@ -61,7 +61,7 @@ func cmdBaseline(args []string) error {
 	return nil
 }
 
-type key struct{ impl, version, check string }
+type key struct{ impl, version, rule string }
 
 // compare lists differences between a run and the baseline. Verdicts of an
 // implementation version the baseline does not know are noted, not failed.
@@ -70,20 +70,20 @@ func compare(base Baseline, v Verdicts, root string) (diffs, notes []string) {
 	want := map[key]BaselineEntry{}
 	known := map[[2]string]bool{}
 	for _, e := range base.Entries {
-		want[key{e.Impl, e.Version, e.Check}] = e
+		want[key{e.Impl, e.Version, e.Rule}] = e
 		known[[2]string{e.Impl, e.Version}] = true
 		if e.Status == harness.Fail {
 			if e.Finding == "" {
-				diffs = append(diffs, fmt.Sprintf("%s on %s is a fail in the baseline with no finding", e.Check, e.Impl))
+				diffs = append(diffs, fmt.Sprintf("%s on %s is a fail in the baseline with no finding", e.Rule, e.Impl))
 			} else if _, err := os.Stat(filepath.Join(root, e.Finding)); err != nil {
-				diffs = append(diffs, fmt.Sprintf("%s on %s: finding %s does not exist", e.Check, e.Impl, e.Finding))
+				diffs = append(diffs, fmt.Sprintf("%s on %s: finding %s does not exist", e.Rule, e.Impl, e.Finding))
 			}
 		}
 	}
 	seen := map[key]bool{}
 	unknown := map[string]bool{}
 	for _, r := range v.Rows {
-		k := key{r.Impl, r.Version, r.Check}
+		k := key{r.Impl, r.Version, r.ID}
 		seen[k] = true
 		if !known[[2]string{r.Impl, r.Version}] {
 			unknown[fmt.Sprintf("%s %q", r.Impl, r.Version)] = true
@@ -92,14 +92,14 @@ func compare(base Baseline, v Verdicts, root string) (diffs, notes []string) {
 		e, ok := want[k]
 		switch {
 		case !ok:
-			diffs = append(diffs, fmt.Sprintf("%s on %s: %s (%s), not in the baseline", r.Check, r.Impl, r.Status, r.Reason))
+			diffs = append(diffs, fmt.Sprintf("%s on %s: %s (%s), not in the baseline", r.ID, r.Impl, r.Status, r.Reason))
 		case e.Status != r.Status:
-			diffs = append(diffs, fmt.Sprintf("%s on %s: %s (%s), baseline says %s", r.Check, r.Impl, r.Status, r.Reason, e.Status))
+			diffs = append(diffs, fmt.Sprintf("%s on %s: %s (%s), baseline says %s", r.ID, r.Impl, r.Status, r.Reason, e.Status))
 		}
 	}
 	for k, e := range want {
 		if !seen[k] && knownInRun(v, k.impl, k.version) {
-			diffs = append(diffs, fmt.Sprintf("%s on %s: in the baseline (%s) but not run", e.Check, e.Impl, e.Status))
+			diffs = append(diffs, fmt.Sprintf("%s on %s: in the baseline (%s) but not run", e.Rule, e.Impl, e.Status))
 		}
 	}
 	for u := range unknown {
@@ -132,7 +132,7 @@ func updated(old Baseline, v Verdicts) Baseline {
 	inRun := map[[2]string]bool{}
 	for _, e := range old.Entries {
 		if e.Finding != "" {
-			findings[[2]string{e.Impl, e.Check}] = e.Finding
+			findings[[2]string{e.Impl, e.Rule}] = e.Finding
 		}
 	}
 	nb := Baseline{Injectors: map[string]string{}}
@@ -141,11 +141,11 @@ func updated(old Baseline, v Verdicts) Baseline {
 	}
 	for _, r := range rows {
 		inRun[[2]string{r.Impl, r.Version}] = true
-		e := BaselineEntry{Impl: r.Impl, Version: r.Version, Check: r.Check, Status: r.Status}
+		e := BaselineEntry{Impl: r.Impl, Version: r.Version, Rule: r.ID, Status: r.Status}
 		if r.Status == harness.Fail {
-			e.Finding = findings[[2]string{r.Impl, r.Check}]
+			e.Finding = findings[[2]string{r.Impl, r.ID}]
 			if e.Finding == "" {
-				e.Finding = fmt.Sprintf("reports/findings/%s-%s.md", r.Check, r.Impl)
+				e.Finding = fmt.Sprintf("reports/findings/%s.md", r.ID)
 			}
 		}
 		nb.Entries = append(nb.Entries, e)
@@ -157,7 +157,7 @@ func updated(old Baseline, v Verdicts) Baseline {
 	}
 	sort.Slice(nb.Entries, func(i, j int) bool {
 		a, b := nb.Entries[i], nb.Entries[j]
-		return strings.Join([]string{a.Impl, a.Version, a.Check}, "\x00") < strings.Join([]string{b.Impl, b.Version, b.Check}, "\x00")
+		return strings.Join([]string{a.Impl, a.Version, a.Rule}, "\x00") < strings.Join([]string{b.Impl, b.Version, b.Rule}, "\x00")
 	})
 	return nb
 }

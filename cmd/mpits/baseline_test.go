@@ -15,18 +15,18 @@ func TestCompare(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "reports", "findings", "C2-a.md"), []byte("x"), 0o644)
 	base := Baseline{
 		Entries: []BaselineEntry{
-			{Impl: "a", Version: "1", Check: "C1", Status: harness.Pass},
-			{Impl: "a", Version: "1", Check: "C2", Status: harness.Fail, Finding: "reports/findings/C2-a.md"},
-			{Impl: "b", Version: "1", Check: "C1", Status: harness.Fail},
+			{Impl: "a", Version: "1", Rule: "C1", Status: harness.Pass},
+			{Impl: "a", Version: "1", Rule: "C2", Status: harness.Fail, Finding: "reports/findings/C2-a.md"},
+			{Impl: "b", Version: "1", Rule: "C1", Status: harness.Fail},
 		},
 		Injectors: map[string]string{"C1 fails under i": "passed"},
 	}
 	run := Verdicts{
 		Rows: []Row{
-			{Impl: "a", Version: "1", Check: "C1", Status: harness.Pass},
-			{Impl: "a", Version: "1", Check: "C2", Status: harness.Pass},
-			{Impl: "a", Version: "1", Check: "C3", Status: harness.Unsupported},
-			{Impl: "c", Version: "9", Check: "C1", Status: harness.Error},
+			{Impl: "a", Version: "1", RuleInfo: harness.RuleInfo{ID: "C1"}, Status: harness.Pass},
+			{Impl: "a", Version: "1", RuleInfo: harness.RuleInfo{ID: "C2"}, Status: harness.Pass},
+			{Impl: "a", Version: "1", RuleInfo: harness.RuleInfo{ID: "C3"}, Status: harness.Unsupported},
+			{Impl: "c", Version: "9", RuleInfo: harness.RuleInfo{ID: "C1"}, Status: harness.Error},
 		},
 		Injections: []Injection{{Spec: "C1 fails under i", State: "failed"}},
 	}
@@ -51,8 +51,8 @@ func TestCompare(t *testing.T) {
 }
 
 func TestCompareMissingFindingFile(t *testing.T) {
-	base := Baseline{Entries: []BaselineEntry{{Impl: "a", Version: "1", Check: "C", Status: harness.Fail, Finding: "reports/findings/nope.md"}}}
-	run := Verdicts{Rows: []Row{{Impl: "a", Version: "1", Check: "C", Status: harness.Fail}}}
+	base := Baseline{Entries: []BaselineEntry{{Impl: "a", Version: "1", Rule: "C", Status: harness.Fail, Finding: "reports/findings/nope.md"}}}
+	run := Verdicts{Rows: []Row{{Impl: "a", Version: "1", RuleInfo: harness.RuleInfo{ID: "C"}, Status: harness.Fail}}}
 	diffs, _ := compare(base, run, t.TempDir())
 	if len(diffs) != 1 || !strings.Contains(diffs[0], "does not exist") {
 		t.Errorf("a fail whose finding page is missing must differ: %v", diffs)
@@ -61,11 +61,11 @@ func TestCompareMissingFindingFile(t *testing.T) {
 
 func TestUpdatedKeepsFindingsAndOtherVersions(t *testing.T) {
 	old := Baseline{Entries: []BaselineEntry{
-		{Impl: "a", Version: "1", Check: "C", Status: harness.Fail, Finding: "reports/findings/custom.md"},
-		{Impl: "a", Version: "0", Check: "C", Status: harness.Pass},
+		{Impl: "a", Version: "1", Rule: "C", Status: harness.Fail, Finding: "reports/findings/custom.md"},
+		{Impl: "a", Version: "0", Rule: "C", Status: harness.Pass},
 	}}
 	nb := updated(old, Verdicts{
-		Rows:       []Row{{Impl: "a", Version: "1", Check: "C", Status: harness.Fail}, {Impl: "b", Version: "2", Check: "C", Status: harness.Fail}},
+		Rows:       []Row{{Impl: "a", Version: "1", RuleInfo: harness.RuleInfo{ID: "C"}, Status: harness.Fail}, {Impl: "b", Version: "2", RuleInfo: harness.RuleInfo{ID: "C"}, Status: harness.Fail}},
 		Injections: []Injection{{Spec: "C fails under i", State: "passed"}},
 	})
 	if len(nb.Entries) != 3 {
@@ -75,7 +75,7 @@ func TestUpdatedKeepsFindingsAndOtherVersions(t *testing.T) {
 		switch {
 		case e.Impl == "a" && e.Version == "1" && e.Finding != "reports/findings/custom.md":
 			t.Errorf("finding link lost: %+v", e)
-		case e.Impl == "b" && e.Finding != "reports/findings/C-b.md":
+		case e.Impl == "b" && e.Finding != "reports/findings/C.md":
 			t.Errorf("new fail needs the default finding path: %+v", e)
 		}
 	}

@@ -4,6 +4,7 @@
 //	mpits report    -raw DIR -out DIR        Ginkgo JSON + capabilities -> verdicts, matrix, implementations
 //	mpits catalogue [-check] -out FILE       every check of every suite (id, clause, description, file)
 //	mpits baseline  -baseline FILE -verdicts FILE [-update]
+//	mpits sections  [-check] -standard DIR -out FILE   the standard's printed section numbers (harness/sections_gen.go)
 //	mpits overhead  [-out DIR] FILE...          benchmark output -> benchstat tables, plot, the floor
 package main
 
@@ -24,6 +25,8 @@ func main() {
 		err = cmdCatalogue(os.Args[2:])
 	case "baseline":
 		err = cmdBaseline(os.Args[2:])
+	case "sections":
+		err = cmdSections(os.Args[2:])
 	case "overhead":
 		err = cmdOverhead(os.Args[2:])
 	default:

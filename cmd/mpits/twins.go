@@ -10,7 +10,7 @@ import (
 
 // twinsMarkdown compares, for every implementation built as the twin of
 // another but for one configure flag (mpich-noqmpi: QMPI compiled out), the
-// verdicts of the checks that do not need what the flag changes: seed 001
+// verdicts of the rules that do not need what the flag changes: seed 001
 // asks that QMPI compiled in and unused change nothing (issue 3, check 13).
 func twinsMarkdown(rows []Row, probed []harness.Probed) string {
 	byImpl := map[string]map[string]Row{}
@@ -18,7 +18,7 @@ func twinsMarkdown(rows []Row, probed []harness.Probed) string {
 		if byImpl[r.Impl] == nil {
 			byImpl[r.Impl] = map[string]Row{}
 		}
-		byImpl[r.Impl][r.Check] = r
+		byImpl[r.Impl][r.ID] = r
 	}
 	var b strings.Builder
 	for _, p := range probed {
@@ -29,7 +29,7 @@ func twinsMarkdown(rows []Row, probed []harness.Probed) string {
 		var same []string
 		var differ []string
 		for check, r := range byImpl[of] {
-			if strings.HasPrefix(check, "QMPI-") {
+			if r.Suite == "QMPI" {
 				continue // the flag is QMPI's: its own suite tells the two apart
 			}
 			t, ok := byImpl[twin][check]
@@ -44,7 +44,7 @@ func twinsMarkdown(rows []Row, probed []harness.Probed) string {
 		}
 		sort.Strings(differ)
 		fmt.Fprintf(&b, "\n## %s against its twin %s\n\n%s is %s built without one configure flag (see implementations.md). ", of, twin, twin, of)
-		fmt.Fprintf(&b, "Of the %d checks outside the QMPI suite, %d give the same verdict on both", len(same)+len(differ), len(same))
+		fmt.Fprintf(&b, "Of the %d rules outside the QMPI suite, %d give the same verdict on both", len(same)+len(differ), len(same))
 		if len(differ) == 0 {
 			b.WriteString(": compiled in and unused, QMPI changes no verdict of the other suites.\n")
 			continue

@@ -12,21 +12,20 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 )
 
-// Row is one verdict of the matrix: a check on an implementation.
+// Row is one verdict of the matrix: a rule on an implementation, with the
+// rule's id, source and basis.
 type Row struct {
-	Check   string         `json:"check"`
-	Title   string         `json:"title"`
-	Clause  string         `json:"clause"`
+	harness.RuleInfo
 	Impl    string         `json:"impl"`
 	Version string         `json:"version"` // the library's own version string
 	Status  harness.Status `json:"status"`
 	Reason  string         `json:"reason,omitempty"`
 }
 
-// Injection is one fault-injector spec: the check must fail under it.
+// Injection is one fault-injector spec: the rule must fail under it.
 type Injection struct {
 	Spec   string `json:"spec"`
-	Check  string `json:"check"`
+	Rule   string `json:"rule"`
 	State  string `json:"state"` // passed: the injector made the check fail
 	Detail string `json:"detail,omitempty"`
 }
@@ -73,29 +72,39 @@ func collect(runs []types.Report, versions map[string]string) ([]Row, []Injectio
 			if sp.LeafNodeType != types.NodeTypeIt {
 				continue
 			}
-			labels := sp.Labels()
-			if len(sp.ContainerHierarchyTexts) > 0 && sp.ContainerHierarchyTexts[0] == "fault injectors" {
-				injs = append(injs, Injection{Spec: sp.LeafNodeText, Check: strings.Fields(sp.LeafNodeText)[0],
+			if len(sp.ContainerHierarchyTexts) > 0 && sp.ContainerHierarchyTexts[0] == harness.InjectorContainer {
+				injs = append(injs, Injection{Spec: sp.LeafNodeText, Rule: strings.Fields(sp.LeafNodeText)[0],
 					State: sp.State.String(), Detail: firstLine(sp.Failure.Message)})
 				continue
 			}
-			impl := label(labels, "impl:")
-			if impl == "" {
+			impl := label(sp.Labels(), "impl:")
+			info, ok := ruleOf(sp)
+			if impl == "" || !ok {
 				continue
 			}
-			id, title, _ := strings.Cut(sp.ContainerHierarchyTexts[len(sp.ContainerHierarchyTexts)-1], ": ")
-			r := Row{Check: id, Title: title, Clause: label(labels, "clause:"), Impl: impl, Version: versions[impl]}
+			r := Row{RuleInfo: info, Impl: impl, Version: versions[impl]}
 			r.Status, r.Reason = verdictOf(sp)
 			rows = append(rows, r)
 		}
 	}
 	sort.Slice(rows, func(i, j int) bool {
-		if rows[i].Check != rows[j].Check {
-			return rows[i].Check < rows[j].Check
+		if rows[i].ID != rows[j].ID {
+			return rows[i].ID < rows[j].ID
 		}
 		return rows[i].Impl < rows[j].Impl
 	})
 	return rows, injs
+}
+
+// ruleOf reads the rule a spec judges, which it records first of all.
+func ruleOf(sp types.SpecReport) (harness.RuleInfo, bool) {
+	for _, e := range sp.ReportEntries {
+		var info harness.RuleInfo
+		if e.Name == "rule" && json.Unmarshal([]byte(e.Value.AsJSON), &info) == nil && info.ID != "" {
+			return info, true
+		}
+	}
+	return harness.RuleInfo{}, false
 }
 
 // verdictOf reads the verdict the spec recorded; a spec that broke before

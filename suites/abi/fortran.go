@@ -17,7 +17,7 @@ import (
 // standard ABI leaves them out (MPI-5.0 chapter 21, the Fortran ABI).
 var fortranConv = harness.Define(harness.Check{
 	ID:        "ABI-F2C-001",
-	Clause:    "MPI-4.1:19.3.4",
+	Clause:    "MPI-4.1:20.3.4",
 	Needs:     "abi",
 	Title:     "MPI_<Handle>_c2f then _f2c gives back predefined and user-created handles of every handle type of the implementation's own ABI, and MPI_Status_c2f/_f2c and _c2f08/_f082c keep source, tag, error and count",
 	Injectors: []string{"inject_native_c2f_off"},

@@ -148,7 +148,7 @@ func runMemcheck(x *harness.X) harness.Verdict {
 	v, ok := memcheckDone[key]
 	memcheckMu.Unlock()
 	if !ok {
-		v = harness.Evaluate(harness.Check{Run: memcheckOnce}, x)
+		v = harness.Evaluate(harness.Rule{Basis: harness.Quality, Judge: memcheckOnce}, x)
 		memcheckMu.Lock()
 		memcheckDone[key] = v
 		memcheckMu.Unlock()

@@ -1,0 +1,65 @@
+package harness
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheckSource(t *testing.T) {
+	good := []string{"MPI-5.0 §15.3.3", "MPI-4.1 §15.3.4", "MPI-5.0 §15.3.7.1 (Table 23)", "MPI-5.0 §15.3.6-15.3.9",
+		"MPI-5.0 §9.4, §15.3.10", "MPI-5.0 §20.3, Annex A", "MPI-5.0 §15.3.9.1-2", "MPI-5.0 §11.3", "seed 000", "seed 004"}
+	for _, s := range good {
+		if err := CheckSource(s); err != nil {
+			t.Errorf("%q: %v", s, err)
+		}
+	}
+	bad := map[string]string{
+		"MPI-4.1:16.3.6":   "neither",
+		"MPI-4.1 §16.3.6":  "no section 16.3.6", // HTML numbering
+		"MPI-5.0 §15.3.99": "no section 15.3.99",
+		"seed:000":         "neither",
+		"seed 009":         "neither",
+		"MPI-3.1 §14.3":    "neither",
+	}
+	for s, want := range bad {
+		if err := CheckSource(s); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want an error with %q", s, err, want)
+		}
+	}
+}
+
+func TestSourceLabel(t *testing.T) {
+	for src, want := range map[string]string{
+		"MPI-5.0 §15.3.3":              "MPI-5.0:15.3.3",
+		"MPI-5.0 §15.3.6-15.3.9":       "MPI-5.0:15.3.6",
+		"MPI-5.0 §9.4, §15.3.10":       "MPI-5.0:9.4",
+		"MPI-5.0 §15.3.7.1 (Table 23)": "MPI-5.0:15.3.7.1",
+		"seed 001":                     "seed-001",
+	} {
+		if got := SourceLabel(src); got != want {
+			t.Errorf("SourceLabel(%q) = %q, want %q", src, got, want)
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	judge := func(x *X) Verdict { return Verdict{} }
+	s := &Suite{Name: "S", Injectors: []Fixture{{Name: "inject_a"}}, Checks: []Check{{ID: "C", Title: "c", Rules: []Rule{
+		{ID: "R-1", Source: "MPI-5.0 §15.3.3", Basis: Normative, Text: "t", Judge: judge, Injectors: []string{"inject_a"}},
+		{ID: "R-1", Source: "MPI-5.0 §15.3.3", Basis: Normative, Text: "t", Judge: judge},
+		{ID: "R-2", Source: "MPI-4.1:16.3.3", Basis: Normative, Text: "t", Judge: judge},
+		{ID: "R-3", Source: "MPI-5.0 §15.3.3", Basis: Normative, Text: "t", Judge: judge, Injectors: []string{"inject_typo"}},
+		{ID: "R-4", Source: "MPI-5.0 §15.3.3", Basis: "strong", Text: "t", Judge: judge},
+		{ID: "R-5", Source: "MPI-5.0 §15.3.3", Basis: SeedBasis, Text: "t", Judge: judge},
+	}}}}
+	err := s.Validate(map[string]string{})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{"rule R-1 (check C): the id is used already", "R-2 (check C): source", "injector inject_typo is not declared",
+		`basis "strong"`, "R-5 (check C): a seed rule needs a seed source"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in %v", want, err)
+		}
+	}
+}
