@@ -116,7 +116,7 @@ func probeAfterInit(im *Impl, c *Caps) MPITCount {
 	n := MPITCount{Cvars: -1, Pvars: -1, Categories: -1, Events: -1, Sources: -1}
 	b := Build(im, probeFixtures[0])
 	if b.Error != "" {
-		c.Problems = append(c.Problems, "caps_after_init did not build: "+firstLine(b.Error))
+		c.Problems = append(c.Problems, "caps_after_init did not build: "+FirstLine(b.Error))
 		n.Note = "not probed: the probe fixture did not build"
 		return n
 	}
@@ -155,7 +155,7 @@ func probeFortran(im *Impl) Fortran {
 		fx := probeFixtures[1+i]
 		b := Build(im, fx)
 		if b.Error != "" {
-			why = append(why, fx.Name+": "+firstLine(b.Error))
+			why = append(why, fx.Name+": "+FirstLine(b.Error))
 			continue
 		}
 		res, err := Run(Job{Impl: im, Name: fx.Name, Ranks: 1, Program: b.Path, Deadline: 60 * time.Second})
@@ -173,9 +173,15 @@ func probeFortran(im *Impl) Fortran {
 	return f
 }
 
-func firstLine(s string) string {
+// FirstLine is s as a one-line reason: its first non-blank line, at most
+// 300 characters.
+func FirstLine(s string) string {
+	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
+		s = s[:i]
+	}
+	if len(s) > 300 {
+		s = s[:300] + "…"
 	}
 	return s
 }

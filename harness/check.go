@@ -111,7 +111,7 @@ func (x *X) Fixture(name string) string {
 		panic(Verdict{Status: Error, Reason: fmt.Sprintf("fixture %s was not built for %s (not declared by the suite)", name, x.Impl.ID)})
 	}
 	if b.Error != "" {
-		panic(Verdict{Status: Error, Reason: fmt.Sprintf("fixture %s did not build for %s: %s", name, x.Impl.ID, firstLine(b.Error)), Evidence: b.Error})
+		panic(Verdict{Status: Error, Reason: fmt.Sprintf("fixture %s did not build for %s: %s", name, x.Impl.ID, FirstLine(b.Error)), Evidence: b.Error})
 	}
 	return b.Path
 }
@@ -183,7 +183,7 @@ func judge(run func(x *X) Verdict, x *X) (v Verdict) {
 		case Verdict:
 			v = r
 		case failure:
-			v = Verdict{Status: Fail, Reason: firstLine(strings.TrimSpace(r.msg)), Evidence: r.msg}
+			v = Verdict{Status: Fail, Reason: FirstLine(r.msg), Evidence: r.msg}
 		default:
 			v = Verdict{Status: Error, Reason: fmt.Sprintf("the check itself broke: %v", r)}
 		}

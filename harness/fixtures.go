@@ -260,5 +260,5 @@ func firstErrorLine(out string) string {
 			return strings.TrimSpace(l)
 		}
 	}
-	return firstLine(strings.TrimSpace(out))
+	return FirstLine(out)
 }

@@ -57,6 +57,7 @@ func (s *Suite) Run(t *testing.T) {
 		}
 	})
 	s.declare(impls, envs)
+	ginkgo.ReportAfterSuite("mpits summary", func(r ginkgo.Report) { fmt.Print(Summary(r)) })
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	ginkgo.RunSpecs(t, s.Name)
 }
@@ -79,7 +80,7 @@ func (s *Suite) declare(impls []*Impl, envs map[string]*Env) {
 					for _, im := range impls {
 						im := im
 						ginkgo.It("on "+im.ID, ginkgo.Label("impl:"+im.ID), loc, func() {
-							ginkgo.AddReportEntry("rule", info)
+							ginkgo.AddReportEntry("rule", Judged{RuleInfo: info, Impl: im.ID})
 							report(r, evaluateOnce(r, envs[im.ID]))
 						})
 					}
@@ -105,6 +106,13 @@ func (s *Suite) declare(impls []*Impl, envs map[string]*Env) {
 			}
 		}
 	})
+}
+
+// Judged is what a spec records first of all: the rule and the
+// implementation it judges, so that reports need not parse labels.
+type Judged struct {
+	RuleInfo
+	Impl string `json:"impl"`
 }
 
 // verdicts remembers each rule's verdict per implementation in this

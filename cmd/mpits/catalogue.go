@@ -13,7 +13,17 @@ import (
 	"github.com/mpits/mpits/suites/qmpi"
 )
 
+// suites is the one list of conformance suites: the catalogue reads it,
+// and ci/run-suites runs the packages that `mpits suites` prints.
 var suites = []*harness.Suite{qmpi.Suite, mpit.Suite, events.Suite, abi.Suite}
+
+// suiteDirs are the suites' packages under suites/, in the order of suites.
+var suiteDirs = []string{"qmpi", "mpit", "events", "abi"}
+
+func cmdSuites([]string) error {
+	fmt.Println(strings.Join(suiteDirs, " "))
+	return nil
+}
 
 // Catalogue is reports/rules.json: every rule of every suite, the way
 // Kubernetes' conformance.yaml lists its conformance tests.

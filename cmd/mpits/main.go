@@ -2,8 +2,9 @@
 // committed baseline:
 //
 //	mpits report    -raw DIR -out DIR        Ginkgo JSON + capabilities -> verdicts, matrix, implementations
-//	mpits catalogue [-check] -out FILE       every check of every suite (id, clause, description, file)
+//	mpits catalogue [-check] -out DIR        every rule of every suite: DIR/catalogue.md and DIR/rules.json
 //	mpits baseline  -baseline FILE -verdicts FILE [-update]
+//	mpits suites                             the conformance suites' packages, for ci/run-suites
 //	mpits sections  [-check] -standard DIR -out FILE   the standard's printed section numbers (harness/sections_gen.go)
 //	mpits overhead  [-out DIR] FILE...          benchmark output -> benchstat tables, plot, the floor
 package main
@@ -25,6 +26,8 @@ func main() {
 		err = cmdCatalogue(os.Args[2:])
 	case "baseline":
 		err = cmdBaseline(os.Args[2:])
+	case "suites":
+		err = cmdSuites(os.Args[2:])
 	case "sections":
 		err = cmdSections(os.Args[2:])
 	case "overhead":
@@ -39,6 +42,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|overhead [flags] (see cmd/mpits/main.go)")
+	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|overhead [flags] (see cmd/mpits/main.go)")
 	os.Exit(2)
 }

@@ -54,15 +54,6 @@ func readRuns(dir string) ([]types.Report, error) {
 	return out, nil
 }
 
-func label(labels []string, prefix string) string {
-	for _, l := range labels {
-		if strings.HasPrefix(l, prefix) {
-			return strings.TrimPrefix(l, prefix)
-		}
-	}
-	return ""
-}
-
 // collect turns specs into verdict rows and injector results.
 func collect(runs []types.Report, versions map[string]string) ([]Row, []Injection) {
 	var rows []Row
@@ -74,15 +65,14 @@ func collect(runs []types.Report, versions map[string]string) ([]Row, []Injectio
 			}
 			if len(sp.ContainerHierarchyTexts) > 0 && sp.ContainerHierarchyTexts[0] == harness.InjectorContainer {
 				injs = append(injs, Injection{Spec: sp.LeafNodeText, Rule: strings.Fields(sp.LeafNodeText)[0],
-					State: sp.State.String(), Detail: firstLine(sp.Failure.Message)})
+					State: sp.State.String(), Detail: harness.FirstLine(sp.Failure.Message)})
 				continue
 			}
-			impl := label(sp.Labels(), "impl:")
-			info, ok := ruleOf(sp)
-			if impl == "" || !ok {
+			j, ok := judgedBy(sp)
+			if !ok {
 				continue
 			}
-			r := Row{RuleInfo: info, Impl: impl, Version: versions[impl]}
+			r := Row{RuleInfo: j.RuleInfo, Impl: j.Impl, Version: versions[j.Impl]}
 			r.Status, r.Reason = verdictOf(sp)
 			rows = append(rows, r)
 		}
@@ -96,15 +86,16 @@ func collect(runs []types.Report, versions map[string]string) ([]Row, []Injectio
 	return rows, injs
 }
 
-// ruleOf reads the rule a spec judges, which it records first of all.
-func ruleOf(sp types.SpecReport) (harness.RuleInfo, bool) {
+// judgedBy reads the rule and implementation a spec judges, which it
+// records first of all.
+func judgedBy(sp types.SpecReport) (harness.Judged, bool) {
 	for _, e := range sp.ReportEntries {
-		var info harness.RuleInfo
-		if e.Name == "rule" && json.Unmarshal([]byte(e.Value.AsJSON), &info) == nil && info.ID != "" {
-			return info, true
+		var j harness.Judged
+		if e.Name == "rule" && json.Unmarshal([]byte(e.Value.AsJSON), &j) == nil && j.ID != "" && j.Impl != "" {
+			return j, true
 		}
 	}
-	return harness.RuleInfo{}, false
+	return harness.Judged{}, false
 }
 
 // verdictOf reads the verdict the spec recorded; a spec that broke before
@@ -116,25 +107,14 @@ func verdictOf(sp types.SpecReport) (harness.Status, string) {
 		}
 		var v harness.Verdict
 		if json.Unmarshal([]byte(e.Value.AsJSON), &v) == nil && v.Status != "" {
-			return v.Status, firstLine(v.Reason)
+			return v.Status, harness.FirstLine(v.Reason)
 		}
 	}
 	switch sp.State {
 	case types.SpecStatePassed:
 		return harness.Pass, ""
 	case types.SpecStateSkipped:
-		return harness.Unsupported, firstLine(strings.TrimPrefix(sp.Failure.Message, "unsupported: "))
+		return harness.Unsupported, harness.FirstLine(strings.TrimPrefix(sp.Failure.Message, "unsupported: "))
 	}
-	return harness.Error, fmt.Sprintf("spec %s: %s", sp.State, firstLine(sp.Failure.Message))
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
-	return s
+	return harness.Error, fmt.Sprintf("spec %s: %s", sp.State, harness.FirstLine(sp.Failure.Message))
 }

@@ -1,0 +1,74 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2/types"
+)
+
+// Summary is what a vendor reads at the end of a run: one line per rule
+// verdict that failed the run (fail first, then error), with its id,
+// implementation, source and one-line reason; then a count of the quality
+// and interpretation verdicts reported without failing it.
+func Summary(r types.Report) string {
+	var fails, errs, reported []string
+	for _, sp := range r.SpecReports {
+		j, v, ok := judgedVerdict(sp)
+		if !ok || (v.Status != Fail && v.Status != Error) {
+			continue
+		}
+		line := fmt.Sprintf("  %s on %s (%s, %s): %s", j.ID, j.Impl, j.Source, j.Basis, FirstLine(v.Reason))
+		switch {
+		case sp.State.Is(types.SpecStatePassed):
+			reported = append(reported, line)
+		case v.Status == Fail:
+			fails = append(fails, line)
+		default:
+			errs = append(errs, line)
+		}
+	}
+	if len(fails)+len(errs)+len(reported) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nmpits %s: %d rules failed, %d errors (the suite or a fixture broke), %d quality/interpretation verdicts reported\n", r.SuiteDescription, len(fails), len(errs), len(reported))
+	for _, part := range []struct {
+		title string
+		lines []string
+	}{{"FAILED", fails}, {"ERRORS", errs}} {
+		if len(part.lines) == 0 {
+			continue
+		}
+		sort.Strings(part.lines)
+		fmt.Fprintf(&b, "%s:\n%s\n", part.title, strings.Join(part.lines, "\n"))
+	}
+	if len(reported) > 0 {
+		fmt.Fprintf(&b, "(%d quality/interpretation fails or errors are in the report, not failing the run: set %s=quality to fail on them)\n", len(reported), StrictEnv)
+	}
+	return b.String()
+}
+
+// judgedVerdict reads the rule, implementation and verdict a spec recorded.
+func judgedVerdict(sp types.SpecReport) (Judged, Verdict, bool) {
+	var j Judged
+	var v Verdict
+	for _, e := range sp.ReportEntries {
+		switch e.Name {
+		case "rule":
+			json.Unmarshal([]byte(e.Value.AsJSON), &j)
+		case "verdict":
+			json.Unmarshal([]byte(e.Value.AsJSON), &v)
+		}
+	}
+	if j.ID == "" {
+		return j, v, false
+	}
+	if v.Status == "" && !sp.State.Is(types.SpecStatePassed|types.SpecStateSkipped) {
+		// broke before recording a verdict: a panic, a timeout, an interrupt
+		v = Verdict{Status: Error, Reason: fmt.Sprintf("spec %s: %s", sp.State, sp.Failure.Message)}
+	}
+	return j, v, true
+}

@@ -1,0 +1,50 @@
+package harness
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/onsi/ginkgo/v2/types"
+)
+
+func spec(t *testing.T, state types.SpecState, j Judged, v *Verdict) types.SpecReport {
+	sp := types.SpecReport{LeafNodeType: types.NodeTypeIt, State: state}
+	for name, val := range map[string]any{"rule": j, "verdict": v} {
+		if name == "verdict" && v == nil {
+			continue
+		}
+		data, _ := json.Marshal(val)
+		sp.ReportEntries = append(sp.ReportEntries, types.ReportEntry{Name: name, Value: types.ReportEntryValue{AsJSON: string(data)}})
+	}
+	return sp
+}
+
+// The end of a failing run lists each failed rule with its implementation,
+// source and reason, errors apart, and counts what was only reported.
+func TestSummary(t *testing.T) {
+	rule := func(id string, b Basis) Judged {
+		return Judged{RuleInfo: RuleInfo{ID: id, Source: "MPI-5.0 §15.3.3", Basis: b}, Impl: "mpich-tools"}
+	}
+	r := types.Report{SuiteDescription: "MPI_T", SpecReports: types.SpecReports{
+		spec(t, types.SpecStateFailed, rule("STR-3", Normative), &Verdict{Status: Fail, Reason: "NULL buffer: rc 12\nevidence"}),
+		spec(t, types.SpecStateFailed, rule("PVAR-31", Normative), nil),
+		spec(t, types.SpecStatePassed, rule("CVAR-9", Quality), &Verdict{Status: Fail, Reason: "rc 3"}),
+		spec(t, types.SpecStatePassed, rule("STR-1", Normative), &Verdict{Status: Pass}),
+	}}
+	r.SpecReports[1].Failure.Message = "timed out"
+	got := Summary(r)
+	for _, want := range []string{
+		"mpits MPI_T: 1 rules failed, 1 errors",
+		"FAILED:\n  STR-3 on mpich-tools (MPI-5.0 §15.3.3, normative): NULL buffer: rc 12\n",
+		"ERRORS:\n  PVAR-31 on mpich-tools (MPI-5.0 §15.3.3, normative): spec failed: timed out",
+		"(1 quality/interpretation",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "STR-1") {
+		t.Errorf("a pass is listed:\n%s", got)
+	}
+}
