@@ -58,9 +58,9 @@ func judgedVerdict(sp types.SpecReport) (Judged, Verdict, bool) {
 	for _, e := range sp.ReportEntries {
 		switch e.Name {
 		case "rule":
-			json.Unmarshal([]byte(e.Value.AsJSON), &j)
+			entryValue(e, &j)
 		case "verdict":
-			json.Unmarshal([]byte(e.Value.AsJSON), &v)
+			entryValue(e, &v)
 		}
 	}
 	if j.ID == "" {
@@ -71,4 +71,15 @@ func judgedVerdict(sp types.SpecReport) (Judged, Verdict, bool) {
 		v = Verdict{Status: Error, Reason: fmt.Sprintf("spec %s: %s", sp.State, sp.Failure.Message)}
 	}
 	return j, v, true
+}
+
+// entryValue reads a report entry into out: in the process that recorded it
+// the entry holds the Go value (its JSON is filled in only when the report
+// is written); in a report read back, only the JSON.
+func entryValue[T any](e types.ReportEntry, out *T) {
+	if raw, ok := e.Value.GetRawValue().(T); ok {
+		*out = raw
+		return
+	}
+	json.Unmarshal([]byte(e.Value.AsJSON), out)
 }

@@ -48,3 +48,17 @@ func TestSummary(t *testing.T) {
 		t.Errorf("a pass is listed:\n%s", got)
 	}
 }
+
+// In the process that ran the specs, entries hold Go values, not JSON: the
+// summary printed at the end of a run reads those.
+func TestSummaryInProcess(t *testing.T) {
+	j := Judged{RuleInfo: RuleInfo{ID: "STR-4", Source: "MPI-5.0 §15.3.3", Basis: Normative}, Impl: "openmpi-sid"}
+	sp := types.SpecReport{LeafNodeType: types.NodeTypeIt, State: types.SpecStateFailed, ReportEntries: []types.ReportEntry{
+		{Name: "rule", Value: types.WrapEntryValue(j)},
+		{Name: "verdict", Value: types.WrapEntryValue(Verdict{Status: Fail, Reason: "length 0: rc 0, length 35"})},
+	}}
+	got := Summary(types.Report{SuiteDescription: "MPI_T", SpecReports: types.SpecReports{sp}})
+	if !strings.Contains(got, "STR-4 on openmpi-sid (MPI-5.0 §15.3.3, normative): length 0: rc 0, length 35") {
+		t.Errorf("in-process entries not read:\n%s", got)
+	}
+}

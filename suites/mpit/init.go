@@ -7,22 +7,71 @@ import (
 	"github.com/mpits/mpits/harness"
 )
 
-// MPI-4.1 §16.3.4 (Initialization and Finalization): MPI_T_init_thread "can
-// be called multiple times" and returns in provided "one of the four values";
-// MPI_T_finalize "may be called as often as the corresponding
-// MPI_T_INIT_THREAD routine ... Calling it more times returns a
-// corresponding return code"; "The user can reinitialize the interface by a
-// subsequent call to MPI_T_INIT_THREAD"; §16.3: "the routines of this
-// interface can be called before MPI is initialized and after MPI is
-// finalized", and an application "must have called MPI_T_INIT_THREAD and
-// MPI_T_FINALIZE an equal number of times".
+// MPI_T initialization and finalization (MPI-5.0 §15.3.4), judged from one
+// run of fixtures/c/mpit/init_finalize.c: nested calls before MPI_Init,
+// between MPI_Init and MPI_Finalize and after MPI_Finalize; finalizing to
+// zero and initializing again ("down_up") once in a fresh process that
+// never calls MPI_Init and once at the end of the main process, after
+// MPI_Finalize; one finalize too many in a fresh process of its own.
 var initFinalize = harness.Define(harness.Check{
-	ID:        "MPIT-INIT-001",
-	Clause:    "MPI-4.1:16.3.4",
-	Needs:     "mpit",
-	Title:     "nested MPI_T_init_thread/MPI_T_finalize are counted, one finalize too many is an error, the interface initializes again and works before MPI_Init, in between and after MPI_Finalize, and provided is a thread level",
-	Injectors: []string{"inject_mpit_finalize_extra"},
-	Run:       runInitFinalize,
+	ID:    "MPIT-INIT-001",
+	Needs: "mpit",
+	Title: "MPI_T_init_thread/MPI_T_finalize: nesting, counting, re-initialization, and use before MPI_Init, in between and after MPI_Finalize",
+	Rules: []harness.Rule{
+		// §15.3: "In particular, the routines of this interface can be called
+		// before MPI is initialized and after MPI is finalized." MPI_T_finalize
+		// included (§15.3.4: "an application must have called MPI_T_INIT_THREAD
+		// and MPI_T_FINALIZE an equal number of times").
+		{ID: "INIT-1", Source: "MPI-5.0 §15.3, §15.3.4", Basis: harness.Normative,
+			Text:      "MPI_T_init_thread, MPI_T_finalize and MPI_T queries succeed (and do not crash) before MPI_Init and after MPI_Finalize",
+			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit1},
+		// §15.3.4: "A user can initialize the MPI tool information interface by
+		// calling MPI_T_INIT_THREAD, which can be called multiple times."
+		{ID: "INIT-2", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
+			Text:      "a nested MPI_T_init_thread (the interface already initialized) returns MPI_SUCCESS",
+			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit2},
+		// §15.3.4: "The call returns in provided information about the actual level of
+		// thread support ... It can be one of the four values".
+		{ID: "INIT-3", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
+			Text:      "every successful MPI_T_init_thread, nested ones included, returns one of the four MPI_THREAD_* levels in provided",
+			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit3},
+		// §15.3.4: "As long as the number of calls to MPI_T_FINALIZE is smaller
+		// than the number of calls to MPI_T_INIT_THREAD up to the current point of
+		// execution, the MPI tool information interface remains initialized and
+		// calls to its routines are permissible."
+		{ID: "INIT-5", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
+			Text:      "while MPI_T_finalize has been called fewer times than MPI_T_init_thread, the interface stays initialized and calls succeed",
+			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit5},
+		// §15.3.4: MPI_T_FINALIZE "may be called as often as the corresponding
+		// MPI_T_INIT_THREAD routine up to the current point of execution. Calling
+		// it more times returns a corresponding return code."
+		{ID: "INIT-6", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
+			Text:      "one MPI_T_finalize more than MPI_T_init_thread returns an error code",
+			Injectors: []string{"inject_mpit_finalize_extra"}, Judge: judgeInit6},
+		// §15.3.4: "All programs or tools that use the MPI tool information
+		// interface must initialize the MPI tool information interface in the
+		// processes that will use the interface before calling any other of its
+		// routines." A call while uninitialized is erroneous (§15.3.10:
+		// undefined); Table 23 names MPI_T_ERR_NOT_INITIALIZED ("Interface not
+		// initialized"): quality.
+		{ID: "INIT-7", Source: "MPI-5.0 §15.3.4, §15.3.10", Basis: harness.Quality,
+			Text:      "a call while the interface is not initialized (after finalizing to zero) returns MPI_T_ERR_NOT_INITIALIZED and does not crash",
+			Injectors: []string{"inject_mpit_unchecked"}, Judge: judgeInit7},
+		// §15.3.4: "The user can reinitialize the interface by a subsequent call to
+		// MPI_T_INIT_THREAD."
+		{ID: "INIT-8", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
+			Text:      "after finalizing to zero, MPI_T_init_thread initializes the interface again and calls succeed (before MPI_Init and after MPI_Finalize)",
+			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit8},
+		// §15.3: "The MPI tool information interface can be used independently
+		// from the MPI communication functionality. In particular, the routines
+		// of this interface can be called before MPI is initialized and after MPI
+		// is finalized. In order to support this behavior cleanly, the MPI tool
+		// information interface uses separate initialization and finalization
+		// routines." Its initialization survives MPI_Init.
+		{ID: "INIT-9", Source: "MPI-5.0 §15.3, §15.3.4", Basis: harness.Normative,
+			Text:      "initialized before MPI_Init, the interface stays usable between MPI_Init and MPI_Finalize (queries, nested finalize, a pvar session)",
+			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit9},
+	},
 })
 
 type stepRec struct {
@@ -47,78 +96,269 @@ type downUpRec struct {
 	Exit   int    `json:"exit"`
 }
 
-func runInitFinalize(x *harness.X) harness.Verdict {
+type phaseRec struct {
+	Phase string `json:"phase"`
+	RC    string `json:"rc"`
+}
+
+// initRun is what the one run of mpit_init_finalize recorded.
+type initRun struct {
+	res      *harness.Result
+	steps    []stepRec
+	provided []providedRec
+	before   *downUpRec // the exit of the fresh "before" process
+	// the exit of the fresh process making a call while uninitialized
+	uninitExit *downUpRec
+	// the exit of the fresh process finalizing once too often
+	extraExit *downUpRec
+	done      map[string]bool
+	uninit    map[string]string // phase -> rc of the call while uninitialized
+	// crashAfter is the step after which the main process died (nil: it did not).
+	crashAfter *stepRec
+	crash      string
+}
+
+func initJob(x *harness.X) *initRun {
 	res, recs, err := x.LaunchOnce(harness.Job{Name: "mpit_init_finalize", Ranks: 1, Program: x.Fixture("mpit_init_finalize")})
 	if err != nil {
-		// no records at all: the very first calls went wrong
-		return harness.Verdict{Status: harness.Error, Reason: err.Error(), Evidence: res.Evidence()}
+		x.Errorf(res.Evidence(), "%v", err)
 	}
-	steps := decode[stepRec](recs, "step")
-	var p problems
-	var cvars int
-	seen := map[string]bool{}
-	for _, s := range steps {
-		seen[s.Phase+" "+s.Call] = true
-		switch {
-		case strings.HasSuffix(s.Call, "(one too many)"):
-			if s.RC == "MPI_SUCCESS" {
-				p.add("%s: %s returned MPI_SUCCESS, not an error code", phaseWord(s.Phase), s.Call)
-			}
-		case s.Call == "MPI_T_cvar_get_info" && cvars == 0:
-			// no control variable to ask about
-		default:
-			if s.RC != "MPI_SUCCESS" {
-				p.add("%s: %s returned %s", phaseWord(s.Phase), s.Call, s.RC)
-			}
-			if s.Call == "MPI_T_cvar_get_num" {
-				cvars = s.Value
-			}
+	r := &initRun{res: res, steps: decode[stepRec](recs, "step"), provided: decode[providedRec](recs, "provided"),
+		done: map[string]bool{}, uninit: map[string]string{}}
+	for _, d := range decode[downUpRec](recs, "down_up") {
+		if d.Phase == "before" {
+			d := d
+			r.before = &d
 		}
 	}
-	var levels []string
-	for _, pr := range decode[providedRec](recs, "provided") {
+	for _, d := range decode[downUpRec](recs, "uninitialized_exit") {
+		d := d
+		r.uninitExit = &d
+	}
+	for _, d := range decode[downUpRec](recs, "extra_exit") {
+		d := d
+		r.extraExit = &d
+	}
+	for _, d := range decode[phaseRec](recs, "down_up_done") {
+		r.done[d.Phase] = true
+	}
+	for _, u := range decode[phaseRec](recs, "uninitialized") {
+		r.uninit[u.Phase] = u.RC
+	}
+	if !res.OK() {
+		r.crash = res.Problem()
+		// the main process's last step: the "before" process's steps come
+		// before the parent's next ones, so the last record is the parent's
+		if len(r.steps) > 0 {
+			r.crashAfter = &r.steps[len(r.steps)-1]
+		}
+		if r.crashAfter == nil {
+			x.Errorf(res.Evidence(), "mpit_init_finalize died before its first call: %s", r.crash)
+		}
+	}
+	return r
+}
+
+// stage says which rule the call following a step belongs to.
+func (r *initRun) stageAfter(s *stepRec) string {
+	switch {
+	case r.done[s.Phase]:
+		// the sequence ended and the process died on its way out: the
+		// re-initialization is what left it broken (MPICH 5 aborts at exit
+		// only when MPI_T was initialized again after MPI_Finalize)
+		return "INIT-8"
+	case s.Phase == "between":
+		return "INIT-9"
+	case strings.Contains(s.Call, "(again)"):
+		return "INIT-8"
+	}
+	return "INIT-1"
+}
+
+// judgeSteps fails on the steps a rule owns that did not succeed, and on a
+// crash of the main process in a call of the rule.
+func (r *initRun) judge(x *harness.X, rule string, owns func(s stepRec) bool, pass string) harness.Verdict {
+	var bad []string
+	n := 0
+	for _, s := range r.steps {
+		if !owns(s) {
+			continue
+		}
+		n++
+		if s.RC != "MPI_SUCCESS" {
+			bad = append(bad, fmt.Sprintf("%s: %s returned %s", phaseWord(s.Phase), s.Call, s.RC))
+		}
+	}
+	if r.crashAfter != nil && r.stageAfter(r.crashAfter) == rule {
+		bad = append(bad, fmt.Sprintf("%s: the process died (%s) in the call after %s (%s)", phaseWord(r.crashAfter.Phase), r.crash, r.crashAfter.Call, r.crashAfter.RC))
+	}
+	if len(bad) > 0 {
+		x.Failf(strings.Join(bad, "\n")+"\n\n"+r.res.Evidence(), "%s", firstAndMore(bad))
+	}
+	if n == 0 {
+		x.Unsupported("not measurable here: the calls of this rule were not reached")
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("%d calls succeeded: %s", n, pass)}
+}
+
+func judgeInit1(x *harness.X) harness.Verdict {
+	r := initJob(x)
+	return r.judge(x, "INIT-1", func(s stepRec) bool {
+		return (s.Phase == "before" || s.Phase == "after") && !strings.Contains(s.Call, "(") && !r.inDownUp(s)
+	}, "MPI_T_init_thread, MPI_T_cvar_get_num, MPI_T_cvar_get_info and MPI_T_finalize before MPI_Init and after MPI_Finalize")
+}
+
+// inDownUp tells the steps of a down_up sequence after its first finalize
+// (judged by INIT-6 and INIT-8) apart; its finalize to zero stays INIT-1's.
+func (r *initRun) inDownUp(s stepRec) bool {
+	return strings.Contains(s.Call, "(again)") || strings.Contains(s.Call, "(one too many)")
+}
+
+func judgeInit2(x *harness.X) harness.Verdict {
+	r := initJob(x)
+	return r.judge(x, "INIT-2", func(s stepRec) bool { return s.Call == "MPI_T_init_thread (nested)" },
+		"nested MPI_T_init_thread before MPI_Init and between MPI_Init and MPI_Finalize")
+}
+
+func judgeInit3(x *harness.X) harness.Verdict {
+	r := initJob(x)
+	var bad, levels []string
+	for _, pr := range r.provided {
 		if pr.Provided == "call failed" {
-			continue // reported with its step
+			continue
 		}
 		if pr.Provided == "none" {
-			p.add("%s: %s(%s) returned provided = %d, not one of the four thread levels", phaseWord(pr.Phase), pr.Call, pr.Required, pr.Raw)
+			bad = append(bad, fmt.Sprintf("%s: %s(%s) returned provided = %d, not one of the four thread levels", phaseWord(pr.Phase), pr.Call, pr.Required, pr.Raw))
 			continue
 		}
 		levels = append(levels, fmt.Sprintf("%s→%s", strings.TrimPrefix(pr.Required, "MPI_THREAD_"), strings.TrimPrefix(pr.Provided, "MPI_THREAD_")))
 	}
-	downUps := decode[downUpRec](recs, "down_up")
-	for _, phase := range []string{"before", "after"} {
-		var d *downUpRec
-		for i := range downUps {
-			if downUps[i].Phase == phase {
-				d = &downUps[i]
+	if len(bad) > 0 {
+		x.Failf(strings.Join(bad, "\n"), "%s", firstAndMore(bad))
+	}
+	if len(levels) == 0 {
+		x.Unsupported("not measurable here: no MPI_T_init_thread succeeded")
+	}
+	return harness.Verdict{Reason: "provided " + strings.Join(levels, " ")}
+}
+
+func judgeInit5(x *harness.X) harness.Verdict {
+	r := initJob(x)
+	return r.judge(x, "INIT-5", func(s stepRec) bool {
+		return s.Call == "MPI_T_finalize (nested)" || s.Call == "MPI_T_cvar_get_num (count still 1)"
+	}, "a nested MPI_T_finalize and a query after it, before MPI_Init and between MPI_Init and MPI_Finalize")
+}
+
+func judgeInit6(x *harness.X) harness.Verdict {
+	r := initJob(x)
+	var bad, got []string
+	for _, s := range r.steps {
+		if s.Call != "MPI_T_finalize (one too many)" {
+			continue
+		}
+		got = append(got, s.RC)
+		if s.RC == "MPI_SUCCESS" {
+			bad = append(bad, fmt.Sprintf("%s: %s returned MPI_SUCCESS, not an error code", phaseWord(s.Phase), s.Call))
+		}
+	}
+	if e := r.extraExit; e != nil && e.Signal != 0 {
+		bad = append(bad, fmt.Sprintf("before MPI_Init: initializing once and finalizing twice, the process died of %s (after %d of the 3 calls)", signalName(e.Signal), r.extraCalls()))
+	}
+	if len(bad) > 0 {
+		x.Failf(strings.Join(bad, "\n"), "%s", firstAndMore(bad))
+	}
+	if len(got) == 0 {
+		x.Errorf(r.res.Evidence(), "the process finalizing once too often recorded no extra MPI_T_finalize")
+	}
+	return harness.Verdict{Reason: "one MPI_T_finalize too many returns " + strings.Join(uniq(got), ", ")}
+}
+
+// extraCalls counts the calls the process finalizing twice recorded.
+func (r *initRun) extraCalls() int {
+	n := 0
+	for _, s := range r.steps {
+		switch s.Call {
+		case "MPI_T_init_thread (to finalize twice)", "MPI_T_finalize (to zero)", "MPI_T_finalize (one too many)":
+			n++
+		}
+	}
+	return n
+}
+
+func (r *initRun) unreached() string {
+	if r.crashAfter != nil {
+		return fmt.Sprintf("the process died after %s: %s", r.crashAfter.Call, r.crash)
+	}
+	return "the sequence did not run"
+}
+
+func judgeInit7(x *harness.X) harness.Verdict {
+	r := initJob(x)
+	rc, ok := r.uninit["before"]
+	switch {
+	case ok && rc != "MPI_T_ERR_NOT_INITIALIZED":
+		x.Failf("", "MPI_T_cvar_get_num with the interface initialized and finalized to zero returned %s, not MPI_T_ERR_NOT_INITIALIZED", rc)
+	case ok:
+		return harness.Verdict{Reason: "MPI_T_cvar_get_num with the interface finalized to zero returns MPI_T_ERR_NOT_INITIALIZED"}
+	case r.uninitExit != nil && r.uninitExit.Signal != 0:
+		x.Failf("", "MPI_T_cvar_get_num with the interface initialized and finalized to zero killed the process (%s)", signalName(r.uninitExit.Signal))
+	}
+	x.Errorf(r.res.Evidence(), "the process making a call while uninitialized recorded nothing")
+	return harness.Verdict{}
+}
+
+func judgeInit8(x *harness.X) harness.Verdict {
+	r := initJob(x)
+	var bad []string
+	n := 0
+	for _, s := range r.steps {
+		if strings.Contains(s.Call, "(again)") {
+			n++
+			if s.RC != "MPI_SUCCESS" {
+				bad = append(bad, fmt.Sprintf("%s: %s returned %s", phaseWord(s.Phase), s.Call, s.RC))
+			}
+		}
+	}
+	// the fresh "before" process: it died between finalizing to zero and
+	// the end of the sequence
+	if b := r.before; b != nil && !r.done["before"] {
+		last := "no call"
+		for _, s := range r.steps {
+			if s.Phase == "before" && strings.Contains(s.Call, "(again)") {
+				last = fmt.Sprintf("%s (%s)", s.Call, s.RC)
 			}
 		}
 		switch {
-		case d == nil:
-			p.add("%s: the finalize-to-zero and initialize-again sequence did not run", phaseWord(phase))
-		case d.Signal != 0:
-			p.add("%s: finalizing to zero, one MPI_T_finalize too many, then MPI_T_init_thread and a call: the process died of %s after %s",
-				phaseWord(phase), signalName(d.Signal), lastStep(steps, phase))
-		case d.Exit != 0:
-			p.add("%s: the finalize-to-zero and initialize-again sequence exited with status %d", phaseWord(phase), d.Exit)
-		case !seen[phase+" MPI_T_init_thread (again)"]:
-			p.add("%s: no MPI_T_init_thread after the last MPI_T_finalize was recorded", phaseWord(phase))
+		case b.Signal != 0 && last != "no call":
+			bad = append(bad, fmt.Sprintf("before MPI_Init: finalizing to zero, then MPI_T_init_thread and a call: the process died of %s after %s", signalName(b.Signal), last))
+		case b.Exit != 0 && last != "no call":
+			bad = append(bad, fmt.Sprintf("before MPI_Init: the finalize-to-zero and initialize-again sequence exited with status %d after %s", b.Exit, last))
 		}
 	}
-	if !res.OK() {
-		p.add("the process died in a call the standard allows: %s (after %s)", res.Problem(), lastStep(steps, ""))
+	if r.crashAfter != nil && r.done[r.crashAfter.Phase] {
+		bad = append(bad, fmt.Sprintf("%s: after finalizing to zero, MPI_T_init_thread, a call and MPI_T_finalize, all answered, the process died on its way out (%s)", phaseWord(r.crashAfter.Phase), r.crash))
+	} else if r.crashAfter != nil && r.stageAfter(r.crashAfter) == "INIT-8" {
+		bad = append(bad, fmt.Sprintf("%s: finalizing to zero, then MPI_T_init_thread and a call: the process died (%s) after %s (%s)", phaseWord(r.crashAfter.Phase), r.crash, r.crashAfter.Call, r.crashAfter.RC))
 	}
-	p.evidence = res.Evidence()
-	p.fail(x, "problems")
-	var extra []string
-	for _, s := range steps {
-		if strings.HasSuffix(s.Call, "(one too many)") {
-			extra = append(extra, s.RC)
+	if len(bad) > 0 {
+		x.Failf(strings.Join(bad, "\n")+"\n\n"+r.res.Evidence(), "%s", firstAndMore(bad))
+	}
+	if n == 0 {
+		x.Unsupported("not measurable here: no MPI_T_init_thread after finalizing to zero was reached (%s)", r.unreached())
+	}
+	var where []string
+	for _, p := range []string{"before", "after"} {
+		if r.done[p] {
+			where = append(where, phaseWord(p))
 		}
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("nested init/finalize counted; one finalize too many gives %s; re-initialized before MPI_Init and after MPI_Finalize; provided %s",
-		strings.Join(uniq(extra), ", "), strings.Join(levels, " "))}
+	return harness.Verdict{Reason: "re-initialized and used " + strings.Join(where, " and ")}
+}
+
+func judgeInit9(x *harness.X) harness.Verdict {
+	r := initJob(x)
+	return r.judge(x, "INIT-9", func(s stepRec) bool { return s.Phase == "between" && s.Call != "MPI_T_init_thread (nested)" },
+		"queries, a pvar session and a nested finalize between MPI_Init and MPI_Finalize, the interface initialized before MPI_Init")
 }
 
 func phaseWord(phase string) string {
@@ -131,16 +371,6 @@ func phaseWord(phase string) string {
 		return "after MPI_Finalize"
 	}
 	return phase
-}
-
-// lastStep names the last call recorded in a phase ("" = any).
-func lastStep(steps []stepRec, phase string) string {
-	for i := len(steps) - 1; i >= 0; i-- {
-		if phase == "" || steps[i].Phase == phase {
-			return fmt.Sprintf("%s (%s)", steps[i].Call, steps[i].RC)
-		}
-	}
-	return "no call"
 }
 
 func uniq(s []string) []string {

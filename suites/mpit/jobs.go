@@ -169,3 +169,33 @@ func signalName(n int) string {
 	}
 	return fmt.Sprintf("signal %d", n)
 }
+
+// firstAndMore is a fail reason from a list of problems: the first, and how
+// many more.
+func firstAndMore(list []string) string {
+	if len(list) == 1 {
+		return list[0]
+	}
+	return fmt.Sprintf("%s (and %d more)", list[0], len(list)-1)
+}
+
+// failOn ends a rule with Fail when bad holds problems (evidence: all of
+// them, then extra).
+func failOn(x *harness.X, bad []string, extra string) {
+	if len(bad) == 0 {
+		return
+	}
+	ev := strings.Join(bad, "\n")
+	if extra != "" {
+		ev += "\n\n" + extra
+	}
+	x.Failf(ev, "%s", firstAndMore(bad))
+}
+
+// examples lists up to three examples and how many there are.
+func examples(ex []string) string {
+	if len(ex) > 3 {
+		return fmt.Sprintf("%s, … (%d in all)", strings.Join(ex[:3], ", "), len(ex))
+	}
+	return strings.Join(ex, ", ")
+}

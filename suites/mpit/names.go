@@ -2,30 +2,125 @@ package mpit
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/mpits/mpits/harness"
 )
 
-// MPI-4.1 §16.3.6-16.3.9: each *_get_index "returns MPI_SUCCESS on success
-// and returns MPI_T_ERR_INVALID_NAME if name does not match the name of any
-// [variable / category / event type] provided by the implementation";
-// control variable, category, event type and enumeration names "must be
-// unique", performance variables by name and class, enumeration items within
-// their enumeration. Out-of-range indices: MPI_T_event_get_info "returns
-// MPI_T_ERR_INVALID_INDEX if event_index does not match a valid event type
-// index"; for the other get_info calls §16.3.10 lets an implementation skip
-// the check ("if a user passes invalid parameter values ... the behavior ...
-// is undefined"), so there only a wrong error code fails (a check that is made
-// must answer MPI_T_ERR_INVALID_INDEX, "the variable or category index is
-// invalid"); an unchecked index or a crash is reported, not failed.
+// Names and indices of control and performance variables, categories and
+// enumerations, judged from the walk (fixtures/c/mpit/walk.c): every index
+// below the count answers get_info, names are unique, get_index round-trips,
+// unknown names are refused, and out-of-range indices (each tried in a fresh
+// process) are refused without a crash. Event types and sources are the
+// events suite's.
 var namesCheck = harness.Define(harness.Check{
-	ID:        "MPIT-NAMES-001",
-	Clause:    "MPI-4.1:16.3.6",
-	Needs:     "mpit",
-	Title:     "*_get_index round-trips every control and performance variable (by name and class), category and event type; unknown names give MPI_T_ERR_INVALID_NAME; out-of-range indices give MPI_T_ERR_INVALID_INDEX; names are unique where the standard says so",
-	Injectors: []string{"inject_mpit_unknown_name"},
-	Run:       runNames,
+	ID:    "MPIT-NAMES-001",
+	Needs: "mpit",
+	Title: "indices below the count name objects, names are unique, get_index round-trips and refuses unknown names, out-of-range indices are refused (control and performance variables, categories, enumerations)",
+	Rules: []harness.Rule{
+		// §15.3.7.2: "An MPI implementation exports a set of N performance
+		// variables through the MPI tool information interface. If N is zero, then
+		// the MPI implementation does not export any performance variables,
+		// otherwise the provided performance variables are indexed from 0 to N-1."
+		// Two readings, as for control variables (see CVAR-1): every index
+		// answers, or an inactive variable's index may be refused.
+		{ID: "PVAR-1", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Interpretation,
+			Text:  "MPI_T_pvar_get_info answers every index from 0 to MPI_T_pvar_get_num - 1 (reading 1) or refuses some, as inactive variables (reading 2): which reading the library follows",
+			Judge: judgeIndexRange("pvar")},
+		// §15.3.9: "An MPI implementation exports a set of N categories through
+		// the MPI tool information interface. If N = 0, then the MPI implementation
+		// does not export any categories, otherwise the provided categories are
+		// indexed from 0 to N-1."
+		{ID: "CAT-1", Source: "MPI-5.0 §15.3.9", Basis: harness.Interpretation,
+			Text:  "MPI_T_category_get_info answers every index from 0 to MPI_T_category_get_num - 1 (reading 1) or refuses some (reading 2): which reading the library follows",
+			Judge: judgeIndexRange("category")},
+		// §15.3.6.1: "The name must be unique with respect to all other names for
+		// control variables used by the MPI implementation."
+		{ID: "CVAR-5", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+			Text:      "control variable names are unique",
+			Injectors: []string{"inject_mpit_names"}, Judge: judgeUnique("cvar")},
+		// §15.3.7.2: "The combination of the name and the class of the
+		// performance variable must be unique with respect to all other names for
+		// performance variables used by the MPI implementation."
+		{ID: "PVAR-8", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+			Text:      "the pair (name, class) is unique among performance variables",
+			Injectors: []string{"inject_mpit_names"}, Judge: judgeUnique("pvar")},
+		// §15.3.9.1: "This name must be unique with respect to all other names for
+		// categories used by the MPI implementation."
+		{ID: "CAT-2", Source: "MPI-5.0 §15.3.9.1", Basis: harness.Normative,
+			Text:      "category names are unique",
+			Injectors: []string{"inject_mpit_names"}, Judge: judgeUnique("category")},
+		// §15.3.5: "This name must be unique with respect to all other names for
+		// enumerations that the MPI implementation uses."
+		{ID: "META-12", Source: "MPI-5.0 §15.3.5", Basis: harness.Normative,
+			Text:      "enumeration names are unique",
+			Injectors: []string{"inject_mpit_names"}, Judge: judgeUnique("enum")},
+		// §15.3.5: "This name must be unique with respect to all other names of
+		// items for the same enumeration."
+		{ID: "META-13", Source: "MPI-5.0 §15.3.5", Basis: harness.Normative,
+			Text:      "item names are unique within their enumeration",
+			Injectors: []string{"inject_mpit_names"}, Judge: judgeUnique("item")},
+		// §15.3.7.2 (MPI_T_PVAR_GET_INDEX): "This routine returns MPI_SUCCESS on
+		// success" with pvar_index the index of the performance variable of that
+		// name and class.
+		{ID: "PVAR-9", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+			Text:      "MPI_T_pvar_get_index(name, class) of every performance variable returns MPI_SUCCESS and its index",
+			Injectors: []string{"inject_mpit_names"}, Judge: judgeRoundTrip("pvar")},
+		// §15.3.9.1 (MPI_T_CATEGORY_GET_INDEX): the index of the category of that
+		// name, MPI_SUCCESS on success.
+		{ID: "CAT-4a", Source: "MPI-5.0 §15.3.9.1", Basis: harness.Normative,
+			Text:      "MPI_T_category_get_index(name) of every category returns MPI_SUCCESS and its index",
+			Injectors: []string{"inject_mpit_names"}, Judge: judgeRoundTrip("category")},
+		// §15.3.6.1: "This routine returns MPI_SUCCESS on success and returns
+		// MPI_T_ERR_INVALID_NAME if name does not match the name of any control
+		// variable provided by the implementation at the time of the call."
+		{ID: "CVAR-8", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+			Text:      "MPI_T_cvar_get_index with an unknown name returns MPI_T_ERR_INVALID_NAME",
+			Injectors: []string{"inject_mpit_unknown_name"}, Judge: judgeBadName("MPI_T_cvar_get_index")},
+		// §15.3.7.2: "returns MPI_T_ERR_INVALID_NAME if name does not match the
+		// name of any performance variable of the specified var_class provided by
+		// the implementation at the time of the call."
+		{ID: "PVAR-10a", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+			Text:      "MPI_T_pvar_get_index with an unknown name returns MPI_T_ERR_INVALID_NAME",
+			Injectors: []string{"inject_mpit_names"}, Judge: judgeBadName("MPI_T_pvar_get_index")},
+		// The same sentence: a known name with a class no variable of that name
+		// has.
+		{ID: "PVAR-10b", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+			Text:      "MPI_T_pvar_get_index with a known name and a class no variable of that name has returns MPI_T_ERR_INVALID_NAME",
+			Injectors: []string{"inject_mpit_names"}, Judge: judgeBadName("MPI_T_pvar_get_index(name, other class)")},
+		// §15.3.9.1: "returns MPI_T_ERR_INVALID_NAME if name does not match the
+		// name of any category provided by the implementation at the time of the
+		// call."
+		{ID: "CAT-4b", Source: "MPI-5.0 §15.3.9.1", Basis: harness.Normative,
+			Text:      "MPI_T_category_get_index with an unknown name returns MPI_T_ERR_INVALID_NAME",
+			Injectors: []string{"inject_mpit_names"}, Judge: judgeBadName("MPI_T_category_get_index")},
+		// §15.3.10: "The MPI implementation is not required to check all
+		// user-provided parameters; if a user passes invalid parameter values to
+		// any routine, the behavior of the implementation is undefined." Table 23
+		// names MPI_T_ERR_INVALID_INDEX ("The variable or category index is
+		// invalid"), but no sentence of §15.3.6.1 requires it: any error code is
+		// acceptable, MPI_SUCCESS or a crash is a quality finding.
+		{ID: "CVAR-9", Source: "MPI-5.0 §15.3.6.1, §15.3.10", Basis: harness.Quality,
+			Text:      "MPI_T_cvar_get_info with an out-of-range index (-1, num, num + 1000) returns an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and does not crash",
+			Injectors: []string{"inject_mpit_unchecked"}, Judge: judgeBadIndex("MPI_T_cvar_get_info", "MPI_T_ERR_INVALID_INDEX")},
+		// As CVAR-9, §15.3.10.
+		{ID: "PVAR-11", Source: "MPI-5.0 §15.3.7.2, §15.3.10", Basis: harness.Quality,
+			Text:      "MPI_T_pvar_get_info with an out-of-range index (-1, num, num + 1000) returns an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and does not crash",
+			Injectors: []string{"inject_mpit_unchecked"}, Conformers: []string{"conform_mpit_index_check"},
+			Judge: judgeBadIndex("MPI_T_pvar_get_info", "MPI_T_ERR_INVALID_INDEX")},
+		// As CVAR-9, §15.3.10.
+		{ID: "CAT-11", Source: "MPI-5.0 §15.3.9, §15.3.10", Basis: harness.Quality,
+			Text:      "MPI_T_category_get_info and MPI_T_category_get_cvars with an out-of-range index (-1, num, num + 1000) return an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and do not crash",
+			Injectors: []string{"inject_mpit_unchecked"}, Judge: judgeBadIndex("MPI_T_category_get_info|MPI_T_category_get_cvars", "MPI_T_ERR_INVALID_INDEX")},
+		// As CVAR-9, §15.3.10; Table 23 names MPI_T_ERR_INVALID_INDEX for the
+		// enumeration procedures ("The enumeration index is invalid"), the
+		// deprecated MPI_T_ERR_INVALID_ITEM for items.
+		{ID: "META-14", Source: "MPI-5.0 §15.3.5, §15.3.10", Basis: harness.Quality,
+			Text:      "MPI_T_enum_get_item outside 0..N-1 returns an error code (MPI_T_ERR_INVALID_INDEX or the deprecated MPI_T_ERR_INVALID_ITEM the ones Table 23 names) and does not crash",
+			Injectors: []string{"inject_mpit_unchecked"}, Conformers: []string{"conform_mpit_index_check"},
+			Judge: judgeBadIndex("MPI_T_enum_get_item", "MPI_T_ERR_INVALID_INDEX|MPI_T_ERR_INVALID_ITEM")},
+	},
 })
 
 type badNameRec struct {
@@ -41,123 +136,210 @@ type badIndexRec struct {
 
 type badIndexCrash struct {
 	Function string `json:"function"`
-	Index    int    `json:"index"`
+	K        int    `json:"k"`
 	Signal   int    `json:"signal"`
+	Exit     int    `json:"exit"`
 }
 
-func runNames(x *harness.X) harness.Verdict {
-	w := walk(x)
-	var p problems
-	var refused []string
-	roundTrip := func(kind string, index int, rc, name, xrc string, got int) {
-		if rc != "MPI_SUCCESS" {
-			refused = append(refused, fmt.Sprintf("%s %d (%s)", kind, index, rc))
-			return
-		}
-		if xrc != "MPI_SUCCESS" || got != index {
-			p.add("%s %d %q: get_index gave %s, index %d", kind, index, name, xrc, got)
-		}
-	}
-	cvarNames := map[string][]int{}
-	for _, c := range w.cvars {
-		roundTrip("control variable", c.Index, c.RC, c.Name, c.GetIndexRC, c.GetIndex)
-		if c.RC == "MPI_SUCCESS" {
-			cvarNames[c.Name] = append(cvarNames[c.Name], c.Index)
-		}
-	}
-	pvarNames := map[string][]int{}
-	for _, v := range w.pvars {
-		roundTrip("performance variable", v.Index, v.RC, v.Name+" ("+v.Class+")", v.GetIndexRC, v.GetIndex)
-		if v.RC == "MPI_SUCCESS" {
-			pvarNames[v.Name+" class "+v.Class] = append(pvarNames[v.Name+" class "+v.Class], v.Index)
-		}
-	}
-	catNames := map[string][]int{}
-	for _, c := range w.categories {
-		roundTrip("category", c.Index, c.RC, c.Name, c.GetIndexRC, c.GetIndex)
-		if c.RC == "MPI_SUCCESS" {
-			catNames[c.Name] = append(catNames[c.Name], c.Index)
-		}
-	}
-	eventNames := map[string][]int{}
-	for _, e := range w.events {
-		roundTrip("event type", e.Index, e.RC, e.Name, e.GetIndexRC, e.GetIndex)
-		if e.RC == "MPI_SUCCESS" {
-			eventNames[e.Name] = append(eventNames[e.Name], e.Index)
-		}
-	}
-	enumNames := map[string][]int{}
-	for _, e := range w.enums {
-		if e.RC != "MPI_SUCCESS" {
-			continue
-		}
-		enumNames[e.Name] = append(enumNames[e.Name], e.ID)
-		items := map[string][]int{}
-		for k, it := range e.Items {
-			if it.RC == "MPI_SUCCESS" {
-				items[it.Name] = append(items[it.Name], k)
+var kindWord = map[string]string{"cvar": "control variable", "pvar": "performance variable", "category": "category",
+	"enum": "enumeration", "item": "enumeration item"}
+
+func judgeIndexRange(kind string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		w := walk(x)
+		var refused []string
+		n := 0
+		switch kind {
+		case "pvar":
+			n = len(w.pvars)
+			for _, v := range w.pvars {
+				if v.RC != "MPI_SUCCESS" {
+					refused = append(refused, fmt.Sprintf("%d (%s)", v.Index, v.RC))
+				}
+			}
+		case "category":
+			n = len(w.categories)
+			for _, c := range w.categories {
+				if c.RC != "MPI_SUCCESS" {
+					refused = append(refused, fmt.Sprintf("%d (%s)", c.Index, c.RC))
+				}
 			}
 		}
-		dup(&p, "item of enumeration "+e.Name, items)
-	}
-	dup(&p, "control variable", cvarNames)
-	dup(&p, "performance variable", pvarNames)
-	dup(&p, "category", catNames)
-	dup(&p, "event type", eventNames)
-	dup(&p, "enumeration", enumNames)
-
-	for _, b := range decode[badNameRec](w.recs, "badname") {
-		if b.RC != "MPI_T_ERR_INVALID_NAME" {
-			p.add("%s with an unknown name returned %s, not MPI_T_ERR_INVALID_NAME", b.Function, b.RC)
+		if n == 0 {
+			x.Unsupported("not measurable here: no %s after MPI_Init", kindWord[kind]+"s")
 		}
+		return indexReading(kindWord[kind], n, refused)
 	}
-	var unchecked []string
-	for _, b := range decode[badIndexRec](w.recs, "badindex") {
-		switch {
-		case b.RC == "MPI_T_ERR_INVALID_INDEX":
-		case strings.HasPrefix(b.Function, "MPI_T_enum_get_item") && b.RC == "MPI_T_ERR_INVALID_ITEM":
-		case b.Function == "MPI_T_event_get_info":
-			p.add("%s(%d), out of range, returned %s, not MPI_T_ERR_INVALID_INDEX", b.Function, b.Index, b.RC)
-		case b.RC == "MPI_SUCCESS":
-			unchecked = append(unchecked, fmt.Sprintf("%s(%d) unchecked", b.Function, b.Index))
-		default:
-			p.add("%s(%d), out of range, returned %s, not MPI_T_ERR_INVALID_INDEX", b.Function, b.Index, b.RC)
-		}
-	}
-	for _, c := range decode[badIndexCrash](w.recs, "badindex_crash") {
-		what := fmt.Sprintf("%s(%d)", c.Function, c.Index)
-		if c.Function == "MPI_T_event_get_info" {
-			p.add("%s, out of range, killed the process (%s) instead of returning MPI_T_ERR_INVALID_INDEX", what, signalName(c.Signal))
-			continue
-		}
-		unchecked = append(unchecked, fmt.Sprintf("%s crashed (%s)", what, signalName(c.Signal)))
-	}
-	p.fail(x, "problems")
-	reason := fmt.Sprintf("%d control, %d performance variables, %d categories, %d event types round-trip; unknown names give MPI_T_ERR_INVALID_NAME; names unique",
-		len(w.cvars)-countRefused(refused, "control"), len(w.pvars)-countRefused(refused, "performance"), len(w.categories), len(w.events))
-	if len(unchecked) > 0 {
-		reason += "; out-of-range indices (undefined behaviour, §16.3.10): " + strings.Join(unchecked, ", ")
-	}
-	if len(refused) > 0 {
-		reason += fmt.Sprintf("; get_info refused %d indices below the count (allowed: inactive variables), e.g. %s", len(refused), refused[0])
-	}
-	return harness.Verdict{Reason: reason}
 }
 
-func countRefused(refused []string, kind string) int {
-	n := 0
-	for _, r := range refused {
-		if strings.HasPrefix(r, kind) {
-			n++
-		}
+// indexReading says which reading of "indexed from 0 to N-1" a library
+// follows: every index below the count answers get_info (reading 1), or some
+// are refused (reading 2, as the example of §15.3.6.1 anticipates: its loop
+// over 0..num-1 accepts MPI_T_ERR_INVALID_INDEX).
+func indexReading(what string, n int, refused []string) harness.Verdict {
+	if len(refused) == 0 {
+		return harness.Verdict{Reason: fmt.Sprintf("reading 1: every %s index 0..%d answers get_info", what, n-1)}
 	}
-	return n
+	return harness.Verdict{Reason: fmt.Sprintf("reading 2: get_info refuses %d of the %d %s indices below the count: %s", len(refused), n, what, examples(refused)),
+		Evidence: strings.Join(refused, "\n")}
 }
 
-func dup(p *problems, kind string, names map[string][]int) {
+func judgeUnique(kind string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		w := walk(x)
+		names := map[string][]int{}
+		var bad []string
+		count := 0
+		switch kind {
+		case "cvar":
+			for _, c := range w.cvars {
+				if c.RC == "MPI_SUCCESS" {
+					names[c.Name] = append(names[c.Name], c.Index)
+				}
+			}
+		case "pvar":
+			for _, v := range w.pvars {
+				if v.RC == "MPI_SUCCESS" {
+					k := v.Name + " class " + v.Class
+					names[k] = append(names[k], v.Index)
+				}
+			}
+		case "category":
+			for _, c := range w.categories {
+				if c.RC == "MPI_SUCCESS" {
+					names[c.Name] = append(names[c.Name], c.Index)
+				}
+			}
+		case "enum":
+			for _, e := range w.enums {
+				if e.RC == "MPI_SUCCESS" {
+					names[e.Name] = append(names[e.Name], e.ID)
+				}
+			}
+		case "item":
+			for _, e := range w.enums {
+				if e.RC != "MPI_SUCCESS" {
+					continue
+				}
+				items := map[string][]int{}
+				for k, it := range e.Items {
+					if it.RC == "MPI_SUCCESS" {
+						items[it.Name] = append(items[it.Name], k)
+						count++
+					}
+				}
+				bad = append(bad, dups("item of enumeration "+e.Name, items)...)
+			}
+		}
+		for _, idx := range names {
+			count += len(idx)
+		}
+		bad = append(bad, dups(kindWord[kind], names)...)
+		failOn(x, bad, "")
+		if count == 0 {
+			x.Unsupported("not measurable here: no %s after MPI_Init", kindWord[kind])
+		}
+		return harness.Verdict{Reason: fmt.Sprintf("%d %s names, all unique", count, kindWord[kind])}
+	}
+}
+
+func dups(kind string, names map[string][]int) []string {
+	var out []string
 	for name, idx := range names {
 		if len(idx) > 1 {
-			p.add("%s name %q is not unique: indices %v", kind, name, idx)
+			out = append(out, fmt.Sprintf("%s name %q is not unique: indices %v", kind, name, idx))
 		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func judgeRoundTrip(kind string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		w := walk(x)
+		var bad []string
+		n := 0
+		check := func(index int, rc, name, xrc string, got int) {
+			if rc != "MPI_SUCCESS" {
+				return
+			}
+			n++
+			if xrc != "MPI_SUCCESS" || got != index {
+				bad = append(bad, fmt.Sprintf("%s %d %q: get_index gave %s, index %d", kindWord[kind], index, name, xrc, got))
+			}
+		}
+		switch kind {
+		case "pvar":
+			for _, v := range w.pvars {
+				check(v.Index, v.RC, v.Name+" ("+v.Class+")", v.GetIndexRC, v.GetIndex)
+			}
+		case "category":
+			for _, c := range w.categories {
+				check(c.Index, c.RC, c.Name, c.GetIndexRC, c.GetIndex)
+			}
+		}
+		failOn(x, bad, "")
+		if n == 0 {
+			x.Unsupported("not measurable here: no %s after MPI_Init", kindWord[kind])
+		}
+		return harness.Verdict{Reason: fmt.Sprintf("%d %ss round-trip through get_index", n, kindWord[kind])}
+	}
+}
+
+func judgeBadName(fn string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		w := walk(x)
+		for _, b := range decode[badNameRec](w.recs, "badname") {
+			if b.Function != fn {
+				continue
+			}
+			if b.RC != "MPI_T_ERR_INVALID_NAME" {
+				x.Failf("", "%s returned %s, not MPI_T_ERR_INVALID_NAME", fn, b.RC)
+			}
+			return harness.Verdict{Reason: fn + " returns MPI_T_ERR_INVALID_NAME"}
+		}
+		x.Unsupported("not measurable here: %s was not tried (no performance variable to take the name of)", fn)
+		return harness.Verdict{}
+	}
+}
+
+// judgeBadIndex: out-of-range indices of the functions (|-separated), each
+// tried in a fresh process. Any error code passes (the reason says whether
+// it is the one Table 23 names); MPI_SUCCESS and a crash fail (quality).
+func judgeBadIndex(fns, named string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		w := walk(x)
+		var bad, got []string
+		for _, b := range decode[badIndexRec](w.recs, "badindex") {
+			if !anyOf(b.Function, fns) {
+				continue
+			}
+			what := fmt.Sprintf("%s(%d)", b.Function, b.Index)
+			if b.RC == "MPI_SUCCESS" {
+				bad = append(bad, what+" returned MPI_SUCCESS for an out-of-range index")
+				continue
+			}
+			note := ""
+			if !anyOf(b.RC, named) {
+				note = " (not the code Table 23 names)"
+			}
+			got = append(got, fmt.Sprintf("%s %s%s", what, b.RC, note))
+		}
+		offs := []string{"-1", "num", "num + 1000"}
+		for _, c := range decode[badIndexCrash](w.recs, "badindex_crash") {
+			if anyOf(c.Function, fns) {
+				bad = append(bad, fmt.Sprintf("%s with index %s killed the process (%s)", c.Function, offs[c.K%3], signalName(c.Signal)))
+			}
+		}
+		for _, c := range decode[badIndexCrash](w.recs, "badindex_exit") {
+			if anyOf(c.Function, fns) {
+				x.Errorf("", "the process trying %s with index %s exited with %d", c.Function, offs[c.K%3], c.Exit)
+			}
+		}
+		failOn(x, bad, "refused: "+strings.Join(got, "; "))
+		if len(got) == 0 {
+			x.Unsupported("not measurable here: no %s to try out-of-range indices on", strings.ReplaceAll(fns, "|", " or "))
+		}
+		return harness.Verdict{Reason: "out-of-range indices refused: " + strings.Join(got, "; ")}
 	}
 }

@@ -7,22 +7,74 @@ import (
 	"github.com/mpits/mpits/harness"
 )
 
-// MPI-4.1 §16.3.6, 16.3.7, 16.3.9: "If any OUT parameter to
-// MPI_T_CVAR_GET_INFO [MPI_T_PVAR_GET_INFO, MPI_T_CATEGORY_GET_INFO] is a
-// NULL pointer, the implementation will ignore the parameter and not return a
-// value for the parameter"; §16.3.8: "If any INOUT or OUT argument to
-// MPI_T_EVENT_GET_INFO is a NULL pointer, the implementation will ignore the
-// argument". Each OUT argument NULL in turn, then all of them: MPI_SUCCESS
-// and no crash. Null and freed handles are recorded but not judged: §16.3.10
-// makes their outcome undefined ("The MPI implementation is not required to
-// check all user-provided parameters").
+// Robustness of MPI_T calls, from one run of fixtures/c/mpit/robust.c: each
+// case in a fresh process (the fixture re-executes itself; that process
+// calls MPI_T_init_thread only, never MPI_Init), so a crash is that case's
+// outcome. NULL OUT arguments of get_info are normative; null and freed
+// handles are erroneous arguments whose outcome §15.3.10 leaves undefined
+// ("The MPI implementation is not required to check all user-provided
+// parameters; if a user passes invalid parameter values to any routine, the
+// behavior of the implementation is undefined."), so those rules are quality.
+// The event type cases the fixture records are the events suite's (EVT-7).
 var robustCheck = harness.Define(harness.Check{
-	ID:        "MPIT-ROBUST-001",
-	Clause:    "MPI-4.1:16.3.6",
-	Needs:     "mpit",
-	Title:     "cvar, pvar, category and event get_info ignore NULL OUT arguments (one at a time and all at once) without failing or crashing; what null and freed handles do is recorded",
-	Injectors: []string{"inject_mpit_null_out_crash"},
-	Run:       runRobust,
+	ID:    "MPIT-ROBUST-001",
+	Needs: "mpit",
+	Title: "get_info ignores NULL OUT arguments; null and freed handles, a null enumeration and a NULL index array are refused without a crash",
+	Rules: []harness.Rule{
+		// §15.3.6.1: "If any OUT parameter to MPI_T_CVAR_GET_INFO is a NULL
+		// pointer, the implementation will ignore the parameter and not return a
+		// value for the parameter."
+		{ID: "CVAR-4", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+			Text:      "MPI_T_cvar_get_info with any OUT argument NULL (each in turn, then all) ignores it: MPI_SUCCESS, no crash",
+			Injectors: []string{"inject_mpit_null_out_crash"}, Judge: judgeNullOut("MPI_T_cvar_get_info")},
+		// §15.3.7.2: "If any OUT parameter to MPI_T_PVAR_GET_INFO is a NULL
+		// pointer, the implementation will ignore the parameter and not return a
+		// value for the parameter."
+		{ID: "PVAR-4", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+			Text:      "MPI_T_pvar_get_info with any OUT argument NULL (each in turn, then all) ignores it: MPI_SUCCESS, no crash",
+			Injectors: []string{"inject_mpit_null_out_crash"}, Judge: judgeNullOut("MPI_T_pvar_get_info")},
+		// §15.3.9.1: "If any OUT parameter to MPI_T_CATEGORY_GET_INFO is the NULL
+		// pointer, the implementation will ignore the parameter and not return a
+		// value for the parameter."
+		{ID: "CAT-3", Source: "MPI-5.0 §15.3.9.1", Basis: harness.Normative,
+			Text:      "MPI_T_category_get_info with any OUT argument NULL (each in turn, then all) ignores it: MPI_SUCCESS, no crash",
+			Injectors: []string{"inject_mpit_null_out_crash"}, Judge: judgeNullOut("MPI_T_category_get_info")},
+		// §15.3.10 (undefined); Table 23: MPI_T_ERR_INVALID_HANDLE "The handle is
+		// invalid".
+		{ID: "ERR-4a", Source: "MPI-5.0 §15.3.10", Basis: harness.Quality,
+			Text:      "MPI_T_cvar_read and MPI_T_cvar_write on MPI_T_CVAR_HANDLE_NULL return an error code (MPI_T_ERR_INVALID_HANDLE the one Table 23 names) and do not crash",
+			Injectors: []string{"inject_mpit_unchecked"},
+			Judge: judgeInvalid([]string{"MPI_T_cvar_read(MPI_T_CVAR_HANDLE_NULL)", "MPI_T_cvar_write(MPI_T_CVAR_HANDLE_NULL)"},
+				"MPI_T_ERR_INVALID_HANDLE", false)},
+		{ID: "ERR-4b", Source: "MPI-5.0 §15.3.10", Basis: harness.Quality,
+			Text:      "MPI_T_pvar_read and MPI_T_pvar_start on MPI_T_PVAR_HANDLE_NULL return an error code (MPI_T_ERR_INVALID_HANDLE the one Table 23 names) and do not crash",
+			Injectors: []string{"inject_mpit_unchecked"},
+			Judge: judgeInvalid([]string{"MPI_T_pvar_read(MPI_T_PVAR_HANDLE_NULL)", "MPI_T_pvar_start(MPI_T_PVAR_HANDLE_NULL)"},
+				"MPI_T_ERR_INVALID_HANDLE", false)},
+		// Freeing a null handle or session: any return code, no crash.
+		{ID: "ERR-4c", Source: "MPI-5.0 §15.3.10", Basis: harness.Quality,
+			Text:      "MPI_T_cvar_handle_free, MPI_T_pvar_handle_free and MPI_T_pvar_session_free of a null handle or session do not crash",
+			Injectors: []string{"inject_mpit_unchecked"},
+			Judge: judgeInvalid([]string{"MPI_T_cvar_handle_free(MPI_T_CVAR_HANDLE_NULL)", "MPI_T_pvar_handle_free(MPI_T_PVAR_HANDLE_NULL)",
+				"MPI_T_pvar_session_free(MPI_T_PVAR_SESSION_NULL)"}, "MPI_T_ERR_INVALID_HANDLE|MPI_T_ERR_INVALID_SESSION", true)},
+		// Table 23: MPI_T_ERR_INVALID_SESSION "Session argument is not a valid
+		// session".
+		{ID: "ERR-4d", Source: "MPI-5.0 §15.3.10", Basis: harness.Quality,
+			Text:      "MPI_T_pvar_read with a freed session returns an error code (MPI_T_ERR_INVALID_SESSION or MPI_T_ERR_INVALID_HANDLE the ones Table 23 names) and does not crash",
+			Injectors: []string{"inject_mpit_unchecked"},
+			Judge:     judgeInvalid([]string{"MPI_T_pvar_read(freed session)"}, "MPI_T_ERR_INVALID_SESSION|MPI_T_ERR_INVALID_HANDLE", false)},
+		// Table 23: MPI_T_ERR_INVALID_INDEX "The enumeration index is invalid".
+		{ID: "META-15", Source: "MPI-5.0 §15.3.5, §15.3.10", Basis: harness.Quality,
+			Text:      "MPI_T_enum_get_info(MPI_T_ENUM_NULL) returns an error code (MPI_T_ERR_INVALID_INDEX or MPI_T_ERR_INVALID_HANDLE) and does not crash",
+			Injectors: []string{"inject_mpit_unchecked"},
+			Judge:     judgeInvalid([]string{"MPI_T_enum_get_info(MPI_T_ENUM_NULL)"}, "MPI_T_ERR_INVALID_INDEX|MPI_T_ERR_INVALID_HANDLE", false)},
+		// MPI_T_CATEGORY_GET_CVARS "OUT indices | an integer array of size len":
+		// NULL with len 4 is an invalid argument (§15.3.10).
+		{ID: "CAT-X1", Source: "MPI-5.0 §15.3.9.2, §15.3.10", Basis: harness.Quality,
+			Text:      "MPI_T_category_get_cvars with a NULL indices array and len 4 returns an error code and does not crash",
+			Injectors: []string{"inject_mpit_unchecked"},
+			Judge:     judgeInvalid([]string{"MPI_T_category_get_cvars(indices NULL)"}, "MPI_T_ERR_INVALID", false)},
+	},
 })
 
 type robustCase struct {
@@ -40,59 +92,81 @@ type robustExit struct {
 	Exit   int    `json:"exit"`
 }
 
-func runRobust(x *harness.X) harness.Verdict {
-	res, recs, err := x.LaunchOnce(harness.Job{Name: "mpit_robust", Ranks: 1, Program: x.Fixture("mpit_robust")})
-	if err != nil {
-		return harness.Verdict{Status: harness.Error, Reason: err.Error(), Evidence: res.Evidence()}
-	}
-	var p problems
-	p.evidence = res.Evidence()
-	if !res.OK() {
-		p.add("the process died outside the per-case children: %s", res.Problem())
-	}
-	rcs := map[string]string{}
+type robustRun struct {
+	res   *harness.Result
+	rcs   map[string]string
+	exits []robustExit
+}
+
+func robustJob(x *harness.X) *robustRun {
+	res, recs := x.JobOnce(harness.Job{Name: "mpit_robust", Ranks: 1, Program: x.Fixture("mpit_robust")})
+	r := &robustRun{res: res, rcs: map[string]string{}, exits: decode[robustExit](recs, "exit")}
 	for _, c := range decode[robustCase](recs, "case") {
-		rcs[fmt.Sprintf("%s/%d", c.Case, c.Arg)] = c.RC
+		r.rcs[fmt.Sprintf("%s/%d", c.Case, c.Arg)] = c.RC
 	}
-	judged := 0
-	var ub []string
-	for _, e := range decode[robustExit](recs, "exit") {
-		key := fmt.Sprintf("%s/%d", e.Case, e.Arg)
-		what := e.Case
-		if e.Group == "null_out" {
-			what = fmt.Sprintf("%s with %s NULL", e.Case, nullArgs(e.Case, e.Arg))
-		}
-		if e.Group != "null_out" {
+	return r
+}
+
+func judgeNullOut(fn string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		r := robustJob(x)
+		var bad []string
+		n := 0
+		for _, e := range r.exits {
+			if e.Group != "null_out" || e.Case != fn {
+				continue
+			}
+			n++
+			what := fmt.Sprintf("%s with %s NULL", e.Case, nullArgs(e.Case, e.Arg))
+			rc := r.rcs[fmt.Sprintf("%s/%d", e.Case, e.Arg)]
 			switch {
 			case e.Signal != 0:
-				ub = append(ub, fmt.Sprintf("%s died of %s", what, signalName(e.Signal)))
-			case rcs[key] != "":
-				ub = append(ub, fmt.Sprintf("%s %s", what, rcs[key]))
+				bad = append(bad, fmt.Sprintf("%s: the process died of %s", what, signalName(e.Signal)))
+			case e.Exit != 0:
+				bad = append(bad, fmt.Sprintf("%s: the process exited with %d", what, e.Exit))
+			case rc != "MPI_SUCCESS":
+				bad = append(bad, fmt.Sprintf("%s returned %s, not MPI_SUCCESS (NULL OUT arguments are to be ignored)", what, rc))
 			}
-			continue
 		}
-		judged++
-		switch {
-		case e.Signal != 0:
-			p.add("%s: the process died of %s", what, signalName(e.Signal))
-		case e.Exit != 0:
-			p.add("%s: the process exited with %d", what, e.Exit)
-		case rcs[key] != "MPI_SUCCESS":
-			p.add("%s returned %s, not MPI_SUCCESS (NULL OUT arguments are to be ignored)", what, rcs[key])
+		failOn(x, bad, "")
+		if n == 0 {
+			x.Unsupported("not measurable here: no index answered %s before MPI_Init", fn)
 		}
+		return harness.Verdict{Reason: fmt.Sprintf("%d calls of %s with NULL OUT arguments succeeded", n, fn)}
 	}
-	if judged == 0 && res.OK() {
-		x.Unsupported("no control variable, performance variable, category or event type answered get_info")
+}
+
+// judgeInvalid judges erroneous calls (quality): a crash fails, and so does
+// MPI_SUCCESS unless anyRC; the reason notes a code other than named.
+func judgeInvalid(cases []string, named string, anyRC bool) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		r := robustJob(x)
+		in := set(cases...)
+		var bad, got []string
+		for _, e := range r.exits {
+			if e.Group != "invalid" || !in[e.Case] {
+				continue
+			}
+			rc := r.rcs[fmt.Sprintf("%s/%d", e.Case, e.Arg)]
+			switch {
+			case e.Signal != 0:
+				bad = append(bad, fmt.Sprintf("%s killed the process (%s)", e.Case, signalName(e.Signal)))
+			case e.Exit != 0 || rc == "":
+				x.Errorf(r.res.Evidence(), "the process of case %s exited with %d and no record", e.Case, e.Exit)
+			case rc == "MPI_SUCCESS" && !anyRC:
+				bad = append(bad, fmt.Sprintf("%s returned MPI_SUCCESS", e.Case))
+			case anyOf(rc, named) || anyRC:
+				got = append(got, fmt.Sprintf("%s %s", e.Case, rc))
+			default:
+				got = append(got, fmt.Sprintf("%s %s (not the code Table 23 names)", e.Case, rc))
+			}
+		}
+		failOn(x, bad, "other cases: "+strings.Join(got, "; "))
+		if len(got) == 0 {
+			x.Errorf(r.res.Evidence(), "no case of %s was recorded", strings.Join(cases, ", "))
+		}
+		return harness.Verdict{Reason: strings.Join(got, "; ")}
 	}
-	if len(ub) > 0 {
-		p.evidence = "not judged (undefined behaviour, §16.3.10): " + strings.Join(ub, "; ") + "\n\n" + p.evidence
-	}
-	p.fail(x, "calls")
-	reason := fmt.Sprintf("%d get_info calls with NULL OUT arguments succeeded", judged)
-	if len(ub) > 0 {
-		reason += "; not judged (undefined): " + strings.Join(ub, "; ")
-	}
-	return harness.Verdict{Reason: reason}
 }
 
 // nullArgs names the OUT arguments a case's mask made NULL.

@@ -7,32 +7,92 @@ import (
 	"github.com/mpits/mpits/harness"
 )
 
-// MPI-4.1 §16.3.3 (Convention for Returning Strings): with a buffer of n the
-// function "writes at most n-1 of the string's characters into the buffer,
-// followed by a null terminator. If the returned string's length is greater
-// than or equal to n ... the length of the string plus one ... is returned";
-// a null buffer or length 0 "only returns the length of the string plus
-// one"; a null length pointer: "the buffer argument is ignored and nothing is
-// returned". §16.3.5-16.3.9: get_info "is required to return a name of at
-// least length one"; without a description "the first character for desc
-// must be set to the null character and desc_len must be set to one".
+// The string convention (MPI-5.0 §15.3.3) on every name and description of
+// every control and performance variable, category, enumeration and item,
+// event type and source the walk (fixtures/c/mpit/walk.c) meets: each test
+// of each string is recorded on its own, so each rule has its own verdict.
 var stringsCheck = harness.Define(harness.Check{
-	ID:        "MPIT-STRINGS-001",
-	Clause:    "MPI-4.1:16.3.3",
-	Needs:     "mpit",
-	Title:     "every name and description of every control and performance variable, category, enumeration and item, event type and source follows the string convention (NULL buffer, length 0, every length 1 to full + 1, NULL length pointer) and names are not empty",
-	Injectors: []string{"inject_mpit_string_len"},
-	Run:       runStrings,
+	ID:    "MPIT-STRINGS-001",
+	Needs: "mpit",
+	Title: "every name and description of every MPI_T object follows the string convention (§15.3.3) and the name and description rules of its get_info",
+	Rules: []harness.Rule{
+		// §15.3.3: "On return, the function writes at most n-1 of the string's
+		// characters into the buffer, followed by a null terminator. If the
+		// returned string's length is greater than or equal to n, the string will
+		// be truncated to n-1 characters."
+		{ID: "STR-1", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative,
+			Text:      "with a buffer of length n (every n from 1 to the full length + 1) the call succeeds and writes the string's first min(n-1, length) characters and a NUL, nothing past the buffer",
+			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("prefix", allKinds, "every buffer length gives the string's prefix and a NUL, nothing past the buffer")},
+		// §15.3.3: "In this case, the length of the string plus one (for the
+		// terminating null character) is returned in the length argument." "The
+		// string" reads as the full string or as the (truncated) string returned.
+		{ID: "STR-2", Source: "MPI-5.0 §15.3.3", Basis: harness.Interpretation,
+			Text:  "when the string does not fit, the length returned is \"the length of the string plus one\": the full string's (reading 1) or the truncated string's, i.e. n (reading 2); which reading the library follows",
+			Judge: judgeStr2},
+		// The same sentence, under either reading: the length returned for a
+		// truncated string is the full length + 1 or n, nothing else.
+		{ID: "STR-2a", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative,
+			Text:      "when the string does not fit, the length returned is the full length + 1 or n (the truncated string's length + 1), as one of the two readings of §15.3.3 has it",
+			Injectors: []string{"inject_mpit_string_len"}, Judge: judgeStr2a},
+		// §15.3.3: "If the user passes the null pointer as the buffer argument or
+		// passes 0 as the length argument, the function does not return the string
+		// and only returns the length of the string plus one in the length
+		// argument."
+		{ID: "STR-3", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative,
+			Text:      "with a NULL buffer the call succeeds and returns the string's length + 1",
+			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("null_buffer", allKinds, "a NULL buffer gives the length + 1")},
+		// The same sentence, for a length of 0.
+		{ID: "STR-4", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative,
+			Text:      "with a length of 0 the call succeeds, writes nothing and returns the string's length + 1",
+			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("zero_length", allKinds, "length 0 gives the length + 1 and leaves the buffer alone")},
+		// §15.3.3: "If the user passes the null pointer as the length argument,
+		// the buffer argument is ignored and nothing is returned."
+		{ID: "STR-5", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative,
+			Text:      "with a NULL length pointer the buffer is not written",
+			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("null_length", allKinds, "a NULL length pointer leaves the buffer alone")},
+		// §15.3.6.1 (and §15.3.5, 15.3.7.2, 15.3.8.3, 15.3.9.1 alike): "If
+		// completed successfully, the routine is required to return a name of at
+		// least length one."
+		{ID: "STR-6", Source: "MPI-5.0 §15.3.5-15.3.9", Basis: harness.Normative,
+			Text:      "every name returned (control and performance variable, category, enumeration, enumeration item, event type) has at least one character",
+			Injectors: []string{"inject_mpit_string_conv"}, Judge: judgeStr6},
+		// §15.3.6.1 (and §15.3.7.2, 15.3.8.3, 15.3.9.1 alike): "If an MPI
+		// implementation does not return a description, the first character for
+		// desc must be set to the null character and desc_len must be set to one
+		// at the return of this call."
+		{ID: "STR-7", Source: "MPI-5.0 §15.3.6-15.3.9", Basis: harness.Normative,
+			Text:      "a missing description (control and performance variable, event type, category) reads as \"\" with desc_len 1",
+			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("empty_desc", descKinds, "every missing description gives \"\" and desc_len 1")},
+		// §15.3.6.1: "After a successful call to MPI_T_CVAR_GET_INFO for a
+		// particular variable, subsequent calls to this routine that query
+		// information about the same variable must return the same information."
+		// (§15.3.7.2, 15.3.8.3 alike; §15.3.3: output strings of identical
+		// internal arrays are equivalent.)
+		{ID: "STR-X1", Source: "MPI-5.0 §15.3.6.1, §15.3.7.2, §15.3.8.3", Basis: harness.Normative,
+			Text:      "asked again, get_info returns the same name and description (control and performance variables, event types)",
+			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("stable", stableKinds, "every name and description is the same when asked again")},
+	},
 })
 
+var (
+	allKinds    = []string{"cvar", "pvar", "category", "enum", "enum_item", "event", "source"}
+	nameKinds   = []string{"cvar", "pvar", "category", "enum", "enum_item", "event"}
+	descKinds   = []string{"cvar", "pvar", "category", "event"}
+	stableKinds = []string{"cvar", "pvar", "event"}
+)
+
 type strSum struct {
-	Object     string `json:"object"`
-	Objects    int    `json:"objects"`
-	Strings    int    `json:"strings"`
-	Calls      int    `json:"calls"`
-	Failures   int    `json:"failures"`
-	EmptyNames int    `json:"empty_names"`
-	EmptyDescs int    `json:"empty_descs"`
+	Object     string         `json:"object"`
+	Objects    int            `json:"objects"`
+	Strings    int            `json:"strings"`
+	Calls      int            `json:"calls"`
+	Failures   map[string]int `json:"failures"`
+	EmptyNames int            `json:"empty_names"`
+	EmptyDescs int            `json:"empty_descs"`
+	TruncCalls int            `json:"trunc_calls"`
+	TruncFull  int            `json:"trunc_full"`
+	TruncN     int            `json:"trunc_n"`
+	TruncOther int            `json:"trunc_other"`
 }
 
 type strFail struct {
@@ -47,54 +107,116 @@ type strFail struct {
 	Detail string `json:"detail"`
 }
 
-func runStrings(x *harness.X) harness.Verdict {
+// strRecs are the walk's string records of the kinds a rule covers.
+func strRecs(x *harness.X, kinds []string) (*walkRecs, []strSum, []strFail) {
 	w := walk(x)
-	sums := decode[strSum](w.recs, "strsum")
-	fails := decode[strFail](w.recs, "strfail")
-	var p problems
-	var objects, strs, calls, emptyDescs int
-	var tried []string
-	byTest := map[string]int{}
-	for _, f := range fails {
-		byTest[f.Test]++
+	in := set(kinds...)
+	var sums []strSum
+	for _, s := range decode[strSum](w.recs, "strsum") {
+		if in[s.Object] && s.Strings > 0 {
+			sums = append(sums, s)
+		}
 	}
+	var fails []strFail
+	for _, f := range decode[strFail](w.recs, "strfail") {
+		if in[f.Object] {
+			fails = append(fails, f)
+		}
+	}
+	if len(sums) == 0 {
+		x.Unsupported("not measurable here: no %s answered get_info after MPI_Init", strings.Join(kinds, ", "))
+	}
+	return w, sums, fails
+}
+
+func tried(sums []strSum) string {
+	var t []string
 	for _, s := range sums {
-		objects += s.Objects
-		strs += s.Strings
-		calls += s.Calls
-		emptyDescs += s.EmptyDescs
-		if s.Objects > 0 {
-			tried = append(tried, fmt.Sprintf("%d %s", s.Objects, s.Object))
-		}
-		if s.Failures > 0 {
-			first := ""
-			for _, f := range fails {
-				if f.Object == s.Object {
-					first = fmt.Sprintf("; e.g. %s %d %s (%d characters): %s", f.Object, f.Index, f.String, f.N, f.Detail)
-					break
+		t = append(t, fmt.Sprintf("%d %s strings", s.Strings, s.Object))
+	}
+	return strings.Join(t, ", ")
+}
+
+// strTest judges one test of the string convention on the given kinds.
+func strTest(test string, kinds []string, pass string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		_, sums, fails := strRecs(x, kinds)
+		var bad []string
+		for _, s := range sums {
+			if n := s.Failures[test]; n > 0 {
+				var ex []string
+				for _, f := range fails {
+					if f.Object == s.Object && f.Test == test {
+						ex = append(ex, fmt.Sprintf("%s %d %s (%d characters, rc %s): %s", f.Object, f.Index, f.String, f.N, f.RC, f.Detail))
+					}
 				}
+				bad = append(bad, fmt.Sprintf("%s: %s broke it; e.g. %s", s.Object, plural(n, "call", "calls"), examples(ex)))
 			}
-			p.add("%s strings: %d of %d calls broke the convention%s", s.Object, s.Failures, s.Calls, first)
 		}
+		failOn(x, bad, "")
+		if test == "empty_desc" {
+			empty := 0
+			for _, s := range sums {
+				empty += s.EmptyDescs
+			}
+			if empty == 0 {
+				x.Unsupported("not measurable here: every %s has a description", strings.Join(kinds, ", "))
+			}
+			return harness.Verdict{Reason: fmt.Sprintf("%s (%d missing descriptions)", pass, empty)}
+		}
+		return harness.Verdict{Reason: fmt.Sprintf("%s: %s", pass, tried(sums))}
+	}
+}
+
+func judgeStr2(x *harness.X) harness.Verdict {
+	_, sums, _ := strRecs(x, allKinds)
+	var calls, full, n, other int
+	for _, s := range sums {
+		calls += s.TruncCalls
+		full += s.TruncFull
+		n += s.TruncN
+		other += s.TruncOther
+	}
+	if calls == 0 {
+		x.Unsupported("not measurable here: no string was truncated")
+	}
+	detail := fmt.Sprintf("%d truncated calls: %d returned the full length + 1, %d returned n, %d neither", calls, full, n, other)
+	switch {
+	case full > 0 && n == 0:
+		return harness.Verdict{Reason: "reading: the full string's length + 1 (" + detail + ")"}
+	case n > 0 && full == 0:
+		return harness.Verdict{Reason: "reading: the truncated string's length + 1, i.e. n (" + detail + ")"}
+	case n > 0 && full > 0:
+		return harness.Verdict{Reason: "reading: both, object by object (" + detail + ")"}
+	}
+	return harness.Verdict{Reason: "reading: neither (" + detail + "; see STR-2a)"}
+}
+
+func judgeStr2a(x *harness.X) harness.Verdict {
+	_, sums, _ := strRecs(x, allKinds)
+	var bad []string
+	calls := 0
+	for _, s := range sums {
+		calls += s.TruncCalls
+		if s.TruncOther > 0 {
+			bad = append(bad, fmt.Sprintf("%s: %d of %d truncated calls returned a length that is neither the full length + 1 nor n", s.Object, s.TruncOther, s.TruncCalls))
+		}
+	}
+	failOn(x, bad, "")
+	if calls == 0 {
+		x.Unsupported("not measurable here: no string was truncated")
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("%d truncated calls return the full length + 1 or n", calls)}
+}
+
+func judgeStr6(x *harness.X) harness.Verdict {
+	_, sums, _ := strRecs(x, nameKinds)
+	var bad []string
+	for _, s := range sums {
 		if s.EmptyNames > 0 {
-			p.add("%s: %d empty names (a name must have at least one character)", s.Object, s.EmptyNames)
+			bad = append(bad, fmt.Sprintf("%s: %d empty names (a name must have at least one character)", s.Object, s.EmptyNames))
 		}
 	}
-	if objects == 0 {
-		x.Unsupported("no MPI_T object answered get_info after MPI_Init (no strings to try)")
-	}
-	if len(fails) > 0 {
-		var bt []string
-		for t, n := range byTest {
-			bt = append(bt, fmt.Sprintf("%s %d", t, n))
-		}
-		lines := []string{"first failure of each failing string (recorded ones), by test: " + strings.Join(bt, ", ")}
-		for _, f := range fails {
-			lines = append(lines, fmt.Sprintf("  %s %d item %d %s [%s, %d characters]: rc %s, length %d: %s", f.Object, f.Index, f.Item, f.String, f.Test, f.N, f.RC, f.GotLen, f.Detail))
-		}
-		p.evidence = strings.Join(lines, "\n")
-	}
-	p.fail(x, "problems")
-	return harness.Verdict{Reason: fmt.Sprintf("%d strings of %s follow the convention (%d calls; %d empty descriptions give \"\" and 1)",
-		strs, strings.Join(tried, ", "), calls, emptyDescs)}
+	failOn(x, bad, "")
+	return harness.Verdict{Reason: "no empty name among " + tried(sums) + " (names and descriptions)"}
 }

@@ -10,7 +10,7 @@ var Suite = &harness.Suite{
 	Checks: []harness.Check{cvarIndex, initFinalize, stringsCheck, namesCheck, metadataCheck, cvarRW,
 		sessionsCheck, pvarOps, threadsCheck, robustCheck},
 	Fixtures: []harness.Fixture{
-		{Name: "mpit_cvar_index", Sources: []string{"mpit/cvar_index.c"}},
+		{Name: "mpit_cvar_index", Sources: []string{"mpit/cvar_index.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_init_finalize", Sources: []string{"mpit/init_finalize.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_walk", Sources: []string{"mpit/walk.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_cvar_rw", Sources: []string{"mpit/cvar_rw.c"}, Headers: []string{"mpit/mpit_util.h"}},
@@ -29,6 +29,13 @@ var Suite = &harness.Suite{
 		injector("inject_mpit_pvar_accept_write", "inject/mpit_pvar_accept_write.c"),
 		injector("inject_mpit_cvar_read_unsafe", "inject/mpit_cvar_read_unsafe.c"),
 		injector("inject_mpit_null_out_crash", "inject/mpit_null_out_crash.c"),
+		injector("inject_mpit_string_conv", "inject/mpit_string_conv.c"),
+		injector("inject_mpit_names", "inject/mpit_names.c"),
+		injector("inject_mpit_meta", "inject/mpit_meta.c"),
+		injector("inject_mpit_enum_empty", "inject/mpit_enum_empty.c"),
+		injector("inject_mpit_unchecked", "inject/mpit_unchecked.c"),
+		injector("inject_mpit_init_broken", "inject/mpit_init_broken.c"),
+		injector("conform_mpit_index_check", "inject/conform_mpit_index_check.c"),
 	},
 }
 
