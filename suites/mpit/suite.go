@@ -8,7 +8,7 @@ import "github.com/mpits/mpits/harness"
 var Suite = &harness.Suite{
 	Name: "MPI_T",
 	Checks: []harness.Check{cvarIndex, initFinalize, stringsCheck, namesCheck, metadataCheck, cvarRW,
-		sessionsCheck, pvarOps, threadsCheck, robustCheck},
+		sessionsCheck, pvarOps, threadsCheck, robustCheck, errorsCheck},
 	Fixtures: []harness.Fixture{
 		{Name: "mpit_cvar_index", Sources: []string{"mpit/cvar_index.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_init_finalize", Sources: []string{"mpit/init_finalize.c"}, Headers: []string{"mpit/mpit_util.h"}},
@@ -17,6 +17,7 @@ var Suite = &harness.Suite{
 		{Name: "mpit_pvars", Sources: []string{"mpit/pvars.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_threads", Sources: []string{"mpit/threads.c"}, Headers: []string{"mpit/mpit_util.h"}, Flags: []string{"-pthread"}},
 		{Name: "mpit_robust", Sources: []string{"mpit/robust.c"}, Headers: []string{"mpit/mpit_util.h"}},
+		{Name: "mpit_errors", Sources: []string{"mpit/errors.c"}, Headers: []string{"mpit/mpit_util.h"}},
 	},
 	Injectors: []harness.Fixture{
 		injector("inject_mpit_cvar_index_off", "inject/mpit_cvar_index_off.c"),
@@ -36,6 +37,9 @@ var Suite = &harness.Suite{
 		injector("inject_mpit_unchecked", "inject/mpit_unchecked.c"),
 		injector("inject_mpit_init_broken", "inject/mpit_init_broken.c"),
 		injector("conform_mpit_index_check", "inject/conform_mpit_index_check.c"),
+		injector("inject_mpit_errhandler_call", "inject/mpit_errhandler_call.c"),
+		injector("inject_mpit_code_overlap", "inject/mpit_code_overlap.c"),
+		injector("inject_mpit_error_string_same", "inject/mpit_error_string_same.c"),
 	},
 }
 

@@ -1,0 +1,177 @@
+package mpit
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// MPI_T return codes and error handlers (MPI-5.0 §15.3.10, §9.4), from one
+// run of fixtures/c/mpit/errors.c.
+var errorsCheck = harness.Define(harness.Check{
+	ID:    "MPIT-ERRORS",
+	Needs: "mpit",
+	Title: "MPI_T return codes: no error handler runs, the MPI_T_ERR_* codes are distinct and in range, and what MPI_Error_class and MPI_Error_string make of them",
+	Rules: []harness.Rule{
+		// §15.3.10: "Regardless of whether the return code is MPI_SUCCESS or
+		// indicates that the procedure abnormally terminated, the MPI process
+		// continues normal execution and does not invoke any MPI error handler."
+		{ID: "ERR-1", Source: "MPI-5.0 §15.3.10", Basis: harness.Normative,
+			Text:      "no MPI_T routine invokes an MPI error handler, whether it succeeds or fails with a code the text names",
+			Injectors: []string{"inject_mpit_errhandler_call"}, Judge: judgeErr1},
+		// §15.3.10: "All return codes with the prefix MPI_T_ERR_ must be unique
+		// values and cannot overlap with any error codes or error classes
+		// returned by the MPI implementation. They must also satisfy 0 =
+		// MPI_SUCCESS < MPI_T_ERR_ XXX ≤ MPI_ERR_LASTCODE."
+		{ID: "ERR-2", Source: "MPI-5.0 §15.3.10", Basis: harness.Normative,
+			Text:      "the MPI_T_ERR_* codes are distinct, lie in (MPI_SUCCESS, MPI_ERR_LASTCODE] and equal no MPI error class of §9.4",
+			Injectors: []string{"inject_mpit_code_overlap"}, Judge: judgeErr2},
+		// §9.4: "The function MPI_ERROR_CLASS maps each standard error code
+		// (error class) onto itself." The MPI_T_ERR_* codes are "return codes"
+		// (Table 23), not among the error classes of Tables 7-8: whether they
+		// are error classes MPI_Error_class maps onto themselves is a reading.
+		{ID: "ERR-7", Source: "MPI-5.0 §9.4, §15.3.10", Basis: harness.Interpretation,
+			Text:  "MPI_Error_class maps each MPI_T_ERR_* code onto itself (reading 1: they are error classes) or not (reading 2: they are return codes only): which reading the library follows",
+			Judge: judgeErr7},
+		// §9.4 defines MPI_Error_string for error codes and classes; what text
+		// an MPI_T_ERR_* code gets is not said: a library that names them helps
+		// the user who prints a failed MPI_T call's code.
+		{ID: "ERR-8", Source: "MPI-5.0 §9.4, §15.3.10", Basis: harness.Quality,
+			Text:      "MPI_Error_string gives each MPI_T_ERR_* code a text of its own, not another code's and not an \"unknown\" one",
+			Injectors: []string{"inject_mpit_error_string_same"}, Judge: judgeErr8},
+	},
+})
+
+type errHandlerRec struct {
+	Call         string `json:"call"`
+	RC           string `json:"rc"`
+	HandlerCalls int    `json:"handler_calls"`
+}
+
+type errClassRec struct {
+	Name     string `json:"name"`
+	Value    int    `json:"value"`
+	ClassRC  int    `json:"class_rc"`
+	Class    int    `json:"class"`
+	StringRC int    `json:"string_rc"`
+	String   string `json:"string"`
+}
+
+type mpiClassRec struct {
+	Name  string `json:"name"`
+	Value int    `json:"value"`
+}
+
+func errorsJob(x *harness.X) *harness.Records {
+	_, recs := x.JobOnce(harness.Job{Name: "mpit_errors", Ranks: 1, Program: x.Fixture("mpit_errors")})
+	return recs
+}
+
+func toolClasses(x *harness.X) []errClassRec {
+	cls := decode[errClassRec](errorsJob(x), "class")
+	if len(cls) == 0 {
+		x.Errorf("", "mpit_errors recorded no MPI_T_ERR_* code")
+	}
+	return cls
+}
+
+func judgeErr1(x *harness.X) harness.Verdict {
+	recs := decode[errHandlerRec](errorsJob(x), "handler")
+	if len(recs) == 0 {
+		x.Errorf("", "mpit_errors recorded no MPI_T call")
+	}
+	var bad, failing []string
+	before := 0
+	for _, r := range recs {
+		if r.HandlerCalls > before {
+			bad = append(bad, fmt.Sprintf("%s (returned %s) invoked the error handler %d time(s)", r.Call, r.RC, r.HandlerCalls-before))
+		}
+		before = r.HandlerCalls
+		if r.RC != "MPI_SUCCESS" {
+			failing = append(failing, fmt.Sprintf("%s: %s", r.Call, r.RC))
+		}
+	}
+	failOn(x, bad, "")
+	return harness.Verdict{Reason: fmt.Sprintf("%d MPI_T calls, %d of them failing (%s), invoked no error handler", len(recs), len(failing), examples(failing))}
+}
+
+func judgeErr2(x *harness.X) harness.Verdict {
+	recs := errorsJob(x)
+	tool := toolClasses(x)
+	last, classes := 0, map[int][]string{}
+	for _, c := range decode[mpiClassRec](recs, "mpi_class") {
+		if c.Name == "MPI_ERR_LASTCODE" {
+			last = c.Value
+			continue
+		}
+		classes[c.Value] = append(classes[c.Value], c.Name)
+	}
+	if last == 0 {
+		x.Errorf("", "mpit_errors recorded no MPI_ERR_LASTCODE")
+	}
+	var bad []string
+	seen := map[int]string{}
+	for _, c := range tool {
+		if other, ok := seen[c.Value]; ok {
+			bad = append(bad, fmt.Sprintf("%s = %s = %d", c.Name, other, c.Value))
+		}
+		seen[c.Value] = c.Name
+		if c.Value <= 0 || c.Value > last {
+			bad = append(bad, fmt.Sprintf("%s = %d is outside (MPI_SUCCESS, MPI_ERR_LASTCODE = %d]", c.Name, c.Value, last))
+		}
+		if names := classes[c.Value]; len(names) > 0 {
+			bad = append(bad, fmt.Sprintf("%s = %d is also %s", c.Name, c.Value, strings.Join(names, ", ")))
+		}
+	}
+	failOn(x, bad, "")
+	return harness.Verdict{Reason: fmt.Sprintf("%d MPI_T_ERR_* codes, distinct, in (0, %d], none equal to any of %d MPI error classes", len(tool), last, len(classes))}
+}
+
+func judgeErr7(x *harness.X) harness.Verdict {
+	var other []string
+	tool := toolClasses(x)
+	for _, c := range tool {
+		if c.ClassRC != 0 || c.Class != c.Value {
+			other = append(other, fmt.Sprintf("%s (%d): rc %d, class %d", c.Name, c.Value, c.ClassRC, c.Class))
+		}
+	}
+	if len(other) == 0 {
+		return harness.Verdict{Reason: fmt.Sprintf("reading 1: MPI_Error_class maps all %d MPI_T_ERR_* codes onto themselves", len(tool))}
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("reading 2: MPI_Error_class does not map %d of %d MPI_T_ERR_* codes onto themselves: %s", len(other), len(tool), examples(other)),
+		Evidence: strings.Join(other, "\n")}
+}
+
+func judgeErr8(x *harness.X) harness.Verdict {
+	tool := toolClasses(x)
+	byText := map[string][]string{}
+	var bad []string
+	for _, c := range tool {
+		switch {
+		case c.StringRC != 0:
+			bad = append(bad, fmt.Sprintf("%s: MPI_Error_string returned %d", c.Name, c.StringRC))
+		case strings.TrimSpace(c.String) == "" || strings.Contains(strings.ToLower(c.String), "unknown error"):
+			bad = append(bad, fmt.Sprintf("%s: %q", c.Name, c.String))
+		default:
+			byText[c.String] = append(byText[c.String], c.Name)
+		}
+	}
+	texts := make([]string, 0, len(byText))
+	for t := range byText {
+		texts = append(texts, t)
+	}
+	sort.Strings(texts)
+	for _, t := range texts {
+		if names := byText[t]; len(names) > 1 {
+			bad = append(bad, fmt.Sprintf("%s share the text %q", strings.Join(names, " and "), t))
+		}
+	}
+	var all []string
+	for _, c := range tool {
+		all = append(all, fmt.Sprintf("%s (%d): %q", c.Name, c.Value, c.String))
+	}
+	failOn(x, bad, strings.Join(all, "\n"))
+	return harness.Verdict{Reason: fmt.Sprintf("MPI_Error_string gives each of the %d MPI_T_ERR_* codes its own text", len(tool))}
+}
