@@ -8,7 +8,7 @@ import "github.com/mpits/mpits/harness"
 var Suite = &harness.Suite{
 	Name: "MPI_T",
 	Checks: []harness.Check{cvarIndex, initFinalize, stringsCheck, namesCheck, metadataCheck, cvarRW,
-		sessionsCheck, pvarOps, threadsCheck, robustCheck, errorsCheck, modelsCheck},
+		sessionsCheck, pvarOps, threadsCheck, robustCheck, errorsCheck, modelsCheck, acrossCheck},
 	Fixtures: []harness.Fixture{
 		{Name: "mpit_cvar_index", Sources: []string{"mpit/cvar_index.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_init_finalize", Sources: []string{"mpit/init_finalize.c"}, Headers: []string{"mpit/mpit_util.h"}},
@@ -18,6 +18,7 @@ var Suite = &harness.Suite{
 		{Name: "mpit_threads", Sources: []string{"mpit/threads.c"}, Headers: []string{"mpit/mpit_util.h"}, Flags: []string{"-pthread"}},
 		{Name: "mpit_robust", Sources: []string{"mpit/robust.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_errors", Sources: []string{"mpit/errors.c"}, Headers: []string{"mpit/mpit_util.h"}},
+		{Name: "mpit_across", Sources: []string{"mpit/across.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_models", Sources: []string{"mpit/models.c"}, Headers: []string{"mpit/mpit_util.h"}, Flags: []string{"-pthread"}},
 	},
 	Injectors: []harness.Fixture{
@@ -42,6 +43,7 @@ var Suite = &harness.Suite{
 		injector("inject_mpit_code_overlap", "inject/mpit_code_overlap.c"),
 		injector("inject_mpit_error_string_same", "inject/mpit_error_string_same.c"),
 		injector("inject_mpit_session_breaks", "inject/mpit_session_breaks.c"),
+		injector("inject_mpit_meta_drift", "inject/mpit_meta_drift.c"),
 		injector("inject_mpit_query_thread_follows", "inject/mpit_query_thread_follows.c"),
 		injector("inject_mpit_is_thread_main_off", "inject/mpit_is_thread_main_off.c"),
 	},

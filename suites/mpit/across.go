@@ -1,0 +1,291 @@
+package mpit
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// MPI_T metadata across processes and over time, from one run of
+// fixtures/c/mpit/across.c on two ranks: every rank walks the variables and
+// categories before MPI_Init, after it, and after some traffic.
+var acrossCheck = harness.Define(harness.Check{
+	ID:    "MPIT-ACROSS",
+	Needs: "mpit",
+	Title: "the same variable or category has the same metadata on every rank; counts never decrease, indices never move and get_info keeps its answers over a run",
+	Rules: []harness.Rule{
+		// §15.3.6.1: "If the name of a control variable is equivalent across
+		// connected MPI processes, the following OUT parameters must be
+		// identical: verbosity, datatype, enumtype, bind, and scope. The
+		// returned description must be equivalent." (enumtype compared by
+		// what it stands for: its name and items; handles are local.)
+		{ID: "META-16", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+			Text:      "control variables of the same name on two ranks have the same verbosity, datatype, enumeration, binding, scope and description",
+			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameAcrossRanks("cvar")},
+		// §15.3.7.2: "If a performance variable has an equivalent name and has
+		// the same class across connected MPI processes, the following OUT
+		// parameters must be identical: verbosity, varclass, datatype,
+		// enumtype, bind, readonly, continuous, and atomic. The returned
+		// description must be equivalent."
+		{ID: "META-17", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+			Text:      "performance variables of the same name and class on two ranks have the same verbosity, datatype, enumeration, binding, flags and description",
+			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameAcrossRanks("pvar")},
+		// §15.3.9.1: "If the name of a category is equivalent across connected
+		// MPI processes, then the returned description must be equivalent."
+		{ID: "META-19", Source: "MPI-5.0 §15.3.9.1", Basis: harness.Normative,
+			Text:      "categories of the same name on two ranks have the same description",
+			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameAcrossRanks("category")},
+		// §15.3.6.1: "MPI implementations are not allowed to change the index
+		// of a control variable or to delete a variable once it has been added
+		// to the set." An index that get_info refuses later may be a deleted
+		// variable or an inactive one ("When a variable becomes inactive, e.g.,
+		// through dynamic unloading, accessing its value should return a
+		// corresponding return code."): the readings of CVAR-1, reported here,
+		// not judged; a count that falls or an index that names another
+		// variable is judged.
+		{ID: "CVAR-2", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+			Text:      "the number of control variables never decreases and no index comes to name another variable, before MPI_Init, after it and after traffic",
+			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeIndicesStay("cvar")},
+		// §15.3.7.2: the same sentence for performance variables.
+		{ID: "PVAR-2", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+			Text:      "the number of performance variables never decreases and no index comes to name another variable, before MPI_Init, after it and after traffic",
+			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeIndicesStay("pvar")},
+		// §15.3.9: "MPI implementations are not allowed to change the index of
+		// a category or delete it once it has been added to the set." and
+		// "they are not allowed to remove variables from categories or change
+		// the order in which they are returned."
+		{ID: "CAT-10", Source: "MPI-5.0 §15.3.9", Basis: harness.Normative,
+			Text:      "the number of categories never decreases, no index comes to name another category, and a category's members are never removed or reordered, before MPI_Init, after it and after traffic",
+			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeIndicesStay("category")},
+		// §15.3.6.1: "After a successful call to MPI_T_CVAR_GET_INFO for a
+		// particular variable, subsequent calls to this routine that query
+		// information about the same variable must return the same
+		// information. An MPI implementation is not allowed to alter any of the
+		// returned values."
+		{ID: "CVAR-3", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+			Text:      "MPI_T_cvar_get_info of one index returns the same information every time, before MPI_Init, after it and after traffic",
+			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameOverTime("cvar")},
+		// §15.3.7.2: the same sentences for MPI_T_PVAR_GET_INFO.
+		{ID: "PVAR-3", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+			Text:      "MPI_T_pvar_get_info of one index returns the same information every time, before MPI_Init, after it and after traffic",
+			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameOverTime("pvar")},
+	},
+})
+
+var walks = []string{"before", "after_init", "after_traffic"}
+
+type acrossObj struct {
+	When    string `json:"when"`
+	Object  string `json:"object"`
+	Index   int    `json:"index"`
+	Name    string `json:"name"`
+	Class   int    `json:"class"`
+	Meta    string `json:"meta"`
+	Members string `json:"members"`
+	rank    int
+}
+
+type acrossCount struct {
+	When   string `json:"when"`
+	Object string `json:"object"`
+	Num    int    `json:"num"`
+}
+
+// acrossRun is the records of the two ranks.
+type acrossRun struct {
+	objs   map[string][]acrossObj // object kind -> records, all ranks and walks
+	counts map[[2]int]map[string]int
+}
+
+func acrossJob(x *harness.X) *acrossRun {
+	_, recs := x.JobOnce(harness.Job{Name: "mpit_across", Ranks: 2, Program: x.Fixture("mpit_across")})
+	r := &acrossRun{objs: map[string][]acrossObj{}, counts: map[[2]int]map[string]int{}}
+	for _, rec := range recs.All {
+		switch rec.Kind {
+		case "obj":
+			var o acrossObj
+			if err := rec.Decode(&o); err != nil {
+				x.Errorf(string(rec.Raw), "%v", err)
+			}
+			o.rank = rec.Rank
+			r.objs[o.Object] = append(r.objs[o.Object], o)
+		case "count":
+			var c acrossCount
+			if err := rec.Decode(&c); err != nil {
+				x.Errorf(string(rec.Raw), "%v", err)
+			}
+			k := [2]int{rec.Rank, walkNo(c.When)}
+			if r.counts[k] == nil {
+				r.counts[k] = map[string]int{}
+			}
+			r.counts[k][c.Object] = c.Num
+		}
+	}
+	return r
+}
+
+func walkNo(when string) int {
+	for i, w := range walks {
+		if w == when {
+			return i
+		}
+	}
+	return -1
+}
+
+// key is how an object is named across ranks: pvars by name and class.
+func (o acrossObj) key() string {
+	if o.Object == "pvar" {
+		return fmt.Sprintf("%s (class %d)", o.Name, o.Class)
+	}
+	return o.Name
+}
+
+// metaDiff names the fields of two metadata strings that differ.
+func metaDiff(a, b string) string {
+	fa, fb := strings.Fields(a), strings.Fields(b)
+	var d []string
+	for i := range fa {
+		if i < len(fb) && fa[i] != fb[i] {
+			d = append(d, fa[i]+" vs "+strings.SplitN(fb[i], "=", 2)[1])
+		}
+	}
+	if len(fa) != len(fb) {
+		d = append(d, a+" vs "+b)
+	}
+	return strings.Join(d, ", ")
+}
+
+func judgeSameAcrossRanks(kind string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		r := acrossJob(x)
+		byRank := [2]map[string]acrossObj{{}, {}}
+		for _, o := range r.objs[kind] {
+			if o.When == "after_traffic" && o.rank < 2 {
+				byRank[o.rank][o.key()] = o
+			}
+		}
+		var bad []string
+		both := 0
+		for k, a := range byRank[0] {
+			b, ok := byRank[1][k]
+			if !ok {
+				continue
+			}
+			both++
+			if a.Meta != b.Meta {
+				bad = append(bad, fmt.Sprintf("%s %s: rank 0 %s", kindWord[kind], k, metaDiff(a.Meta, b.Meta)+" on rank 1"))
+			}
+		}
+		if both == 0 {
+			x.Unsupported("not measurable here: no %s of the same name on both ranks", kindWord[kind])
+		}
+		sort.Strings(bad)
+		failOn(x, bad, "")
+		return harness.Verdict{Reason: fmt.Sprintf("%d of the same name (%s) on both ranks have the same metadata", both, kindWord[kind])}
+	}
+}
+
+func judgeIndicesStay(kind string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		r := acrossJob(x)
+		var bad, inactive []string
+		measured := false
+		for rank := 0; rank < 2; rank++ {
+			names := make([]map[int]acrossObj, len(walks))
+			for i := range names {
+				names[i] = map[int]acrossObj{}
+			}
+			for _, o := range r.objs[kind] {
+				if o.rank == rank && walkNo(o.When) >= 0 {
+					names[walkNo(o.When)][o.Index] = o
+				}
+			}
+			for w := 1; w < len(walks); w++ {
+				before, now := r.counts[[2]int{rank, w - 1}][kind], r.counts[[2]int{rank, w}][kind]
+				if now < before {
+					bad = append(bad, fmt.Sprintf("rank %d: %s count fell from %d (%s) to %d (%s)", rank, kindWord[kind], before, walks[w-1], now, walks[w]))
+				}
+				for i, o := range names[w-1] {
+					measured = true
+					n, ok := names[w][i]
+					switch {
+					case !ok && i < now:
+						// refused now: deleted, or inactive (e.g. its component
+						// unloaded), which CVAR-1's two readings leave open
+						inactive = append(inactive, fmt.Sprintf("rank %d: %d (%s)", rank, i, o.Name))
+					case ok && n.key() != o.key():
+						bad = append(bad, fmt.Sprintf("rank %d: %s %d was %s %s, is %s %s", rank, kindWord[kind], i, o.key(), walks[w-1], n.key(), walks[w]))
+					case ok && kind == "category" && n.Members != o.Members && !membersGrew(o.Members, n.Members):
+						bad = append(bad, fmt.Sprintf("rank %d: category %d (%s) members %s: %s, %s: %s", rank, i, o.Name, walks[w-1], o.Members, walks[w], n.Members))
+					}
+				}
+			}
+		}
+		if !measured {
+			x.Unsupported("not measurable here: no %s answered get_info", kindWord[kind])
+		}
+		sort.Strings(bad)
+		failOn(x, bad, "")
+		reason := fmt.Sprintf("%s counts never fell and no index changed its %s over the three walks on both ranks", kindWord[kind], kindWord[kind])
+		if len(inactive) > 0 {
+			reason += fmt.Sprintf("; %d indices that answered get_info in one walk refused it in a later one (inactive, see CVAR-1): %s", len(inactive), examples(inactive))
+		}
+		return harness.Verdict{Reason: reason}
+	}
+}
+
+// membersGrew tells members that were only added to (a count grew, so the
+// hashes differ without a removal or a reordering being shown).
+func membersGrew(before, now string) bool {
+	fb, fn := strings.Fields(before), strings.Fields(now)
+	if len(fb) != len(fn) {
+		return false
+	}
+	grew := false
+	for i := 1; i < len(fb); i += 2 {
+		var nb, nn int
+		fmt.Sscanf(fb[i], "%d/", &nb)
+		fmt.Sscanf(fn[i], "%d/", &nn)
+		switch {
+		case nn < nb:
+			return false
+		case nn > nb:
+			grew = true
+		case fb[i] != fn[i]:
+			return false
+		}
+	}
+	return grew
+}
+
+func judgeSameOverTime(kind string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		r := acrossJob(x)
+		first := map[[2]int]acrossObj{}
+		var bad []string
+		n := 0
+		objs := append([]acrossObj{}, r.objs[kind]...)
+		sort.SliceStable(objs, func(i, j int) bool { return walkNo(objs[i].When) < walkNo(objs[j].When) })
+		for _, o := range objs {
+			k := [2]int{o.rank, o.Index}
+			f, ok := first[k]
+			if !ok {
+				first[k] = o
+				continue
+			}
+			n++
+			if f.key() == o.key() && f.Meta != o.Meta {
+				bad = append(bad, fmt.Sprintf("rank %d: %s %d (%s): %s %s", o.rank, kindWord[kind], o.Index, o.Name, metaDiff(f.Meta, o.Meta), "("+f.When+" vs "+o.When+")"))
+			}
+		}
+		if n == 0 {
+			x.Unsupported("not measurable here: no %s answered get_info twice", kindWord[kind])
+		}
+		sort.Strings(bad)
+		failOn(x, bad, "")
+		return harness.Verdict{Reason: fmt.Sprintf("%d repeated get_info answers, each the same as the first", n)}
+	}
+}
