@@ -8,7 +8,7 @@ import "github.com/mpits/mpits/harness"
 var Suite = &harness.Suite{
 	Name: "MPI_T",
 	Checks: []harness.Check{cvarIndex, initFinalize, stringsCheck, namesCheck, metadataCheck, cvarRW,
-		sessionsCheck, pvarOps, threadsCheck, robustCheck, errorsCheck, modelsCheck, acrossCheck},
+		sessionsCheck, pvarOps, threadsCheck, robustCheck, errorsCheck, modelsCheck, acrossCheck, headerCheck},
 	Fixtures: []harness.Fixture{
 		{Name: "mpit_cvar_index", Sources: []string{"mpit/cvar_index.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_init_finalize", Sources: []string{"mpit/init_finalize.c"}, Headers: []string{"mpit/mpit_util.h"}},

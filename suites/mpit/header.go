@@ -1,0 +1,335 @@
+package mpit
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// What the native mpi.h and library owe the tool chapter of the MPI version
+// they claim (MPI_VERSION, MPI_SUBVERSION): every constant, type and routine
+// of the MPI tool information interface, and each routine's PMPI_ twin. The
+// judges compile and link small probes with the implementation's compiler:
+// a name the header lacks is a compiler error naming it, a routine the
+// library lacks an undefined reference.
+var headerCheck = harness.Define(harness.Check{
+	ID:    "MPIT-HEADER",
+	Needs: "mpit",
+	Title: "mpi.h declares, and the library defines, every constant, type and routine of the tool information interface of the MPI version the header claims",
+	Rules: []harness.Rule{
+		// §15.3: "MPI implementations are only required to provide C bindings
+		// for functions and constants introduced in this section." The names:
+		// Annex A.1.1-A.1.3 (constants, types, callback prototypes).
+		{ID: "NATIVE-HDR-01", Source: "MPI-5.0 §15.3, §A.1.1", Basis: harness.Normative,
+			Text:  "mpi.h declares every MPI_T_ constant and type of the MPI version its MPI_VERSION and MPI_SUBVERSION claim",
+			Judge: judgeHeaderNames(false)},
+		// The same sentence for the routines, Annex A.3.16.
+		// Nothing in the text lets a constant of mpi.h need another header: a
+		// tool that includes only mpi.h should compile.
+		{ID: "NATIVE-HDR-04", Source: "MPI-5.0 §15.3, §A.1.1", Basis: harness.Quality,
+			Text:  "every MPI_T_ constant of mpi.h compiles in a file that includes nothing but mpi.h",
+			Judge: judgeSelfContained},
+		{ID: "NATIVE-HDR-02", Source: "MPI-5.0 §15.3, §A.3.16", Basis: harness.Normative,
+			Text:  "mpi.h declares a prototype of every MPI_T_ routine of the MPI version it claims",
+			Judge: judgeHeaderNames(true)},
+		// The same sentence: the routines are provided, i.e. a program calling
+		// them links.
+		{ID: "NATIVE-HDR-03", Source: "MPI-5.0 §15.3, §A.3.16", Basis: harness.Normative,
+			Text:  "the MPI library defines every MPI_T_ routine of the MPI version its header claims (a program referencing each links)",
+			Judge: judgeLinks("MPI_")},
+		// §15.3.11: "All requirements for the profiling interface, as described
+		// in Section Profiling Interface [§15.2], also apply to the MPI tool
+		// information interface." §15.2 requires every MPI procedure to be
+		// callable by its PMPI_ name.
+		{ID: "ERR-6", Source: "MPI-5.0 §15.3.11, §15.2", Basis: harness.Normative,
+			Text:  "every MPI_T_ routine of the claimed version has a PMPI_T_ twin in the library (a program referencing each links)",
+			Judge: judgeLinks("PMPI_")},
+	},
+})
+
+// The tool information interface's C names in MPI-5.0 (Annex A.1.1-A.1.3,
+// A.3.16; the MPI-4.1 annex has the same), and the ones later versions
+// added, by the change-logs (Annex B): header_names_test.go reads them
+// again from the standard's text when it is beside the clone.
+var (
+	toolConstants = []string{
+		"MPI_T_BIND_MPI_COMM", "MPI_T_BIND_MPI_DATATYPE", "MPI_T_BIND_MPI_ERRHANDLER", "MPI_T_BIND_MPI_FILE",
+		"MPI_T_BIND_MPI_GROUP", "MPI_T_BIND_MPI_INFO", "MPI_T_BIND_MPI_MESSAGE", "MPI_T_BIND_MPI_OP",
+		"MPI_T_BIND_MPI_REQUEST", "MPI_T_BIND_MPI_SESSION", "MPI_T_BIND_MPI_WIN", "MPI_T_BIND_NO_OBJECT",
+		"MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE", "MPI_T_CB_REQUIRE_MPI_RESTRICTED", "MPI_T_CB_REQUIRE_NONE",
+		"MPI_T_CB_REQUIRE_THREAD_SAFE", "MPI_T_CVAR_HANDLE_NULL", "MPI_T_ENUM_NULL", "MPI_T_ERR_CANNOT_INIT",
+		"MPI_T_ERR_CVAR_SET_NEVER", "MPI_T_ERR_CVAR_SET_NOT_NOW", "MPI_T_ERR_INVALID", "MPI_T_ERR_INVALID_HANDLE",
+		"MPI_T_ERR_INVALID_INDEX", "MPI_T_ERR_INVALID_ITEM", "MPI_T_ERR_INVALID_NAME", "MPI_T_ERR_INVALID_SESSION",
+		"MPI_T_ERR_MEMORY", "MPI_T_ERR_NOT_ACCESSIBLE", "MPI_T_ERR_NOT_INITIALIZED", "MPI_T_ERR_NOT_SUPPORTED",
+		"MPI_T_ERR_OUT_OF_HANDLES", "MPI_T_ERR_OUT_OF_SESSIONS", "MPI_T_ERR_PVAR_NO_ATOMIC",
+		"MPI_T_ERR_PVAR_NO_STARTSTOP", "MPI_T_ERR_PVAR_NO_WRITE", "MPI_T_PVAR_ALL_HANDLES",
+		"MPI_T_PVAR_CLASS_AGGREGATE", "MPI_T_PVAR_CLASS_COUNTER", "MPI_T_PVAR_CLASS_GENERIC",
+		"MPI_T_PVAR_CLASS_HIGHWATERMARK", "MPI_T_PVAR_CLASS_LEVEL", "MPI_T_PVAR_CLASS_LOWWATERMARK",
+		"MPI_T_PVAR_CLASS_PERCENTAGE", "MPI_T_PVAR_CLASS_SIZE", "MPI_T_PVAR_CLASS_STATE", "MPI_T_PVAR_CLASS_TIMER",
+		"MPI_T_PVAR_HANDLE_NULL", "MPI_T_PVAR_SESSION_NULL", "MPI_T_SCOPE_ALL", "MPI_T_SCOPE_ALL_EQ",
+		"MPI_T_SCOPE_CONSTANT", "MPI_T_SCOPE_GROUP", "MPI_T_SCOPE_GROUP_EQ", "MPI_T_SCOPE_LOCAL",
+		"MPI_T_SCOPE_READONLY", "MPI_T_SOURCE_ORDERED", "MPI_T_SOURCE_UNORDERED", "MPI_T_VERBOSITY_MPIDEV_ALL",
+		"MPI_T_VERBOSITY_MPIDEV_BASIC", "MPI_T_VERBOSITY_MPIDEV_DETAIL", "MPI_T_VERBOSITY_TUNER_ALL",
+		"MPI_T_VERBOSITY_TUNER_BASIC", "MPI_T_VERBOSITY_TUNER_DETAIL", "MPI_T_VERBOSITY_USER_ALL",
+		"MPI_T_VERBOSITY_USER_BASIC", "MPI_T_VERBOSITY_USER_DETAIL",
+	}
+	toolTypes = []string{
+		"MPI_T_cb_safety", "MPI_T_cvar_handle", "MPI_T_enum", "MPI_T_event_cb_function",
+		"MPI_T_event_dropped_cb_function", "MPI_T_event_free_cb_function", "MPI_T_event_instance",
+		"MPI_T_event_registration", "MPI_T_pvar_handle", "MPI_T_pvar_session", "MPI_T_source_order",
+	}
+	toolRoutines = []string{
+		"MPI_T_category_changed", "MPI_T_category_get_categories", "MPI_T_category_get_cvars",
+		"MPI_T_category_get_events", "MPI_T_category_get_index", "MPI_T_category_get_info", "MPI_T_category_get_num",
+		"MPI_T_category_get_num_events", "MPI_T_category_get_pvars", "MPI_T_cvar_get_index", "MPI_T_cvar_get_info",
+		"MPI_T_cvar_get_num", "MPI_T_cvar_handle_alloc", "MPI_T_cvar_handle_free", "MPI_T_cvar_read",
+		"MPI_T_cvar_write", "MPI_T_enum_get_info", "MPI_T_enum_get_item", "MPI_T_event_callback_get_info",
+		"MPI_T_event_callback_set_info", "MPI_T_event_copy", "MPI_T_event_get_index", "MPI_T_event_get_info",
+		"MPI_T_event_get_num", "MPI_T_event_get_source", "MPI_T_event_get_timestamp", "MPI_T_event_handle_alloc",
+		"MPI_T_event_handle_free", "MPI_T_event_handle_get_info", "MPI_T_event_handle_set_info", "MPI_T_event_read",
+		"MPI_T_event_register_callback", "MPI_T_event_set_dropped_handler", "MPI_T_finalize", "MPI_T_init_thread",
+		"MPI_T_pvar_get_index", "MPI_T_pvar_get_info", "MPI_T_pvar_get_num", "MPI_T_pvar_handle_alloc",
+		"MPI_T_pvar_handle_free", "MPI_T_pvar_read", "MPI_T_pvar_readreset", "MPI_T_pvar_reset",
+		"MPI_T_pvar_session_create", "MPI_T_pvar_session_free", "MPI_T_pvar_start", "MPI_T_pvar_stop",
+		"MPI_T_pvar_write", "MPI_T_source_get_info", "MPI_T_source_get_num", "MPI_T_source_get_timestamp",
+	}
+	// Added in MPI-4.0 (Annex B.2.2 of MPI-4.1, items 24 and 30): the events
+	// interface and MPI_T_BIND_MPI_SESSION.
+	toolAdded40 = []string{
+		"MPI_T_BIND_MPI_SESSION", "MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE", "MPI_T_CB_REQUIRE_MPI_RESTRICTED",
+		"MPI_T_CB_REQUIRE_NONE", "MPI_T_CB_REQUIRE_THREAD_SAFE", "MPI_T_SOURCE_ORDERED", "MPI_T_SOURCE_UNORDERED",
+		"MPI_T_cb_safety", "MPI_T_event_cb_function", "MPI_T_event_dropped_cb_function",
+		"MPI_T_event_free_cb_function", "MPI_T_event_instance", "MPI_T_event_registration", "MPI_T_source_order",
+		"MPI_T_category_get_events", "MPI_T_category_get_num_events",
+	}
+	// Added in MPI-3.1 (Annex B.3.2 of MPI-4.1): the get_index routines and
+	// their two return codes.
+	toolAdded31 = []string{"MPI_T_cvar_get_index", "MPI_T_pvar_get_index", "MPI_T_category_get_index",
+		"MPI_T_ERR_INVALID", "MPI_T_ERR_INVALID_NAME"}
+	// In MPI-4.1's table of return codes, not in MPI-3.1's, and no
+	// change-log entry says when they came: owed from MPI-4.1 on.
+	toolUndated = []string{"MPI_T_ERR_NOT_ACCESSIBLE", "MPI_T_ERR_NOT_SUPPORTED"}
+)
+
+// claimedNames are the names of a list that a header claiming MPI
+// major.minor owes.
+func claimedNames(list []string, major, minor int) []string {
+	drop := map[string]bool{}
+	if major < 4 || (major == 4 && minor < 1) {
+		for _, n := range toolUndated {
+			drop[n] = true
+		}
+	}
+	if major < 4 {
+		for _, n := range toolAdded40 {
+			drop[n] = true
+		}
+		for _, n := range list {
+			if strings.HasPrefix(n, "MPI_T_source_") || strings.HasPrefix(n, "MPI_T_event_") {
+				drop[n] = true
+			}
+		}
+	}
+	if major < 3 || (major == 3 && minor < 1) {
+		for _, n := range toolAdded31 {
+			drop[n] = true
+		}
+	}
+	var out []string
+	for _, n := range list {
+		if !drop[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func claimedVersion(x *harness.X) (int, int) {
+	var major, minor int
+	if _, err := fmt.Sscanf(x.Caps.MPIVersion, "%d.%d", &major, &minor); err != nil {
+		x.Errorf("", "the probe gave no MPI version (%q)", x.Caps.MPIVersion)
+	}
+	return major, minor
+}
+
+// probe compiles (link: and links) one C file with the implementation's
+// compiler and returns the compiler's output and whether it succeeded.
+func probe(x *harness.X, name, source string, link bool) (string, bool) {
+	im := x.Impl
+	if im.CC == "" {
+		x.Unsupported("not measurable here: %s has no C compiler wrapper", im.ID)
+	}
+	dir, err := os.MkdirTemp(im.HostPath("/tmp"), "mpits-header-")
+	if err != nil {
+		x.Errorf("", "cannot make a folder for the probe: %v", err)
+	}
+	defer os.RemoveAll(dir)
+	src := filepath.Join(dir, name+".c")
+	if err := os.WriteFile(src, []byte(source), 0o644); err != nil {
+		x.Errorf("", "cannot write the probe: %v", err)
+	}
+	args := append(append([]string{}, im.CFlags...), "-std=gnu11", "-fmax-errors=0", "-w")
+	if link {
+		args = append(args, "-o", im.InnerPath(filepath.Join(dir, name)), im.InnerPath(src))
+		args = append(args, im.LDFlags...)
+	} else {
+		args = append(args, "-fsyntax-only", im.InnerPath(src))
+	}
+	res, err := harness.Run(harness.Job{Impl: im, Name: "probe " + name, Program: im.CC, Args: args, Deadline: 2 * time.Minute})
+	if err != nil {
+		x.Errorf("", "the probe did not run: %v", err)
+	}
+	defer res.Cleanup()
+	if res.TimedOut || res.Signal != "" {
+		x.Errorf(res.Evidence(), "the compiler did not finish: %s", res.Problem())
+	}
+	return res.Stdout + res.Stderr, res.ExitCode == 0
+}
+
+var undeclaredRE = regexp.MustCompile(`(?:'|‘)(MPI_T_\w+)(?:'|’) undeclared|unknown type name (?:'|‘)(MPI_T_\w+)(?:'|’)`)
+
+// constantsProbe uses every constant and type a header claiming
+// major.minor owes, after the given includes.
+func constantsProbe(major, minor int, includes ...string) (string, []string) {
+	var b strings.Builder
+	for _, inc := range includes {
+		fmt.Fprintf(&b, "#include <%s>\n", inc)
+	}
+	consts := claimedNames(toolConstants, major, minor)
+	types := claimedNames(toolTypes, major, minor)
+	for i, n := range types {
+		fmt.Fprintf(&b, "%s *type_%d;\n", n, i)
+	}
+	// one function each: gcc reports an undeclared identifier once per
+	// function, and a constant's own failure must not hide another's
+	for i, n := range consts {
+		fmt.Fprintf(&b, "void constant_%d(void) {\n    __typeof__(%s) c = %s;\n    (void)c;\n}\n", i, n, n)
+	}
+	return b.String(), append(append([]string{}, consts...), types...)
+}
+
+var noteRE = regexp.MustCompile(`in expansion of macro (?:'|‘)(MPI_T_\w+)(?:'|’)`)
+
+func judgeSelfContained(x *harness.X) harness.Verdict {
+	major, minor := claimedVersion(x)
+	src, names := constantsProbe(major, minor, "mpi.h")
+	out, ok := probe(x, "alone", src, false)
+	if ok {
+		return harness.Verdict{Reason: fmt.Sprintf("all %d MPI_T constants and types of MPI %d.%d compile with only mpi.h included", len(names), major, minor)}
+	}
+	failing := map[string]bool{}
+	for _, m := range noteRE.FindAllStringSubmatch(out, -1) {
+		failing[m[1]] = true
+	}
+	for _, m := range undeclaredRE.FindAllStringSubmatch(out, -1) {
+		delete(failing, m[1]+m[2]) // missing altogether: NATIVE-HDR-01's
+	}
+	var list []string
+	for n := range failing {
+		list = append(list, n)
+	}
+	sort.Strings(list)
+	if len(list) == 0 {
+		return harness.Verdict{Reason: "the constants that mpi.h declares compile with only mpi.h included (missing ones are NATIVE-HDR-01's)"}
+	}
+	x.Failf(out, "with only mpi.h included, %d MPI_T constants do not compile: %s (%s)", len(list), examples(list), harness.FirstLine(errorLine(out)))
+	return harness.Verdict{}
+}
+
+// errorLine is the compiler's first error that is not a missing MPI_T name.
+func errorLine(out string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "error:") && !undeclaredRE.MatchString(l) {
+			return strings.TrimSpace(l)
+		}
+	}
+	return out
+}
+
+func judgeHeaderNames(routines bool) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		major, minor := claimedVersion(x)
+		var names []string
+		var b strings.Builder
+		if routines {
+			b.WriteString("#include <mpi.h>\n")
+			names = claimedNames(toolRoutines, major, minor)
+			b.WriteString("void *routines[] = {\n")
+			for _, n := range names {
+				fmt.Fprintf(&b, "    (void *)%s,\n", n)
+			}
+			b.WriteString("};\n")
+		} else {
+			// <stddef.h> first: whether mpi.h needs it is NATIVE-HDR-04's
+			src, all := constantsProbe(major, minor, "stddef.h", "mpi.h")
+			b.WriteString(src)
+			names = all
+		}
+		out, ok := probe(x, "names", b.String(), false)
+		missing := map[string]bool{}
+		for _, m := range undeclaredRE.FindAllStringSubmatch(out, -1) {
+			missing[m[1]+m[2]] = true
+		}
+		if !ok && len(missing) == 0 {
+			x.Errorf(harness.FirstLine(out)+"\n"+out, "the probe did not compile, for another reason than a missing name")
+		}
+		var list []string
+		for n := range missing {
+			list = append(list, n)
+		}
+		sort.Strings(list)
+		what := "constants and types"
+		if routines {
+			what = "routine prototypes"
+		}
+		if len(list) > 0 {
+			x.Failf(strings.Join(list, "\n")+"\n\n"+out, "mpi.h claims MPI %d.%d but lacks %d of its %d MPI_T %s: %s", major, minor, len(list), len(names), what, examples(list))
+		}
+		return harness.Verdict{Reason: fmt.Sprintf("mpi.h (MPI %d.%d) declares all %d MPI_T %s of that version", major, minor, len(names), what)}
+	}
+}
+
+var undefinedRE = regexp.MustCompile("undefined reference to [`'‘](P?MPI_T_\\w+)")
+
+func judgeLinks(prefix string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		major, minor := claimedVersion(x)
+		var names []string
+		for _, n := range claimedNames(toolRoutines, major, minor) {
+			names = append(names, prefix+strings.TrimPrefix(n, "MPI_"))
+		}
+		// declared here, not by mpi.h: this judges the library, not the header
+		var b strings.Builder
+		for _, n := range names {
+			fmt.Fprintf(&b, "extern int %s(void);\n", n)
+		}
+		b.WriteString("void *routines[] = {\n")
+		for _, n := range names {
+			fmt.Fprintf(&b, "    (void *)%s,\n", n)
+		}
+		b.WriteString("};\nint main(void) { return routines[0] == 0; }\n")
+		out, ok := probe(x, "links", b.String(), true)
+		missing := map[string]bool{}
+		for _, m := range undefinedRE.FindAllStringSubmatch(out, -1) {
+			missing[m[1]] = true
+		}
+		if !ok && len(missing) == 0 {
+			x.Errorf(out, "the probe did not link, for another reason than a missing routine: %s", harness.FirstLine(out))
+		}
+		var list []string
+		for n := range missing {
+			list = append(list, n)
+		}
+		sort.Strings(list)
+		if len(list) > 0 {
+			x.Failf(strings.Join(list, "\n")+"\n\n"+out, "the library (MPI %d.%d) lacks %d of the %d %sT_ routines: %s", major, minor, len(list), len(names), prefix, examples(list))
+		}
+		return harness.Verdict{Reason: fmt.Sprintf("all %d %sT_ routines of MPI %d.%d link", len(names), prefix, major, minor)}
+	}
+}
