@@ -61,10 +61,6 @@ func TestProbeOutputParsing(t *testing.T) {
 	if strings.Join(got, " ") != "MPI_T_BIND_MPI_SESSION MPI_T_cb_safety" {
 		t.Errorf("undeclared names: %v", got)
 	}
-	ld := "/usr/bin/ld: /tmp/links.o:(.data.rel+0x8): undefined reference to `PMPI_T_event_copy'\n"
-	if m := undefinedRE.FindStringSubmatch(ld); m == nil || m[1] != "PMPI_T_event_copy" {
-		t.Errorf("undefined reference: %v", m)
-	}
 	// MPI 3.1 owes neither the events interface nor the undated codes.
 	for _, n := range claimedNames(toolRoutines, 3, 1) {
 		if strings.HasPrefix(n, "MPI_T_event_") || strings.HasPrefix(n, "MPI_T_source_") || n == "MPI_T_category_get_events" {
