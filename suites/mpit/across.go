@@ -59,6 +59,21 @@ var acrossCheck = harness.Define(harness.Check{
 		{ID: "CAT-10", Source: "MPI-5.0 §15.3.9", Basis: harness.Normative,
 			Text:      "the number of categories never decreases, no index comes to name another category, and a category's members are never removed or reordered, before MPI_Init, after it and after traffic",
 			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeIndicesStay("category")},
+		// §15.3.9.2: "Starting from array index 0, each function writes up to
+		// len elements into the array. If the category contains more than len
+		// elements, the function returns an arbitrary subset of size len.
+		// Otherwise, the entire set of elements is returned in the beginning
+		// entries of the array, and any remaining array entries are not
+		// modified."
+		{ID: "CAT-7", Source: "MPI-5.0 §15.3.9.2", Basis: harness.Normative,
+			Text:      "with len above a category's member count the member queries write the whole set first and leave the rest of the array alone; with len below it, len distinct members and nothing past len",
+			Injectors: []string{"inject_mpit_category_drift"}, Judge: judgeCat7},
+		// §15.3.9.2: "If two calls to this routine return the same update
+		// number, it is guaranteed that the category information has not
+		// changed between the two calls."
+		{ID: "CAT-9", Source: "MPI-5.0 §15.3.9.2", Basis: harness.Normative,
+			Text:      "while MPI_T_category_changed returns the same update number, every category keeps its name, description and members",
+			Injectors: []string{"inject_mpit_category_drift"}, Judge: judgeCat9},
 		// §15.3.6.1: "After a successful call to MPI_T_CVAR_GET_INFO for a
 		// particular variable, subsequent calls to this routine that query
 		// information about the same variable must return the same
@@ -288,4 +303,93 @@ func judgeSameOverTime(kind string) func(x *harness.X) harness.Verdict {
 		failOn(x, bad, "")
 		return harness.Verdict{Reason: fmt.Sprintf("%d repeated get_info answers, each the same as the first", n)}
 	}
+}
+
+type lenRec struct {
+	Index      int    `json:"index"`
+	Members    string `json:"members"`
+	N          int    `json:"n"`
+	OverRC     int    `json:"over_rc"`
+	OverOK     int    `json:"over_ok"`
+	UnderRC    int    `json:"under_rc"`
+	UnderOK    int    `json:"under_ok"`
+	UnderTried int    `json:"under_tried"`
+}
+
+func judgeCat7(x *harness.X) harness.Verdict {
+	_, recs := x.JobOnce(harness.Job{Name: "mpit_across", Ranks: 2, Program: x.Fixture("mpit_across")})
+	var bad []string
+	over, under := 0, 0
+	for _, r := range decode[lenRec](recs, "len") {
+		over++
+		if r.OverOK == 0 {
+			bad = append(bad, fmt.Sprintf("category %d, %s (%d): len %d gave rc %d and did not write the whole set first, leaving the rest alone", r.Index, r.Members, r.N, r.N+3, r.OverRC))
+		}
+		if r.UnderTried == 1 {
+			under++
+			if r.UnderOK == 0 {
+				bad = append(bad, fmt.Sprintf("category %d, %s (%d): len %d gave rc %d and not %d distinct members with nothing past them", r.Index, r.Members, r.N, r.N-1, r.UnderRC, r.N-1))
+			}
+		}
+	}
+	if over == 0 {
+		x.Unsupported("not measurable here: no category has members")
+	}
+	failOn(x, bad, "")
+	return harness.Verdict{Reason: fmt.Sprintf("%d member queries with len above the count and %d below it (both ranks) wrote what §15.3.9.2 says", over, under)}
+}
+
+type updateRec struct {
+	When   string `json:"when"`
+	At     string `json:"at"`
+	RC     int    `json:"rc"`
+	Update int    `json:"update"`
+}
+
+func judgeCat9(x *harness.X) harness.Verdict {
+	_, recs := x.JobOnce(harness.Job{Name: "mpit_across", Ranks: 2, Program: x.Fixture("mpit_across")})
+	r := acrossJob(x)
+	var bad []string
+	compared := 0
+	for rank := 0; rank < 2; rank++ {
+		upd := map[string]int{}
+		for _, rec := range recs.Kind("changed", rank) {
+			var c updateRec
+			if err := rec.Decode(&c); err != nil || c.RC != 0 {
+				x.Errorf(string(rec.Raw), "rank %d: MPI_T_category_changed did not answer", rank)
+			}
+			upd[c.When+" "+c.At] = c.Update
+		}
+		byWalk := map[string]map[int]acrossObj{}
+		for _, o := range r.objs["category"] {
+			if o.rank == rank {
+				if byWalk[o.When] == nil {
+					byWalk[o.When] = map[int]acrossObj{}
+				}
+				byWalk[o.When][o.Index] = o
+			}
+		}
+		for w := 1; w < len(walks); w++ {
+			a, b := walks[w-1], walks[w]
+			if upd[a+" start"] != upd[b+" end"] {
+				continue // the categories may have changed in between
+			}
+			compared++
+			for i, o := range byWalk[a] {
+				n, ok := byWalk[b][i]
+				switch {
+				case !ok:
+					bad = append(bad, fmt.Sprintf("rank %d: category %d (%s) answered %s, not %s, the update number staying %d", rank, i, o.Name, a, b, upd[b+" end"]))
+				case n.Name != o.Name || n.Meta != o.Meta || n.Members != o.Members:
+					bad = append(bad, fmt.Sprintf("rank %d: category %d (%s) changed between %s and %s (%s), the update number staying %d", rank, i, o.Name, a, b, metaDiff(o.Meta+" "+o.Members, n.Meta+" "+n.Members), upd[b+" end"]))
+				}
+			}
+		}
+	}
+	if compared == 0 {
+		x.Unsupported("not measurable here: the update number changed between every two walks")
+	}
+	sort.Strings(bad)
+	failOn(x, bad, "")
+	return harness.Verdict{Reason: fmt.Sprintf("categories were the same across %d pairs of walks with the same update number", compared)}
 }
