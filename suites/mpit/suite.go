@@ -8,7 +8,7 @@ import "github.com/mpits/mpits/harness"
 var Suite = &harness.Suite{
 	Name: "MPI_T",
 	Checks: []harness.Check{cvarIndex, initFinalize, stringsCheck, namesCheck, metadataCheck, cvarRW,
-		sessionsCheck, pvarOps, threadsCheck, robustCheck, errorsCheck, modelsCheck, acrossCheck, headerCheck},
+		sessionsCheck, pvarOps, threadsCheck, robustCheck, errorsCheck, modelsCheck, acrossCheck, headerCheck, enduranceCheck},
 	Fixtures: []harness.Fixture{
 		{Name: "mpit_cvar_index", Sources: []string{"mpit/cvar_index.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_init_finalize", Sources: []string{"mpit/init_finalize.c"}, Headers: []string{"mpit/mpit_util.h"}},
@@ -18,6 +18,7 @@ var Suite = &harness.Suite{
 		{Name: "mpit_threads", Sources: []string{"mpit/threads.c"}, Headers: []string{"mpit/mpit_util.h"}, Flags: []string{"-pthread"}},
 		{Name: "mpit_robust", Sources: []string{"mpit/robust.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_errors", Sources: []string{"mpit/errors.c"}, Headers: []string{"mpit/mpit_util.h"}},
+		{Name: "mpit_endurance", Sources: []string{"mpit/endurance.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_symbols", Sources: []string{"mpit/symbols.c"}, Flags: []string{"-ldl"}},
 		{Name: "mpit_across", Sources: []string{"mpit/across.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_models", Sources: []string{"mpit/models.c"}, Headers: []string{"mpit/mpit_util.h"}, Flags: []string{"-pthread"}},
@@ -47,6 +48,7 @@ var Suite = &harness.Suite{
 		injector("inject_mpit_meta_drift", "inject/mpit_meta_drift.c"),
 		injector("inject_mpit_symbol_hidden", "inject/mpit_symbol_hidden.c"),
 		injector("inject_mpit_category_drift", "inject/mpit_category_drift.c"),
+		injector("inject_mpit_cycle_breaks", "inject/mpit_cycle_breaks.c"),
 		injector("inject_mpit_query_thread_follows", "inject/mpit_query_thread_follows.c"),
 		injector("inject_mpit_is_thread_main_off", "inject/mpit_is_thread_main_off.c"),
 	},
