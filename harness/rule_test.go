@@ -63,3 +63,16 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+// A suite rule judges a checklist rule by its id, or by its id and one
+// lowercase letter for a part of it.
+func TestCoversChecklist(t *testing.T) {
+	for _, c := range []struct {
+		rule, item string
+		want       bool
+	}{{"STR-3", "STR-3", true}, {"STR-2a", "STR-2", true}, {"STR-31", "STR-3", false}, {"PVAR-14a", "PVAR-14a", true}, {"CAT-X1", "CAT-1", false}} {
+		if got := CoversChecklist(c.rule, c.item); got != c.want {
+			t.Errorf("CoversChecklist(%s, %s) = %v", c.rule, c.item, got)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -42,8 +43,13 @@ func cmdCatalogue(args []string) error {
 		return err
 	}
 	rules := harness.RuleInfos(suites...)
+	// the verdicts of the last main job, for what is unsupported here
+	var v Verdicts
+	if err := readJSON(filepath.Join(*out, "verdicts.json"), &v); err != nil && !os.IsNotExist(err) {
+		return err
+	}
 	files := map[string]string{
-		filepath.Join(*out, "catalogue.md"): catalogue(rules),
+		filepath.Join(*out, "catalogue.md"): catalogue(rules) + coverage(rules, v.Rows),
 		filepath.Join(*out, "rules.json"):   mustJSON(Catalogue{Rules: rules}),
 	}
 	for path, text := range files {
@@ -86,4 +92,88 @@ func catalogue(rules []harness.RuleInfo) string {
 	}
 	fmt.Fprintf(&b, "\n%d rules: %s.\n", len(rules), strings.Join(parts, ", "))
 	return b.String()
+}
+
+// coverage is, per area of the checklist, how many of its rules a suite
+// judges, how many of those no implementation here could be judged on (with
+// the reason the last main job gave), and which are not covered yet.
+func coverage(rules []harness.RuleInfo, rows []Row) string {
+	var b strings.Builder
+	b.WriteString("\n## Coverage of the checklist\n\n")
+	fmt.Fprintf(&b, "Against the project's checklist of %d rules (`harness/checklist_gen.go`, generated from `rules.psv` by `go run ./cmd/mpits checklist`). ", len(harness.Checklist))
+	b.WriteString("*judged*: a rule of a suite has its id (or the id with a letter, for a part of it); *unsupported here*: judged, but unsupported on every implementation in `verdicts.json`.\n\n")
+	b.WriteString("| area | rules | judged | unsupported here | not yet covered |\n|---|---|---|---|---|\n")
+	statuses := map[string][]Row{}
+	for _, r := range rows {
+		statuses[r.ID] = append(statuses[r.ID], r)
+	}
+	var areas []string
+	byArea := map[string][]harness.ChecklistEntry{}
+	for _, c := range harness.Checklist {
+		if byArea[c.Area] == nil {
+			areas = append(areas, c.Area)
+		}
+		byArea[c.Area] = append(byArea[c.Area], c)
+	}
+	covered := map[string]bool{}
+	var unsupportedNotes []string
+	total := [3]int{}
+	for _, area := range areas {
+		judged, unsupported := 0, 0
+		var missing []string
+		for _, c := range byArea[area] {
+			var mine []harness.RuleInfo
+			for _, r := range rules {
+				if harness.CoversChecklist(r.ID, c.ID) {
+					mine = append(mine, r)
+					covered[r.ID] = true
+				}
+			}
+			if len(mine) == 0 {
+				missing = append(missing, c.ID)
+				continue
+			}
+			judged++
+			if reason, ok := unsupportedEverywhere(mine, statuses); ok {
+				unsupported++
+				unsupportedNotes = append(unsupportedNotes, fmt.Sprintf("- %s: %s", c.ID, reason))
+			}
+		}
+		total[0] += len(byArea[area])
+		total[1] += judged
+		total[2] += unsupported
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s |\n", area, len(byArea[area]), judged, unsupported, strings.Join(missing, " "))
+	}
+	fmt.Fprintf(&b, "| all | %d | %d | %d | %d |\n", total[0], total[1], total[2], total[0]-total[1])
+	if len(unsupportedNotes) > 0 {
+		b.WriteString("\nUnsupported here, with the reason:\n\n" + strings.Join(unsupportedNotes, "\n") + "\n")
+	}
+	var own []string
+	for _, r := range rules {
+		if !covered[r.ID] {
+			own = append(own, r.ID)
+		}
+	}
+	if len(own) > 0 {
+		fmt.Fprintf(&b, "\n%d rules of the suites are not on the checklist (the project's own, or the checks not yet split into rules): %s.\n", len(own), strings.Join(own, ", "))
+	}
+	return b.String()
+}
+
+// unsupportedEverywhere tells rules with verdicts, all unsupported, and the
+// first reason.
+func unsupportedEverywhere(rules []harness.RuleInfo, statuses map[string][]Row) (string, bool) {
+	reason, seen := "", 0
+	for _, r := range rules {
+		for _, row := range statuses[r.ID] {
+			seen++
+			if row.Status != harness.Unsupported {
+				return "", false
+			}
+			if reason == "" {
+				reason = harness.FirstLine(row.Reason)
+			}
+		}
+	}
+	return reason, seen > 0
 }

@@ -30,6 +30,8 @@ func main() {
 		err = cmdSuites(os.Args[2:])
 	case "sections":
 		err = cmdSections(os.Args[2:])
+	case "checklist":
+		err = cmdChecklist(os.Args[2:])
 	case "overhead":
 		err = cmdOverhead(os.Args[2:])
 	default:
@@ -42,6 +44,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|overhead [flags] (see cmd/mpits/main.go)")
+	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|checklist|overhead [flags] (see cmd/mpits/main.go)")
 	os.Exit(2)
 }
