@@ -51,6 +51,14 @@ var robustCheck = harness.Define(harness.Check{
 			Injectors: []string{"inject_mpit_unchecked"},
 			Judge: judgeInvalid([]string{"MPI_T_pvar_read(MPI_T_PVAR_HANDLE_NULL)", "MPI_T_pvar_start(MPI_T_PVAR_HANDLE_NULL)"},
 				"MPI_T_ERR_INVALID_HANDLE", false)},
+		// §15.3.10 (undefined); Table 23: MPI_T_ERR_INVALID_INDEX "The variable
+		// index is invalid" (handle allocation). Event handles are the events
+		// suite's.
+		{ID: "ERR-3", Source: "MPI-5.0 §15.3.10", Basis: harness.Quality,
+			Text:      "MPI_T_cvar_handle_alloc and MPI_T_pvar_handle_alloc with the index just past the count return an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and do not crash",
+			Injectors: []string{"inject_mpit_unchecked"},
+			Judge: judgeInvalid([]string{"MPI_T_cvar_handle_alloc(index = count)", "MPI_T_pvar_handle_alloc(index = count)"},
+				"MPI_T_ERR_INVALID_INDEX", false)},
 		// Freeing a null handle or session: any return code, no crash.
 		{ID: "ERR-4c", Source: "MPI-5.0 §15.3.10", Basis: harness.Quality,
 			Text:      "MPI_T_cvar_handle_free, MPI_T_pvar_handle_free and MPI_T_pvar_session_free of a null handle or session do not crash",
