@@ -21,6 +21,11 @@ var errorsCheck = harness.Define(harness.Check{
 		{ID: "ERR-1", Source: "MPI-5.0 §15.3.10", Basis: harness.Normative,
 			Text:      "no MPI_T routine invokes an MPI error handler, whether it succeeds or fails with a code the text names",
 			Injectors: []string{"inject_mpit_errhandler_call"}, Judge: judgeErr1},
+		// The same sentence of §15.3.10: after MPI_T calls that failed, the
+		// process "continues normal execution": MPI works.
+		{ID: "INIT-11", Source: "MPI-5.0 §15.3.10", Basis: harness.Normative,
+			Text:      "after MPI_T calls that failed with the codes the text names, MPI routines still work (an MPI_Allreduce gives the right sum)",
+			Injectors: []string{"inject_mpit_failure_sticks"}, Judge: judgeInit11},
 		// §15.3.10: "All return codes with the prefix MPI_T_ERR_ must be unique
 		// values and cannot overlap with any error codes or error classes
 		// returned by the MPI implementation. They must also satisfy 0 =
@@ -174,4 +179,31 @@ func judgeErr8(x *harness.X) harness.Verdict {
 	}
 	failOn(x, bad, strings.Join(all, "\n"))
 	return harness.Verdict{Reason: fmt.Sprintf("MPI_Error_string gives each of the %d MPI_T_ERR_* codes its own text", len(tool))}
+}
+
+type afterFailures struct {
+	AllreduceRC int `json:"allreduce_rc"`
+	Sum         int `json:"sum"`
+	Want        int `json:"want"`
+}
+
+func judgeInit11(x *harness.X) harness.Verdict {
+	recs := errorsJob(x)
+	var failing []string
+	for _, r := range decode[errHandlerRec](recs, "handler") {
+		if r.RC != "MPI_SUCCESS" {
+			failing = append(failing, r.Call)
+		}
+	}
+	if len(failing) == 0 {
+		x.Unsupported("not measurable here: no MPI_T call failed")
+	}
+	af := decode[afterFailures](recs, "after_failures")
+	if len(af) == 0 {
+		x.Errorf("", "mpit_errors recorded no MPI_Allreduce after the failed calls")
+	}
+	if af[0].AllreduceRC != 0 || af[0].Sum != af[0].Want {
+		x.Failf("", "after %d failed MPI_T calls (%s), MPI_Allreduce returned %d with sum %d, want %d", len(failing), examples(failing), af[0].AllreduceRC, af[0].Sum, af[0].Want)
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("after %d failed MPI_T calls, MPI_Allreduce works", len(failing))}
 }
