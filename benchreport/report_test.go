@@ -1,4 +1,4 @@
-package main
+package benchreport
 
 import (
 	"encoding/xml"
@@ -88,7 +88,7 @@ func TestOverheadReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	if err := cmdOverhead([]string{"-out", out, in}); err != nil {
+	if _, err := Write(out, []string{in}); err != nil {
 		t.Fatal(err)
 	}
 	md, _ := os.ReadFile(filepath.Join(out, "overhead.md"))
@@ -131,7 +131,7 @@ func TestOverheadReport(t *testing.T) {
 	if !strings.Contains(string(tables), "tools=0") || !strings.Contains(string(tables), "delta") {
 		t.Errorf("tables.txt lacks the tool-count columns or a delta:\n%s", tables)
 	}
-	if err := cmdOverhead([]string{"-out", out, filepath.Join(dir, "missing.txt")}); err == nil {
+	if _, err := Write(out, []string{filepath.Join(dir, "missing.txt")}); err == nil {
 		t.Error("a missing input gave no error")
 	}
 }
