@@ -92,23 +92,27 @@ type robustCase struct {
 	RC    string `json:"rc"`
 }
 
+// robustExit is how the process of one or more cases ended (Cases: how
+// many, from the one whose Arg it names).
 type robustExit struct {
 	Group  string `json:"group"`
 	Case   string `json:"case"`
 	Arg    int    `json:"arg"`
+	Cases  int    `json:"cases"`
 	Signal int    `json:"signal"`
 	Exit   int    `json:"exit"`
 }
 
 type robustRun struct {
-	res   *harness.Result
-	rcs   map[string]string
-	exits []robustExit
+	res      *harness.Result
+	rcs      map[string]string
+	attempts []robustCase
+	exits    []robustExit
 }
 
 func robustJob(x *harness.X) *robustRun {
 	res, recs := x.JobOnce(harness.Job{Name: "mpit_robust", Ranks: 1, Program: x.Fixture("mpit_robust")})
-	r := &robustRun{res: res, rcs: map[string]string{}, exits: decode[robustExit](recs, "exit")}
+	r := &robustRun{res: res, rcs: map[string]string{}, exits: decode[robustExit](recs, "exit"), attempts: decode[robustCase](recs, "attempt")}
 	for _, c := range decode[robustCase](recs, "case") {
 		r.rcs[fmt.Sprintf("%s/%d", c.Case, c.Arg)] = c.RC
 	}
@@ -124,16 +128,26 @@ func judgeNullOut(fn string) func(x *harness.X) harness.Verdict {
 			if e.Group != "null_out" || e.Case != fn {
 				continue
 			}
-			n++
-			what := fmt.Sprintf("%s with %s NULL", e.Case, nullArgs(e.Case, e.Arg))
-			rc := r.rcs[fmt.Sprintf("%s/%d", e.Case, e.Arg)]
-			switch {
-			case e.Signal != 0:
-				bad = append(bad, fmt.Sprintf("%s: the process died of %s", what, signalName(e.Signal)))
-			case e.Exit != 0:
-				bad = append(bad, fmt.Sprintf("%s: the process exited with %d", what, e.Exit))
-			case rc != "MPI_SUCCESS":
-				bad = append(bad, fmt.Sprintf("%s returned %s, not MPI_SUCCESS (NULL OUT arguments are to be ignored)", what, rc))
+			// the function's cases ran in this one process, in order: the
+			// first attempted without a result is where it ended
+			for _, a := range r.attempts {
+				if a.Group != "null_out" || a.Case != fn {
+					continue
+				}
+				n++
+				what := fmt.Sprintf("%s with %s NULL", a.Case, nullArgs(a.Case, a.Arg))
+				rc, done := r.rcs[fmt.Sprintf("%s/%d", a.Case, a.Arg)]
+				switch {
+				case !done && e.Signal != 0:
+					bad = append(bad, fmt.Sprintf("%s: the process died of %s", what, signalName(e.Signal)))
+				case !done:
+					bad = append(bad, fmt.Sprintf("%s: the process exited with %d", what, e.Exit))
+				case rc != "MPI_SUCCESS":
+					bad = append(bad, fmt.Sprintf("%s returned %s, not MPI_SUCCESS (NULL OUT arguments are to be ignored)", what, rc))
+				}
+			}
+			if e.Signal == 0 && e.Exit != 0 && len(bad) == 0 {
+				bad = append(bad, fmt.Sprintf("%s with NULL OUT arguments: the process exited with %d", fn, e.Exit))
 			}
 		}
 		failOn(x, bad, "")
