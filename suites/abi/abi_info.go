@@ -9,19 +9,47 @@ import (
 	"github.com/mpits/mpits/harness"
 )
 
-// MPI-5.0 21.2: "MPI_ABI_GET_VERSION and MPI_ABI_GET_INFO can be called at
-// any time in an MPI program. These functions must always be thread-safe";
-// "The major and minor version of the ABI associated with MPI-5.0 are 1 and
-// 0". MPI_Abi_get_info's keys mpi_aint_size, mpi_count_size and
-// mpi_offset_size give the sizes of those types; MPI_Abi_get_fortran_info
-// (where the library has Fortran support) describes the Fortran types.
+// MPI_Abi_get_version, MPI_Abi_get_info and MPI_Abi_get_fortran_info,
+// called by fixtures/c/abi/abi_info.c before MPI_Init, after it and after
+// MPI_Finalize, from the main thread and from four threads at once: one
+// run feeds every rule.
 var abiInfo = harness.Define(harness.Check{
-	ID:        "ABI-INFO-001",
-	Clause:    "MPI-5.0:21.2",
-	Needs:     "abi",
-	Title:     "MPI_Abi_get_version answers 1.0 before MPI_Init, after it and after MPI_Finalize, from the main thread and from four threads at once; MPI_Abi_get_info's size keys match the header's types in all three phases; MPI_Abi_get_fortran_info, where it answers, matches MPI_Type_size of the Fortran types",
-	Injectors: []string{"inject_abi_version_off", "inject_abi_info_off"},
-	Run:       runABIInfo,
+	ID:    "ABI-INFO",
+	Needs: "abi",
+	Title: "the ABI query functions MPI_Abi_get_version, MPI_Abi_get_info and MPI_Abi_get_fortran_info, before MPI_Init, after it and after MPI_Finalize, from one thread and from four at once",
+	Rules: []harness.Rule{
+		// §20.2: "MPI_ABI_GET_VERSION produces the standard ABI version, if
+		// supported. [...] The major and minor version of the ABI associated
+		// with MPI-5.0 are 1 and 0." / "MPI_ABI_GET_VERSION and
+		// MPI_ABI_GET_INFO, can be called at any time in an MPI program."
+		{ID: "ABI-VER-01", Source: "MPI-5.0 §20.2", Basis: harness.Normative,
+			Text:      "MPI_Abi_get_version answers 1.0 before MPI_Init, after it and after MPI_Finalize",
+			Injectors: []string{"inject_abi_version_off"},
+			Judge:     judgeVersionPhases},
+		// §20.2: "These functions must always be thread-safe, as defined in
+		// Section MPI and Threads [§11.6]."
+		{ID: "ABI-VER-02", Source: "MPI-5.0 §20.2", Basis: harness.Normative,
+			Text:      "MPI_Abi_get_version, called from four threads at once in each phase (before MPI_Init, after it, after MPI_Finalize), answers 1.0 in every thread",
+			Injectors: []string{"inject_abi_version_off"},
+			Judge:     judgeVersionThreads},
+		// §20.2: "The following keys are predefined for this object:
+		// "mpi_aint_size": The size in bytes of MPI_Aint. "mpi_count_size":
+		// The size in bytes of MPI_Count. "mpi_offset_size": The size in bytes
+		// of MPI_Offset."; "can be called at any time in an MPI program".
+		{ID: "ABI-INFO-01", Source: "MPI-5.0 §20.2", Basis: harness.Normative,
+			Text:      "MPI_Abi_get_info, before MPI_Init, after it and after MPI_Finalize, returns an info object whose mpi_aint_size, mpi_count_size and mpi_offset_size are the sizes of the header's types",
+			Injectors: []string{"inject_abi_info_off"},
+			Judge:     judgeInfoKeys},
+		// §20.4.1: "mpi_integer_size": "The size in bytes of the Fortran
+		// default INTEGER kind" (and mpi_logical_size, mpi_real_size,
+		// mpi_double_precision_size); §20.4: "MPI applications can discover
+		// the size of Fortran types such as MPI_INTEGER and MPI_REAL using
+		// MPI_TYPE_SIZE": both give the same size.
+		{ID: "ABI-FTN-X1", Source: "MPI-5.0 §20.4, §20.4.1", Basis: harness.Normative,
+			Text:      "where MPI_Abi_get_fortran_info returns an info object, its size keys equal MPI_Type_size of the matching Fortran datatypes",
+			Injectors: []string{"inject_abi_fortran_size_off"},
+			Judge:     judgeFortranInfo},
+	},
 })
 
 type versionCall struct {
@@ -51,18 +79,66 @@ type fortranSize struct {
 
 var phases = []string{"before_init", "after_init", "after_finalize"}
 
-func runABIInfo(x *harness.X) harness.Verdict {
+// infoOut is what fixtures/c/abi/abi_info.c recorded.
+type infoOut struct {
+	calls  []versionCall
+	sizes  map[string]string            // the header's types, as measured
+	got    map[string]map[string]string // phase -> key -> value
+	rcs    []infoRC
+	fortRC *infoRC
+	finfo  map[string]string
+	fsizes []fortranSize
+}
+
+func infoRun(x *harness.X) *infoOut {
 	requireABI(x)
-	_, recs := x.Job(harness.Job{Name: "abi_info", Ranks: 1, Program: x.Fixture("abi_info"),
+	_, recs := x.JobOnce(harness.Job{Name: "abi_info", Ranks: 1, Program: x.Fixture("abi_info"),
 		RankEnv: map[string]string{"LD_LIBRARY_PATH": x.Impl.ABI.LibDir}, Deadline: 60 * time.Second})
 	if len(recs.Kind("done", -1)) != 1 {
-		panic(harness.Verdict{Status: harness.Error, Reason: "abi_info did not reach its end"})
+		x.Errorf("", "abi_info did not reach its end")
 	}
+	out := &infoOut{sizes: map[string]string{}, got: map[string]map[string]string{}, finfo: map[string]string{}}
+	out.calls = decode[versionCall](x, recs, "version")
+	for _, r := range recs.Kind("sizes", -1) {
+		var m map[string]any
+		r.Decode(&m)
+		for k, v := range m {
+			if f, ok := v.(float64); ok {
+				out.sizes[k] = strconv.Itoa(int(f))
+			}
+		}
+	}
+	for _, k := range decode[infoKey](x, recs, "info") {
+		if out.got[k.When] == nil {
+			out.got[k.When] = map[string]string{}
+		}
+		out.got[k.When][k.Key] = k.Value
+	}
+	out.rcs = decode[infoRC](x, recs, "info_rc")
+	if frc := recs.Kind("fortran_rc", -1); len(frc) == 1 {
+		out.fortRC = &infoRC{}
+		frc[0].Decode(out.fortRC)
+	}
+	for _, k := range decode[infoKey](x, recs, "fortran_info") {
+		out.finfo[k.Key] = k.Value
+	}
+	out.fsizes = decode[fortranSize](x, recs, "fortran_type_size")
+	return out
+}
+
+// judgeVersion judges the calls of the main thread (threads false) or of
+// the four threads (true).
+func judgeVersion(x *harness.X, threads bool) harness.Verdict {
+	out := infoRun(x)
 	var p problems
-	calls := decode[versionCall](x, recs, "version")
 	count := map[string]int{}
-	for _, c := range calls {
+	n := 0
+	for _, c := range out.calls {
+		if (c.Thread > 0) != threads {
+			continue
+		}
 		count[c.When]++
+		n++
 		if c.RC != 0 || c.Major != 1 || c.Minor != 0 {
 			who := "the main thread"
 			if c.Thread > 0 {
@@ -71,71 +147,73 @@ func runABIInfo(x *harness.X) harness.Verdict {
 			p.addf("MPI_Abi_get_version %s from %s: rc %d, version %d.%d (want 1.0)", strings.ReplaceAll(c.When, "_", " "), who, c.RC, c.Major, c.Minor)
 		}
 	}
+	want := 1
+	if threads {
+		want = 4
+	}
 	for _, ph := range phases {
-		if count[ph] != 5 {
-			p.addf("%d MPI_Abi_get_version answers %s, want 5 (main thread and 4 threads)", count[ph], ph)
+		if count[ph] != want {
+			p.addf("%d MPI_Abi_get_version answers %s, want %d", count[ph], ph, want)
 		}
 	}
-	// The sizes the header gives, as the fixture measured them.
-	sizes := map[string]string{}
-	for _, r := range recs.Kind("sizes", -1) {
-		var m map[string]any
-		r.Decode(&m)
-		for k, v := range m {
-			if f, ok := v.(float64); ok {
-				sizes[k] = strconv.Itoa(int(f))
-			}
-		}
+	p.fail(x, x.Impl.ID+"'s MPI_Abi_get_version", "")
+	if threads {
+		return harness.Verdict{Reason: fmt.Sprintf("version 1.0 in all %d calls from 4 threads at once, in each of the 3 phases", n)}
 	}
-	got := map[string]map[string]string{}
-	for _, k := range decode[infoKey](x, recs, "info") {
-		if got[k.When] == nil {
-			got[k.When] = map[string]string{}
-		}
-		got[k.When][k.Key] = k.Value
+	return harness.Verdict{Reason: "version 1.0 before MPI_Init, after it and after MPI_Finalize"}
+}
+
+func judgeVersionPhases(x *harness.X) harness.Verdict  { return judgeVersion(x, false) }
+func judgeVersionThreads(x *harness.X) harness.Verdict { return judgeVersion(x, true) }
+
+func judgeInfoKeys(x *harness.X) harness.Verdict {
+	out := infoRun(x)
+	var p problems
+	if len(out.rcs) != len(phases) {
+		p.addf("%d MPI_Abi_get_info calls recorded, want %d", len(out.rcs), len(phases))
 	}
-	for _, rc := range decode[infoRC](x, recs, "info_rc") {
+	for _, rc := range out.rcs {
 		if rc.RC != 0 || rc.Null == 1 {
 			p.addf("MPI_Abi_get_info %s: rc %d, MPI_INFO_NULL: %v", rc.When, rc.RC, rc.Null == 1)
 			continue
 		}
 		for _, key := range []string{"mpi_aint_size", "mpi_count_size", "mpi_offset_size"} {
-			v, ok := got[rc.When][key]
+			v, ok := out.got[rc.When][key]
 			if !ok {
 				p.addf("MPI_Abi_get_info %s has no key %s", rc.When, key)
-			} else if v != sizes[key] {
-				p.addf("MPI_Abi_get_info %s: %s = %q, the header's type has %s bytes", rc.When, key, v, sizes[key])
+			} else if v != out.sizes[key] {
+				p.addf("MPI_Abi_get_info %s: %s = %q, the header's type has %s bytes", rc.When, key, v, out.sizes[key])
 			}
 		}
 	}
-	// Fortran: only where the library answers.
-	fortran := "MPI_Abi_get_fortran_info: "
-	frc := recs.Kind("fortran_rc", -1)
-	var fr infoRC
-	if len(frc) == 1 {
-		frc[0].Decode(&fr)
+	p.fail(x, x.Impl.ID+"'s MPI_Abi_get_info", fmt.Sprintf("info keys: %v", out.got))
+	return harness.Verdict{Reason: fmt.Sprintf("mpi_aint_size/mpi_count_size/mpi_offset_size = %s/%s/%s before MPI_Init, after it and after MPI_Finalize",
+		out.sizes["mpi_aint_size"], out.sizes["mpi_count_size"], out.sizes["mpi_offset_size"])}
+}
+
+func judgeFortranInfo(x *harness.X) harness.Verdict {
+	out := infoRun(x)
+	if out.fortRC == nil {
+		x.Errorf("", "abi_info recorded no MPI_Abi_get_fortran_info call")
 	}
-	finfo := map[string]string{}
-	for _, k := range decode[infoKey](x, recs, "fortran_info") {
-		finfo[k.Key] = k.Value
+	if out.fortRC.RC != 0 || out.fortRC.Null == 1 {
+		x.Unsupported("not measurable here: MPI_Abi_get_fortran_info returned rc %d, MPI_INFO_NULL: %v (the library does not know the Fortran compiler)", out.fortRC.RC, out.fortRC.Null == 1)
 	}
-	if fr.RC != 0 || fr.Null == 1 {
-		fortran += fmt.Sprintf("not available (rc %d)", fr.RC)
-	} else {
-		checked := 0
-		for _, fs := range decode[fortranSize](x, recs, "fortran_type_size") {
-			v, ok := finfo[fs.Key]
-			if !ok {
-				continue
-			}
-			checked++
-			if v != strconv.Itoa(fs.Size) {
-				p.addf("MPI_Abi_get_fortran_info: %s = %q, MPI_Type_size says %d", fs.Key, v, fs.Size)
-			}
+	var p problems
+	checked := 0
+	for _, fs := range out.fsizes {
+		v, ok := out.finfo[fs.Key]
+		if !ok {
+			continue
 		}
-		fortran += fmt.Sprintf("%d keys, %d sizes match MPI_Type_size", len(finfo), checked)
+		checked++
+		if v != strconv.Itoa(fs.Size) {
+			p.addf("MPI_Abi_get_fortran_info: %s = %q, MPI_Type_size says %d", fs.Key, v, fs.Size)
+		}
 	}
-	p.fail(x, x.Impl.ID+"'s MPI_Abi_get_version/MPI_Abi_get_info", fmt.Sprintf("info keys: %v\nfortran info: %v", got, finfo))
-	return harness.Verdict{Reason: fmt.Sprintf("version 1.0 in %d calls (3 phases × main + 4 threads); mpi_aint_size/mpi_count_size/mpi_offset_size = %s/%s/%s in every phase; %s",
-		len(calls), sizes["mpi_aint_size"], sizes["mpi_count_size"], sizes["mpi_offset_size"], fortran)}
+	p.fail(x, x.Impl.ID+"'s MPI_Abi_get_fortran_info", fmt.Sprintf("fortran info: %v", out.finfo))
+	if checked == 0 {
+		x.Unsupported("not measurable here: MPI_Abi_get_fortran_info has none of the size keys (%d keys)", len(out.finfo))
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("%d keys, %d sizes match MPI_Type_size", len(out.finfo), checked)}
 }

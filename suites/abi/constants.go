@@ -9,19 +9,53 @@ import (
 	"github.com/mpits/mpits/harness"
 )
 
-// MPI-5.0 21.3.1 (MPI_Status: eight ints, the public fields first), 21.3.3
-// and 21.5 (predefined handles are the compile-time integers of the Huffman
-// code), 22.1.1 (the ABI value of every constant): each implementation's
-// ABI header has exactly those values, the headers agree with each other,
-// and the library means the same by them (datatype sizes, error classes, the
-// place it writes status fields).
+// What each implementation's ABI header fixes (measured by compiling
+// fixtures/c/abi/constants.c with it) and what its libmpi_abi means by it
+// (datatype sizes, error classes, where it writes status fields): one run
+// feeds these rules and ABI-HANDLE's. A value fixed at compile time cannot
+// be changed by a preloaded injector, so each rule also judges the
+// library's use of what it covers, which an injector can break.
 var constants = harness.Define(harness.Check{
-	ID:        "ABI-CONST-001",
-	Clause:    "MPI-5.0:21.5",
-	Needs:     "abi",
-	Title:     "the MPI 5 ABI header gives every predefined handle, integer constant and constant address the value the standard fixes, lays out MPI_Status, MPI_Aint, MPI_Offset, MPI_Count and the handles as fixed, agrees with the other implementations' ABI headers, and the library sizes datatypes, classes errors and writes statuses accordingly",
-	Injectors: []string{"inject_abi_type_size_off", "inject_abi_status_swap"},
-	Run:       runConstants,
+	ID:    "ABI-CONST",
+	Needs: "abi",
+	Title: "the MPI 5 ABI header's constants, types and layouts against the values the standard fixes and the other implementations' ABI headers, and the library's use of them",
+	Rules: []harness.Rule{
+		// §20.3.1: "The MPI status object is a struct containing 8 integers:
+		// the three public member fields [...] and 5 private member fields";
+		// "The MPI status object must use exactly eight C int worth of
+		// storage." (typedef with MPI_SOURCE, MPI_TAG, MPI_ERROR first).
+		{ID: "ABI-STAT-01", Source: "MPI-5.0 §20.3.1", Basis: harness.Normative,
+			Text:      "MPI_Status is eight ints with MPI_SOURCE, MPI_TAG and MPI_ERROR at offsets 0, 4 and 8 in the header, and the library writes the fields of an array of statuses there",
+			Injectors: []string{"inject_abi_status_swap"},
+			Judge:     judgeStatusLayout},
+		// §20.3.5: "MPI_Aint should be defined as a C typedef to intptr_t";
+		// "the standard ABI defines MPI_Offset to be the C standard integer type
+		// int64_t (or an equivalent type). On systems where intptr_t is 32 or
+		// 64 bits, MPI_Count is the C standard integer type int64_t".
+		{ID: "ABI-TYP-01", Source: "MPI-5.0 §20.3.5", Basis: harness.Normative,
+			Text:      "MPI_Aint, MPI_Offset and MPI_Count are signed 8-byte integers (64-bit platform) in the header, and MPI_Type_size of MPI_AINT, MPI_OFFSET and MPI_COUNT is 8",
+			Injectors: []string{"inject_abi_type_size_off"},
+			Judge:     judgeIntTypes},
+		// §20.3.3: "The MPI ABI defines handle constants to be compile-time
+		// constants, which are specified as integer expressions cast to the
+		// appropriate handle type."; "The definition of these constants is
+		// described in Section Handle Constants [§20.5]"; §20.3.2: "Handles for
+		// MPI objects are defined to be incomplete struct pointers". §20.4:
+		// "Lack of support in the implementation for optional predefined
+		// datatypes is indicated when the type size returned is MPI_UNDEFINED."
+		{ID: "ABI-HND-02", Source: "MPI-5.0 §20.3.2, §20.3.3, §20.4, §20.5", Basis: harness.Normative,
+			Text:      "every predefined handle constant is a pointer-typed compile-time constant with the value the standard fixes, the same in every implementation's ABI header, and the library sizes the predefined datatypes accordingly (a fixed-size type its size, a C type its sizeof, an unsupported optional type MPI_UNDEFINED)",
+			Injectors: []string{"inject_abi_type_size_off"},
+			Judge:     judgeHandleConstants},
+		// §20.3.4: "Integer constants fall into groups, where all constants in
+		// each group must have unique values."; §20.3.3: "All of the constants
+		// are specified in Section Defined Constants [§A.1.1]" (the ABI value
+		// column).
+		{ID: "ABI-INT-01", Source: "MPI-5.0 §20.3.3, §20.3.4, Annex A", Basis: harness.Normative,
+			Text:      "every integer constant and constant address of the header has the value the standard fixes, the same in every implementation's ABI header, and the library classes each error class as itself",
+			Injectors: []string{"inject_abi_error_class_off"},
+			Judge:     judgeIntConstants},
+	},
 })
 
 type constRec struct {
@@ -133,20 +167,25 @@ func undeclared(x *harness.X) {
 	}
 }
 
-func runConstants(x *harness.X) harness.Verdict {
+// constantsFor runs the constants fixture and ends the rule as Fail when
+// the header lacks a standard constant (the fixture does not compile).
+func constantsFor(x *harness.X) *constantsOut {
 	requireABI(x)
 	undeclared(x)
-	out := constantsRun(x)
-	var p problems
-	var notes []string
-	known := map[string]bool{}
-	for _, list := range [][]stdConst{standardHandles, standardInts, standardPointers} {
+	return constantsRun(x)
+}
+
+// headerValues judges the header's values of the constants in lists
+// against the standard and against the other ABI headers.
+func headerValues(x *harness.X, out *constantsOut, p *problems, lists ...[]stdConst) (n int, notes, compared []string) {
+	mine := map[string]bool{}
+	for _, list := range lists {
 		for _, c := range list {
-			known[c.Name] = true
+			mine[c.Name] = true
 			got, ok := out.Consts[c.Name]
 			switch {
 			case !ok:
-				panic(harness.Verdict{Status: harness.Error, Reason: "fixture abi_constants did not report " + c.Name + " (standard_constants.h and standard.go disagree)"})
+				x.Errorf("", "fixture abi_constants did not report %s (standard_constants.h and standard.go disagree)", c.Name)
 			case got.Kind == "absent" && deprecatedBefore32[c.Name]:
 				notes = append(notes, c.Name)
 			case got.Kind == "absent":
@@ -155,21 +194,16 @@ func runConstants(x *harness.X) harness.Verdict {
 				p.addf("%s = %#x in the header, the standard fixes %#x", c.Name, got.Value, c.Value)
 			case c.Type != "int" && c.Type != "pointer" && got.Type != c.Type:
 				p.addf("%s has type %s in the header, not %s", c.Name, got.Type, c.Type)
+			default:
+				n++
 			}
 		}
 	}
 	for name := range out.Consts {
-		if !known[name] {
-			panic(harness.Verdict{Status: harness.Error, Reason: "fixture abi_constants reported " + name + ", which standard.go does not know"})
+		if _, ok := standardValue(name); !ok {
+			x.Errorf("", "fixture abi_constants reported %s, which standard.go does not know", name)
 		}
 	}
-	for _, k := range sortedKeys(standardLayout) {
-		if got, ok := out.Layout[k]; !ok || got != standardLayout[k] {
-			p.addf("%s = %d in the header, the standard fixes %d", k, got, standardLayout[k])
-		}
-	}
-	// The headers agree with each other.
-	var compared []string
 	for _, e := range abiEnvs(x) {
 		if e.Impl.ID == x.Impl.ID {
 			continue
@@ -181,6 +215,9 @@ func runConstants(x *harness.X) harness.Verdict {
 		}
 		compared = append(compared, e.Impl.ID)
 		for _, name := range sortedKeys(out.Consts) {
+			if !mine[name] {
+				continue
+			}
 			a, b := out.Consts[name], other.Consts[name]
 			if deprecatedBefore32[name] && (a.Kind == "absent" || b.Kind == "absent") {
 				continue // either way is allowed
@@ -189,25 +226,95 @@ func runConstants(x *harness.X) harness.Verdict {
 				p.addf("%s: %s's header says %s, %s's says %s", name, x.Impl.ID, constText(a), e.Impl.ID, constText(b))
 			}
 		}
-		for _, k := range sortedKeys(out.Layout) {
-			if out.Layout[k] != other.Layout[k] {
-				p.addf("%s: %d in %s's header, %d in %s's", k, out.Layout[k], x.Impl.ID, other.Layout[k], e.Impl.ID)
-			}
+	}
+	return n, notes, compared
+}
+
+// layoutKeys judges the header's layout values whose names match keep.
+func layoutKeys(out *constantsOut, p *problems, keep func(string) bool) int {
+	n := 0
+	for _, k := range sortedKeys(standardLayout) {
+		if !keep(k) {
+			continue
+		}
+		n++
+		if got, ok := out.Layout[k]; !ok || got != standardLayout[k] {
+			p.addf("%s = %d in the header, the standard fixes %d", k, got, standardLayout[k])
 		}
 	}
-	libraryMeaning(out, &p)
-	extra := ""
-	if len(notes) > 0 {
-		extra = "absent from the header (deprecated in MPI-3.1 or earlier, allowed): " + strings.Join(notes, ", ")
+	return n
+}
+
+func judgeStatusLayout(x *harness.X) harness.Verdict {
+	out := constantsFor(x)
+	var p problems
+	layoutKeys(out, &p, func(k string) bool { return strings.Contains(k, "MPI_Status") })
+	libraryStatus(out, &p)
+	p.fail(x, x.Impl.ID+"'s MPI_Status", "")
+	return harness.Verdict{Reason: "MPI_Status is 32 bytes with MPI_SOURCE/MPI_TAG/MPI_ERROR at 0/4/8, and MPI_Waitall writes source and tag of each status of an array there"}
+}
+
+var intTypes = map[string]bool{"MPI_AINT": true, "MPI_COUNT": true, "MPI_OFFSET": true}
+
+func judgeIntTypes(x *harness.X) harness.Verdict {
+	out := constantsFor(x)
+	var p problems
+	layoutKeys(out, &p, func(k string) bool {
+		return strings.Contains(k, "MPI_Aint") || strings.Contains(k, "MPI_Offset") || strings.Contains(k, "MPI_Count")
+	})
+	seen := 0
+	for _, t := range out.Tsize {
+		if !intTypes[t.Name] {
+			continue
+		}
+		seen++
+		if t.RC != 0 || t.Size != fixedSizes[t.Name] {
+			p.addf("MPI_Type_size(%s) = %d (rc %d), want %d", t.Name, t.Size, t.RC, fixedSizes[t.Name])
+		}
 	}
-	p.fail(x, x.Impl.ID+"'s ABI header and library", extra)
-	reason := fmt.Sprintf("%d constants as the standard fixes them, MPI_Status 32 bytes with MPI_SOURCE/MPI_TAG/MPI_ERROR at 0/4/8, MPI_Aint/MPI_Offset/MPI_Count 8 bytes; %d datatype sizes, %d error classes and the status layout as the library uses them",
-		len(out.Consts)-len(notes), len(out.Tsize), len(out.Eclass))
+	if seen != len(intTypes) {
+		p.addf("%d of the sizes of MPI_AINT, MPI_COUNT and MPI_OFFSET recorded, want 3", seen)
+	}
+	p.fail(x, x.Impl.ID+"'s MPI_Aint/MPI_Offset/MPI_Count", "")
+	return harness.Verdict{Reason: "MPI_Aint, MPI_Offset and MPI_Count are signed 8-byte integers, and MPI_Type_size of MPI_AINT, MPI_OFFSET and MPI_COUNT is 8"}
+}
+
+func judgeHandleConstants(x *harness.X) harness.Verdict {
+	out := constantsFor(x)
+	var p problems
+	n, notes, compared := headerValues(x, out, &p, standardHandles)
+	layoutKeys(out, &p, func(k string) bool {
+		for _, t := range handleTypes {
+			if strings.HasSuffix(k, "("+t+")") {
+				return true
+			}
+		}
+		return false
+	})
+	sized := librarySizes(out, &p)
+	p.fail(x, x.Impl.ID+"'s predefined handle constants", "")
+	reason := fmt.Sprintf("%d predefined handles as the standard fixes them, the 11 handle types pointers; the library sizes %d predefined datatypes accordingly", n, sized)
 	if len(compared) > 0 {
-		reason += "; same header as " + strings.Join(compared, ", ")
+		reason += "; same values as " + strings.Join(compared, ", ")
 	}
 	if len(notes) > 0 {
-		reason += "; not defined (deprecated in MPI-2.0, allowed): " + strings.Join(notes, ", ")
+		reason += "; " + strings.Join(notes, "; ")
+	}
+	return harness.Verdict{Reason: reason}
+}
+
+func judgeIntConstants(x *harness.X) harness.Verdict {
+	out := constantsFor(x)
+	var p problems
+	n, notes, compared := headerValues(x, out, &p, standardInts, standardPointers)
+	classes := libraryClasses(out, &p)
+	p.fail(x, x.Impl.ID+"'s integer constants", "")
+	reason := fmt.Sprintf("%d integer constants and constant addresses as the standard fixes them; %d error classes are their own class", n, classes)
+	if len(compared) > 0 {
+		reason += "; same values as " + strings.Join(compared, ", ")
+	}
+	if len(notes) > 0 {
+		reason += "; not defined (deprecated in MPI-3.1 or earlier, allowed): " + strings.Join(notes, ", ")
 	}
 	return harness.Verdict{Reason: reason}
 }
@@ -222,11 +329,16 @@ func constText(c constRec) string {
 	return fmt.Sprintf("%#x", c.Value)
 }
 
-// libraryMeaning: the library sizes the predefined datatypes, classes the
-// error classes and writes statuses as the standard's values mean.
-func libraryMeaning(out *constantsOut, p *problems) {
+// librarySizes: the library sizes the predefined datatypes (other than
+// MPI_AINT/MPI_COUNT/MPI_OFFSET, ABI-TYP-01's) as the handle values mean.
+func librarySizes(out *constantsOut, p *problems) int {
 	undefined, _ := standardValue("MPI_UNDEFINED")
+	n := 0
 	for _, t := range out.Tsize {
+		if intTypes[t.Name] {
+			continue
+		}
+		n++
 		fixed, isFixed := fixedSizes[t.Name]
 		switch {
 		case t.RC != 0:
@@ -241,6 +353,11 @@ func libraryMeaning(out *constantsOut, p *problems) {
 			p.addf("MPI_Type_size(%s) = %d: neither a size nor MPI_UNDEFINED", t.Name, t.Size)
 		}
 	}
+	return n
+}
+
+// libraryClasses: every error class is its own class.
+func libraryClasses(out *constantsOut, p *problems) int {
 	sort.Slice(out.Eclass, func(i, j int) bool { return out.Eclass[i].Name < out.Eclass[j].Name })
 	for _, e := range out.Eclass {
 		want, _ := standardValue(e.Name)
@@ -248,6 +365,11 @@ func libraryMeaning(out *constantsOut, p *problems) {
 			p.addf("MPI_Error_class(%s) = %d (rc %d): an error class is its own class", e.Name, e.Class, e.RC)
 		}
 	}
+	return len(out.Eclass)
+}
+
+// libraryStatus: the library writes statuses where the layout says.
+func libraryStatus(out *constantsOut, p *problems) {
 	if len(out.Status) != 1 {
 		p.addf("no status record")
 		return

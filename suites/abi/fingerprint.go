@@ -19,12 +19,20 @@ import (
 // predefined handles of one type differ, and MPI-4.1 2.5.8 ("MPI_Count ...
 // at least as large as MPI_Aint and MPI_Offset"; MPI_Aint holds an address).
 var fingerprintCheck = harness.Define(harness.Check{
-	ID:        "ABI-PRINT-001",
-	Clause:    "seed:003",
-	Needs:     "abi",
-	Title:     "the fingerprint of the implementation's own ABI (handle representation and sizes, MPI_Status layout, predefined handles and constants, sonames) is taken and compared with the others; the library agrees with its own header on datatype sizes and status layout",
-	Injectors: []string{"inject_native_status_swap"},
-	Run:       runFingerprint,
+	ID:    "NATIVE-PRINT",
+	Needs: "abi",
+	Title: "the fingerprint of each implementation's own (pre-standard) ABI: handle representation and sizes, MPI_Status layout, predefined handles and constants, sonames (abi-fingerprint.md)",
+	Rules: []harness.Rule{
+		// Seed 003 (wi4mpi) translates between the implementations' own ABIs
+		// from what each header fixes and what each library does with it:
+		// a fingerprint only describes an ABI where the library keeps to its
+		// own header (datatype sizes, where it writes status fields, distinct
+		// predefined handles) and its integer types can hold what they must.
+		{ID: "NATIVE-PRINT-01", Source: "seed 003", Basis: harness.SeedBasis,
+			Text:      "the fingerprint of the implementation's own ABI is taken and compared with the others, and the library agrees with its own header: MPI_Type_size of C datatypes is their sizeof, statuses are written where the header puts the fields, predefined handles of one type are distinct, MPI_Count holds MPI_Aint and MPI_Offset and MPI_Aint an address",
+			Injectors: []string{"inject_native_status_swap"},
+			Judge:     runFingerprint},
+	},
 })
 
 type fpHandle struct {
@@ -84,7 +92,7 @@ func takeFingerprint(x *harness.X) *fingerprint {
 	if bin, err := readELF(x.Impl.HostPath(path)); err == nil {
 		fp.Needs = bin.mpiNeeded()
 	}
-	_, recs := x.Job(harness.Job{Name: "abi_fingerprint", Ranks: 1, Program: path, Deadline: 60 * time.Second})
+	_, recs := x.JobOnce(harness.Job{Name: "abi_fingerprint", Ranks: 1, Program: path, Deadline: 60 * time.Second})
 	if len(recs.Kind("done", -1)) != 1 {
 		panic(harness.Verdict{Status: harness.Error, Reason: "abi_fingerprint did not reach its end"})
 	}
@@ -347,7 +355,7 @@ func fingerprintSummary(all []*fingerprint) string {
 // side by side, then the pairwise differences.
 func writeFingerprintReport(all []*fingerprint) {
 	var b strings.Builder
-	b.WriteString("# ABI fingerprints\n\nWritten by the ABI suite (ABI-PRINT-001, fixtures/c/abi/fingerprint.c): each implementation's own " +
+	b.WriteString("# ABI fingerprints\n\nWritten by the ABI suite (NATIVE-PRINT-01, fixtures/c/abi/fingerprint.c): each implementation's own " +
 		"(pre-standard) ABI, measured from a program built with its own `mpicc` and from the ELF files. A pointer handle is " +
 		"named by the symbol it points to (`&ompi_mpi_comm_world`), an integer handle by its value.\n\n")
 	b.WriteString("## Summary\n\n" + fingerprintSummary(all) + "\n")

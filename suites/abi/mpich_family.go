@@ -12,22 +12,27 @@ import (
 // Seed 003 (wi4mpi): "MPICH, Intel MPI, Cray MPICH and MVAPICH share
 // MPICH's ABI (libmpi.so.12, integer handles)": a program built against one
 // member runs unchanged on another's library, chosen by the loader path.
-// Here: the application of ABI-MATRIX-001, built with mpich-deb's own
+// Here: the application of ABI-MATRIX, built with mpich-deb's own
 // mpicc, runs on each implementation whose MPI library carries the MPICH
 // ABI's major version (soname lib*mpi*.so.12, read from ELF) with
 // LD_LIBRARY_PATH pointing at that library's folder; it must run on that
 // library (not on one the loader found elsewhere) and give the same results
 // as the implementation's own build of the application (run without
 // injectors): binary compatibility, not the library's own conformance,
-// which ABI-MATRIX-001 judges. Where both builds differ from what MPI
+// which NATIVE-API-X1 judges. Where both builds differ from what MPI
 // defines, the reason says so.
 var mpichFamily = harness.Define(harness.Check{
-	ID:        "ABI-MPICH-001",
-	Clause:    "seed:003",
-	Needs:     "abi",
-	Title:     "the cross-run application built with mpich-deb's mpicc runs unchanged on this implementation's MPICH-ABI library (soname .so.12), reached by LD_LIBRARY_PATH under the library name the binary needs, with the results of that implementation's own build",
-	Injectors: []string{"inject_native_status_swap"},
-	Run:       runMPICHFamily,
+	ID:    "NATIVE-MPICH",
+	Needs: "abi",
+	Title: "binary compatibility inside the MPICH ABI family (seed 003): mpich-deb's build of the cross-run application on every library with the MPICH ABI's soname",
+	Rules: []harness.Rule{
+		// Seed 003: "MPICH, Intel MPI, Cray MPICH and MVAPICH share MPICH's ABI
+		// (libmpi.so.12, integer handles)".
+		{ID: "NATIVE-PRINT-02", Source: "seed 003", Basis: harness.SeedBasis,
+			Text:      "the cross-run application built with mpich-deb's mpicc runs unchanged on this implementation's MPICH-ABI library (soname .so.12), reached by LD_LIBRARY_PATH under the library name the binary needs, with the results of that implementation's own build",
+			Injectors: []string{"inject_native_status_swap"},
+			Judge:     runMPICHFamily},
+	},
 })
 
 // familyBuilder is the implementation whose binary the claim is about.
@@ -126,7 +131,7 @@ func runMPICHFamily(x *harness.X) harness.Verdict {
 	reason := fmt.Sprintf("%s's binary (needs %s) ran unchanged on %s (%s, soname %s) with the results of %s's own build (%d results)",
 		familyBuilder, strings.Join(needs, " "), x.Impl.ID, shorten(cell.Library, 40), lib.Soname, x.Impl.ID, cell.Results) + renamed
 	if len(ref.Mismatches) > 0 {
-		reason += fmt.Sprintf("; both differ from what MPI defines in %d results (the library's own conformance, see ABI-MATRIX-001): %s",
+		reason += fmt.Sprintf("; both differ from what MPI defines in %d results (the library's own conformance, see NATIVE-API-X1): %s",
 			len(ref.Mismatches), ref.Mismatches[0])
 	}
 	return harness.Verdict{Reason: reason}

@@ -10,7 +10,8 @@ package abi
 // aligns MPI_CHARACTER, MPI_ERRORS_ABORT/RETURN, MPI_SEEK_*, MPI_APPNUM,
 // MPI_LASTUSEDCODE, MPI_UNIVERSE_SIZE and MPI_COMBINER_F90_* with the 5.0
 // text). Never derived from an implementation's header.
-// fixtures/c/abi/standard_constants.h names the same constants for C.
+// fixtures/c/abi/standard_constants.h, the same list for C, is generated from
+// these lists (standard_header.go: go generate ./suites/abi).
 
 // stdConst is one constant: its name, its handle type ("int", "pointer"
 // for constant addresses and callbacks) and the value the standard gives.
