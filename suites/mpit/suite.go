@@ -8,7 +8,7 @@ import "github.com/mpits/mpits/harness"
 var Suite = &harness.Suite{
 	Name: "MPI_T",
 	Checks: []harness.Check{cvarIndex, initFinalize, stringsCheck, namesCheck, metadataCheck, cvarRW,
-		sessionsCheck, pvarOps, threadsCheck, robustCheck, errorsCheck, modelsCheck, acrossCheck, headerCheck, enduranceCheck},
+		sessionsCheck, pvarOps, threadsCheck, robustCheck, errorsCheck, modelsCheck, acrossCheck, headerCheck, enduranceCheck, bindingCheck},
 	Fixtures: []harness.Fixture{
 		{Name: "mpit_cvar_index", Sources: []string{"mpit/cvar_index.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_init_finalize", Sources: []string{"mpit/init_finalize.c"}, Headers: []string{"mpit/mpit_util.h"}},
@@ -19,6 +19,7 @@ var Suite = &harness.Suite{
 		{Name: "mpit_robust", Sources: []string{"mpit/robust.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_errors", Sources: []string{"mpit/errors.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_endurance", Sources: []string{"mpit/endurance.c"}, Headers: []string{"mpit/mpit_util.h"}},
+		{Name: "mpit_binding", Sources: []string{"mpit/binding.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_symbols", Sources: []string{"mpit/symbols.c"}, Flags: []string{"-ldl"}},
 		{Name: "mpit_across", Sources: []string{"mpit/across.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_models", Sources: []string{"mpit/models.c"}, Headers: []string{"mpit/mpit_util.h"}, Flags: []string{"-pthread"}},
@@ -50,6 +51,7 @@ var Suite = &harness.Suite{
 		injector("inject_mpit_category_drift", "inject/mpit_category_drift.c"),
 		injector("inject_mpit_cycle_breaks", "inject/mpit_cycle_breaks.c"),
 		injector("inject_mpit_failure_sticks", "inject/mpit_failure_sticks.c"),
+		injector("inject_mpit_bind_refused", "inject/mpit_bind_refused.c"),
 		injector("inject_mpit_query_thread_follows", "inject/mpit_query_thread_follows.c"),
 		injector("inject_mpit_is_thread_main_off", "inject/mpit_is_thread_main_off.c"),
 	},

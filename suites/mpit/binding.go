@@ -1,0 +1,97 @@
+package mpit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// Binding variables to MPI objects (MPI-5.0 §15.3.2, §15.3.6.2, §15.3.7.4),
+// from fixtures/c/mpit/binding.c, one run per rule.
+var bindingCheck = harness.Define(harness.Check{
+	ID:    "MPIT-BINDING",
+	Needs: "mpit",
+	Title: "variables bound to an MPI object get a handle on a valid object of their kind; for variables bound to none, obj_handle is ignored",
+	Rules: []harness.Rule{
+		// §15.3.2: "the variable must be bound to exactly one MPI object before
+		// it can be used"; §15.3.6.2: "This routine binds the control variable
+		// specified by the argument index to an MPI object. The object is passed
+		// in the argument obj_handle as an address to a local variable that
+		// stores the object's handle." (§15.3.7.4 alike for pvars)
+		{ID: "META-4", Source: "MPI-5.0 §15.3.2, §15.3.6.2, §15.3.7.4", Basis: harness.Normative,
+			Text:      "a control or performance variable bound to a kind of object (communicator, datatype, error handler, group, info, operation, request, window) gets a handle on a valid object of that kind",
+			Injectors: []string{"inject_mpit_bind_refused"}, Judge: judgeBinding("bound")},
+		// §15.3.6.2: "The argument obj_handle is ignored if the
+		// MPI_T_CVAR_GET_INFO call for this control variable returned
+		// MPI_T_BIND_NO_OBJECT in the argument bind." (§15.3.7.4 alike)
+		{ID: "META-5", Source: "MPI-5.0 §15.3.6.2, §15.3.7.4", Basis: harness.Normative,
+			Text:      "for a variable bound to no object, handle allocation ignores obj_handle: it succeeds with a pointer to nothing valid",
+			Injectors: []string{"inject_mpit_bind_refused"}, Judge: judgeBinding("noobject")},
+	},
+})
+
+type bindRec struct {
+	Var    string `json:"var"`
+	Index  int    `json:"index"`
+	Name   string `json:"name"`
+	Object string `json:"object"`
+	RC     string `json:"rc"`
+}
+
+func judgeBinding(mode string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		res, recs, err := x.LaunchOnce(harness.Job{Name: "mpit_binding_" + mode, Ranks: 1, Program: x.Fixture("mpit_binding"), Args: []string{mode}})
+		if recs == nil {
+			if res.OK() {
+				x.Errorf(res.Evidence(), "%v", err)
+			}
+			x.Failf(res.Evidence(), "the process died before its first handle: %s", res.Problem())
+		}
+		got := decode[bindRec](recs, mode)
+		var bad, kinds []string
+		seen := map[string]int{}
+		for _, r := range got {
+			seen[r.Var+" "+r.Object]++
+			if r.RC != "MPI_SUCCESS" {
+				bad = append(bad, fmt.Sprintf("%s %d (%s) bound to %s: handle_alloc returned %s", r.Var, r.Index, r.Name, r.Object, r.RC))
+			}
+		}
+		if !res.OK() {
+			// the attempt with no result is where it died
+			done := map[string]bool{}
+			for _, r := range got {
+				done[fmt.Sprintf("%s/%d", r.Var, r.Index)] = true
+			}
+			where := "after its last record"
+			for _, a := range decode[bindRec](recs, "attempt") {
+				if !done[fmt.Sprintf("%s/%d", a.Var, a.Index)] {
+					where = fmt.Sprintf("in handle_alloc of %s %d (%s)", a.Var, a.Index, a.Name)
+					break
+				}
+			}
+			bad = append(bad, fmt.Sprintf("the process died (%s) %s", res.Problem(), where))
+		}
+		failOn(x, bad, res.Evidence())
+		if len(got) == 0 {
+			if mode == "bound" {
+				x.Unsupported("not measurable here: no variable is bound to a kind of object this program makes (%d of other kinds)", len(recs.Kind("unmade", 0)))
+			}
+			x.Unsupported("not measurable here: no variable is bound to no object")
+		}
+		for k, n := range seen {
+			kinds = append(kinds, fmt.Sprintf("%d %s", n, k))
+		}
+		return harness.Verdict{Reason: fmt.Sprintf("%d handles allocated: %s", len(got), strings.Join(sortedStrings(kinds), ", "))}
+	}
+}
+
+func sortedStrings(s []string) []string {
+	out := append([]string{}, s...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
