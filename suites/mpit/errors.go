@@ -21,6 +21,14 @@ var errorsCheck = harness.Define(harness.Check{
 		{ID: "ERR-1", Source: "MPI-5.0 §15.3.10", Basis: harness.Normative,
 			Text:      "no MPI_T routine invokes an MPI error handler, whether it succeeds or fails with a code the text names",
 			Injectors: []string{"inject_mpit_errhandler_call"}, Judge: judgeErr1},
+		// §15.3.1: "The values of the constants are monotonic in the order
+		// listed in the table; i.e., MPI_T_VERBOSITY_USER_BASIC <
+		// MPI_T_VERBOSITY_USER_DETAIL < ... < MPI_T_VERBOSITY_MPIDEV_ALL."
+		// (The project's checklist has this as an interpretation; the text
+		// states it.)
+		{ID: "META-1", Source: "MPI-5.0 §15.3.1", Basis: harness.Normative,
+			Text:      "the nine verbosity constants increase strictly in the order of §15.3.1's table",
+			Injectors: []string{"inject_mpit_verbosity_order"}, Judge: judgeMeta1},
 		// The same sentence of §15.3.10: after MPI_T calls that failed, the
 		// process "continues normal execution": MPI works.
 		{ID: "INIT-11", Source: "MPI-5.0 §15.3.10", Basis: harness.Normative,
@@ -206,4 +214,19 @@ func judgeInit11(x *harness.X) harness.Verdict {
 		x.Failf("", "after %d failed MPI_T calls (%s), MPI_Allreduce returned %d with sum %d, want %d", len(failing), examples(failing), af[0].AllreduceRC, af[0].Sum, af[0].Want)
 	}
 	return harness.Verdict{Reason: fmt.Sprintf("after %d failed MPI_T calls, MPI_Allreduce works", len(failing))}
+}
+
+func judgeMeta1(x *harness.X) harness.Verdict {
+	v := decode[struct {
+		Values []int `json:"values"`
+	}](errorsJob(x), "verbosity")
+	if len(v) == 0 || len(v[0].Values) != 9 {
+		x.Errorf("", "mpit_errors recorded no verbosity constants")
+	}
+	for i := 1; i < 9; i++ {
+		if v[0].Values[i] <= v[0].Values[i-1] {
+			x.Failf("", "the verbosity constants do not increase in table order: %v (the %d. is not above the %d.)", v[0].Values, i+1, i)
+		}
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("the verbosity constants increase in table order: %v", v[0].Values)}
 }
