@@ -30,6 +30,14 @@ var initFinalize = harness.Define(harness.Check{
 		{ID: "INIT-2", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
 			Text:      "a nested MPI_T_init_thread (the interface already initialized) returns MPI_SUCCESS",
 			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit2},
+		// §15.3.4: "Calling this routine when the MPI tool information interface
+		// is already initialized has no effect beyond increasing the reference
+		// count of how often the interface has been initialized." and "The call
+		// returns in provided information about the actual level of thread
+		// support that will be provided": the level in force, unchanged.
+		{ID: "INIT-4", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
+			Text:      "a nested MPI_T_init_thread, asking for another level, returns in provided the level the outer call provided (it changes nothing but the count)",
+			Injectors: []string{"inject_mpit_nested_level"}, Judge: judgeInit4},
 		// §15.3.4: "The call returns in provided information about the actual level of
 		// thread support ... It can be one of the four values".
 		{ID: "INIT-3", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
@@ -240,6 +248,31 @@ func judgeInit3(x *harness.X) harness.Verdict {
 		x.Unsupported("not measurable here: no MPI_T_init_thread succeeded")
 	}
 	return harness.Verdict{Reason: "provided " + strings.Join(levels, " ")}
+}
+
+func judgeInit4(x *harness.X) harness.Verdict {
+	r := initJob(x)
+	outer := ""
+	var bad, seen []string
+	for _, pr := range r.provided {
+		switch {
+		case pr.Call == "MPI_T_init_thread" && pr.Phase == "before" && pr.Provided != "call failed" && pr.Provided != "none":
+			if outer == "" {
+				outer = pr.Provided
+			}
+		case strings.Contains(pr.Call, "(nested)") && outer != "" && pr.Provided != "call failed" && pr.Provided != "none":
+			// levels outside the four are INIT-3's
+			seen = append(seen, fmt.Sprintf("%s %s(%s)→%s", phaseWord(pr.Phase), pr.Call, strings.TrimPrefix(pr.Required, "MPI_THREAD_"), strings.TrimPrefix(pr.Provided, "MPI_THREAD_")))
+			if pr.Provided != outer {
+				bad = append(bad, fmt.Sprintf("%s: %s(%s) returned provided = %s, while the outer MPI_T_init_thread provided %s", phaseWord(pr.Phase), pr.Call, pr.Required, pr.Provided, outer))
+			}
+		}
+	}
+	failOn(x, bad, "")
+	if len(seen) == 0 {
+		x.Unsupported("not measurable here: no nested MPI_T_init_thread returned one of the four levels")
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("outer call provided %s; nested: %s", strings.TrimPrefix(outer, "MPI_THREAD_"), strings.Join(seen, ", "))}
 }
 
 func judgeInit5(x *harness.X) harness.Verdict {
