@@ -61,6 +61,37 @@ type Fortran struct {
 // HasABI reports whether the implementation ships a working libmpi_abi.
 func (c *Caps) HasABI() bool { return c.ABI.Version != "" }
 
+// Lacks says why the implementation lacks a capability a check needs (qmpi,
+// mpit, events, abi), from what the probe measured; "" when it has it.
+func (c *Caps) Lacks(need string) string {
+	switch need {
+	case "qmpi":
+		if !c.QMPI.Works {
+			return "no working QMPI: " + orMeasured(c.QMPI.Reason, fmt.Sprintf("QMPI_Register_tool_name returned %d", c.QMPI.RC))
+		}
+	case "mpit":
+		if c.AfterInit.Cvars < 0 {
+			return "no MPI_T: MPI_T_cvar_get_num could not be asked after MPI_Init (" + c.AfterInit.Note + ")"
+		}
+	case "events":
+		if c.AfterInit.Events < 0 {
+			return "no MPI_T events interface: MPI_T_event_get_num could not be asked after MPI_Init" + orMeasured(" ("+c.AfterInit.Note+")", "")
+		}
+	case "abi":
+		if !c.HasABI() {
+			return "no MPI 5 standard ABI library: " + orMeasured(c.ABI.Reason, "none found")
+		}
+	}
+	return ""
+}
+
+func orMeasured(s, otherwise string) string {
+	if s == "" || s == " ()" {
+		return otherwise
+	}
+	return s
+}
+
 // probeFixtures are built for every implementation to probe it.
 var probeFixtures = []Fixture{
 	{Name: "caps_after_init", Sources: []string{"probe/caps_after_init.c"}},

@@ -56,9 +56,14 @@ func Define(c Check) Check {
 // normative rule with the check's id, its clause turned to printed numbering.
 func (c Check) AllRules() []Rule {
 	if c.Run == nil {
-		return c.Rules
+		rules := make([]Rule, len(c.Rules))
+		for i, r := range c.Rules {
+			r.needs = c.Needs
+			rules[i] = r
+		}
+		return rules
 	}
-	r := Rule{ID: c.ID, Source: legacySource(c.Clause), Basis: Normative, Text: c.Title, Injectors: c.Injectors, Judge: c.Run}
+	r := Rule{ID: c.ID, Source: legacySource(c.Clause), Basis: Normative, Text: c.Title, Injectors: c.Injectors, Judge: c.Run, needs: c.Needs}
 	if strings.HasPrefix(r.Source, "seed ") {
 		r.Basis = SeedBasis
 	}
@@ -208,4 +213,34 @@ func (x *X) PathFrom(other *Impl, p string) string {
 	}
 	os.Chmod(dst, 0o755)
 	return x.Impl.InnerPath(dst)
+}
+
+// FailOn ends the rule with Fail when problems holds any: the reason names
+// the first and how many more, the evidence lists them all, then extra.
+func (x *X) FailOn(problems []string, extra string) {
+	if len(problems) == 0 {
+		return
+	}
+	ev := strings.Join(problems, "\n")
+	if extra != "" {
+		ev += "\n\n" + extra
+	}
+	x.Failf(ev, "%s", FirstAndMore(problems))
+}
+
+// FirstAndMore is a list as one line: its first item, and how many more.
+func FirstAndMore(list []string) string {
+	switch len(list) {
+	case 0:
+		return ""
+	case 1:
+		return list[0]
+	}
+	return fmt.Sprintf("%s (and %d more)", list[0], len(list)-1)
+}
+
+// Injector is a fault injector or conforming shim: a shared object built
+// from fixtures/c/inject, preloaded into every rank of a job.
+func Injector(name string, sources ...string) Fixture {
+	return Fixture{Name: name, Sources: sources, Shared: true, Flags: []string{"-ldl"}}
 }

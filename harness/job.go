@@ -244,8 +244,11 @@ func reportedSignal(out string) string {
 	return ""
 }
 
+// SignalName names a fatal signal by its number ("SIGSEGV").
+func SignalName(n int) string { return signalName(n) }
+
 func signalName(n int) string {
-	names := map[int]string{1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 15: "SIGTERM"}
+	names := map[int]string{1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM"}
 	if s, ok := names[n]; ok {
 		return s
 	}

@@ -90,3 +90,13 @@ func DecodeKind[T any](rs *Records, kind string) ([]T, error) {
 	}
 	return out, nil
 }
+
+// Decode is DecodeKind for a judge: a record that does not decode ends the
+// rule with Error.
+func Decode[T any](rs *Records, kind string) []T {
+	v, err := DecodeKind[T](rs, kind)
+	if err != nil {
+		panic(Verdict{Status: Error, Reason: err.Error()})
+	}
+	return v
+}

@@ -35,6 +35,7 @@ type Rule struct {
 	// follow the rule: where no implementation passes, they show it can pass.
 	Conformers []string
 	Judge      func(x *X) Verdict
+	needs      string // its check's Needs: without it, the rule is unsupported
 }
 
 // Location is where the rule's judge is written.
