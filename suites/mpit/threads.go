@@ -9,20 +9,76 @@ import (
 	"github.com/mpits/mpits/harness"
 )
 
-// MPI-4.1 §16.3.4: MPI_T_init_thread "initializes the thread environment for
-// all routines in the MPI tool information interface"; with
-// MPI_THREAD_MULTIPLE provided, "multiple threads may call MPI, with no
-// restrictions" (§11.6.3). Four threads read every control variable and, in
-// sessions of their own, the performance variables: no call fails, no
-// control variable reads differently from what one thread read alone.
+// MPI_T from four threads at once (MPI-5.0 §15.3.4), from one run of
+// fixtures/c/mpit/threads.c: four threads read every control variable and,
+// in sessions of their own, the performance variables; before they start,
+// one thread reads every control variable twice (a variable that differs
+// then is unstable, not a thread-safety question).
 var threadsCheck = harness.Define(harness.Check{
-	ID:        "MPIT-THREADS-001",
-	Clause:    "MPI-4.1:16.3.4",
-	Needs:     "mpit",
-	Title:     "under MPI_THREAD_MULTIPLE, 4 threads reading all control variables and (in their own sessions) performance variables at once: no crash, no failed call, the values one thread read alone",
-	Injectors: []string{"inject_mpit_cvar_read_unsafe"},
-	Run:       runThreads,
+	ID:    "MPIT-THREADS-001",
+	Needs: "mpit",
+	Title: "under MPI_THREAD_MULTIPLE, 4 threads reading all control variables and (in their own sessions) performance variables at once: no crash, no failed call, the values one thread read alone",
+	Rules: []harness.Rule{
+		// §15.3.4: MPI_T_init_thread "initializes the thread environment for
+		// all routines in the MPI tool information interface"; with
+		// MPI_THREAD_MULTIPLE provided, "multiple threads may call MPI, with no
+		// restrictions" (§11.6). A control variable that one thread read the
+		// same twice reads the same from four threads at once.
+		{ID: "INIT-10", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
+			Text:      "with MPI_T at MPI_THREAD_MULTIPLE, 4 threads reading every control variable and (in their own sessions) performance variables at once: no crash, no failed call, and every control variable that reads the same twice in one thread reads that value in all four",
+			Injectors: []string{"inject_mpit_cvar_read_unsafe"}, Judge: runThreads},
+		// Table 20 (§15.3.6.1): MPI_T_SCOPE_CONSTANT "read-only, value is
+		// constant".
+		{ID: "CVAR-16", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+			Text:      "a control variable of scope MPI_T_SCOPE_CONSTANT reads the same value twice",
+			Injectors: []string{"inject_mpit_cvar_drift"}, Judge: judgeCvar16},
+		// Other scopes let a variable change, but nothing in the text makes a
+		// variable nobody writes read whatever lies on the reader's stack: a
+		// robust library keeps its value.
+		{ID: "CVAR-X2", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Quality,
+			Text:      "a control variable nobody writes reads the same value twice in one thread, its stack overwritten in between",
+			Injectors: []string{"inject_mpit_cvar_drift"}, Judge: judgeCvarX2},
+	},
 })
+
+type unstableRec struct {
+	Index    int    `json:"index"`
+	Name     string `json:"name"`
+	Constant int    `json:"constant"`
+	Scope    int    `json:"scope"`
+}
+
+func judgeCvar16(x *harness.X) harness.Verdict {
+	res, recs, err := x.LaunchOnce(threadsJob(x))
+	if recs == nil {
+		x.Errorf(res.Evidence(), "%v", err)
+	}
+	cs := decode[struct {
+		N int `json:"n"`
+	}](recs, "constants")
+	if len(cs) == 0 {
+		x.Errorf(res.Evidence(), "mpit_threads recorded no count of constant control variables")
+	}
+	if cs[0].N == 0 {
+		x.Unsupported("not measurable here: no control variable of scope MPI_T_SCOPE_CONSTANT answered a read")
+	}
+	var bad, other []string
+	for _, u := range decode[unstableRec](recs, "unstable") {
+		if u.Constant == 1 {
+			bad = append(bad, fmt.Sprintf("%s (%d)", u.Name, u.Index))
+		} else {
+			other = append(other, fmt.Sprintf("%s (%d, scope %d)", u.Name, u.Index, u.Scope))
+		}
+	}
+	if len(bad) > 0 {
+		x.Failf(strings.Join(bad, "\n"), "%d control variables of scope MPI_T_SCOPE_CONSTANT read differently twice: %s", len(bad), examples(bad))
+	}
+	reason := fmt.Sprintf("%d constant control variables read the same twice", cs[0].N)
+	if len(other) > 0 {
+		reason += fmt.Sprintf("; %d others (their scope lets them change) did not: %s", len(other), examples(other))
+	}
+	return harness.Verdict{Reason: reason}
+}
 
 type levelsRec struct {
 	MPIProvided  int `json:"mpi_provided"`
@@ -42,9 +98,15 @@ type threadRec struct {
 	First        string `json:"first"`
 }
 
-func runThreads(x *harness.X) harness.Verdict {
-	// the performance variables a handle can be made for without a crash,
-	// from the session job (none if there are none or it could not run)
+// threadsJob is the one run of fixtures/c/mpit/threads.c.
+func threadsJob(x *harness.X) harness.Job {
+	return harness.Job{Name: "mpit_threads", Ranks: 1, Program: x.Fixture("mpit_threads"), Args: []string{threadPvars(x)}}
+}
+
+// threadPvars are the performance variables a handle can be made for
+// without a crash, from the session job ("-" if there are none or it could
+// not run).
+func threadPvars(x *harness.X) string {
 	pv := "-"
 	if x.Caps.AfterInit.Pvars > 0 {
 		func() {
@@ -67,7 +129,12 @@ func runThreads(x *harness.X) harness.Verdict {
 			}
 		}()
 	}
-	res, recs, err := x.LaunchOnce(harness.Job{Name: "mpit_threads", Ranks: 1, Program: x.Fixture("mpit_threads"), Args: []string{pv}})
+	return pv
+}
+
+func runThreads(x *harness.X) harness.Verdict {
+	pv := threadPvars(x)
+	res, recs, err := x.LaunchOnce(threadsJob(x))
 	if err != nil {
 		if res.OK() {
 			return harness.Verdict{Status: harness.Error, Reason: err.Error(), Evidence: res.Evidence()}
@@ -109,4 +176,21 @@ func runThreads(x *harness.X) harness.Verdict {
 		reason += fmt.Sprintf("; %d SUM-class reads went down (judged by MPIT-PVAR-OPS-001)", decreases)
 	}
 	return harness.Verdict{Reason: reason}
+}
+
+func judgeCvarX2(x *harness.X) harness.Verdict {
+	res, recs, err := x.LaunchOnce(threadsJob(x))
+	if recs == nil {
+		x.Errorf(res.Evidence(), "%v", err)
+	}
+	var bad []string
+	for _, u := range decode[unstableRec](recs, "unstable") {
+		if u.Constant == 0 {
+			bad = append(bad, fmt.Sprintf("%s (%d, scope %d)", u.Name, u.Index, u.Scope))
+		}
+	}
+	if len(bad) > 0 {
+		x.Failf(strings.Join(bad, "\n"), "%d control variables nobody wrote read differently twice in one thread: %s", len(bad), examples(bad))
+	}
+	return harness.Verdict{Reason: "every control variable read the same twice in one thread"}
 }
