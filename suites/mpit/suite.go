@@ -57,6 +57,8 @@ var Suite = &harness.Suite{
 		injector("inject_mpit_pvar_read_fails", "inject/mpit_pvar_read_fails.c"),
 		injector("inject_mpit_pvar_session_skew", "inject/mpit_pvar_session_skew.c"),
 		injector("inject_mpit_cvar_drift", "inject/mpit_cvar_drift.c"),
+		injector("inject_mpit_pvar_startstop", "inject/mpit_pvar_startstop.c"),
+		injector("inject_mpit_timer_fast", "inject/mpit_timer_fast.c"),
 		injector("inject_mpit_query_thread_follows", "inject/mpit_query_thread_follows.c"),
 		injector("inject_mpit_is_thread_main_off", "inject/mpit_is_thread_main_off.c"),
 	},
