@@ -10,13 +10,7 @@ import (
 )
 
 // decode is harness.DecodeKind that ends the check with Error on a bad record.
-func decode[T any](recs *harness.Records, kind string) []T {
-	v, err := harness.DecodeKind[T](recs, kind)
-	if err != nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: err.Error()})
-	}
-	return v
-}
+func decode[T any](recs *harness.Records, kind string) []T { return harness.Decode[T](recs, kind) }
 
 // problems collects the broken rules of one check; fail ends it with Fail
 // listing all of them (the reason names the first and how many).
@@ -161,36 +155,15 @@ func plural(n int, one, many string) string {
 }
 
 // signalName names a signal number as the harness does.
-func signalName(n int) string {
-	names := map[int]string{4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV",
-		13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM"}
-	if s, ok := names[n]; ok {
-		return s
-	}
-	return fmt.Sprintf("signal %d", n)
-}
+func signalName(n int) string { return harness.SignalName(n) }
 
 // firstAndMore is a fail reason from a list of problems: the first, and how
 // many more.
-func firstAndMore(list []string) string {
-	if len(list) == 1 {
-		return list[0]
-	}
-	return fmt.Sprintf("%s (and %d more)", list[0], len(list)-1)
-}
+func firstAndMore(list []string) string { return harness.FirstAndMore(list) }
 
 // failOn ends a rule with Fail when bad holds problems (evidence: all of
 // them, then extra).
-func failOn(x *harness.X, bad []string, extra string) {
-	if len(bad) == 0 {
-		return
-	}
-	ev := strings.Join(bad, "\n")
-	if extra != "" {
-		ev += "\n\n" + extra
-	}
-	x.Failf(ev, "%s", firstAndMore(bad))
-}
+func failOn(x *harness.X, bad []string, extra string) { x.FailOn(bad, extra) }
 
 // examples lists up to three examples and how many there are.
 func examples(ex []string) string {

@@ -64,6 +64,4 @@ var Suite = &harness.Suite{
 	},
 }
 
-func injector(name, source string) harness.Fixture {
-	return harness.Fixture{Name: name, Sources: []string{source}, Shared: true, Flags: []string{"-ldl"}}
-}
+func injector(name, source string) harness.Fixture { return harness.Injector(name, source) }
