@@ -7,7 +7,8 @@ import (
 	"github.com/mpits/mpits/harness"
 )
 
-// MPI-4.1 §16.3.6 (Control Variable Access Functions): MPI_T_cvar_read
+// MPI-5.0 §15.3.6 (MPI-4.1 §16.3.6 in the HTML numbering; Control Variable
+// Access Functions): MPI_T_cvar_read
 // "queries the value of a control variable"; MPI_T_cvar_write "sets the
 // value ... If it is not possible to change the variable at the time the
 // call is made, the function returns either MPI_T_ERR_CVAR_SET_NOT_NOW ...
@@ -19,12 +20,46 @@ import (
 // own convention (MPICH: the variable's name; Open MPI: OMPI_MCA_<name>) is
 // what reading the variable then returns.
 var cvarRW = harness.Define(harness.Check{
-	ID:        "MPIT-CVAR-RW-001",
-	Clause:    "MPI-4.1:16.3.6",
-	Needs:     "mpit",
-	Title:     "every control variable reads through a handle; writable ones take a different value, read it back and take the old one back; read-only scopes refuse writes with MPI_T_ERR_CVAR_SET_NEVER; a variable set through the environment reads that value",
-	Injectors: []string{"inject_mpit_cvar_write_lost"},
-	Run:       runCvarRW,
+	ID:    "MPIT-CVAR-RW-001",
+	Needs: "mpit",
+	Title: "every control variable reads through a handle; writable ones take a different value, read it back and take the old one back; read-only scopes refuse writes with MPI_T_ERR_CVAR_SET_NEVER; a variable set through the environment reads that value",
+	Rules: []harness.Rule{
+		// §15.3.6.2: MPI_T_CVAR_HANDLE_ALLOC binds the variable and returns in
+		// count "the number of elements used to represent this variable".
+		{ID: "CVAR-10", Source: "MPI-5.0 §15.3.6.2", Basis: harness.Normative,
+			Text:      "MPI_T_cvar_handle_alloc succeeds for every control variable (bound to an object this fixture makes) and MPI_T_cvar_read writes no more than its count",
+			Injectors: []string{"inject_mpit_cvar_alloc_fails"}, Judge: cvarRWRule("CVAR-10")},
+		// §15.3.6.2: "On a successful return, MPI sets the handle to
+		// MPI_T_CVAR_HANDLE_NULL."
+		{ID: "CVAR-11", Source: "MPI-5.0 §15.3.6.2", Basis: harness.Normative,
+			Text:      "MPI_T_cvar_handle_free succeeds and sets the handle to MPI_T_CVAR_HANDLE_NULL",
+			Injectors: []string{"inject_mpit_cvar_free_keeps"}, Judge: cvarRWRule("CVAR-11")},
+		// §15.3.6.3: MPI_T_CVAR_READ "queries the value of a control variable".
+		{ID: "CVAR-12", Source: "MPI-5.0 §15.3.6.3", Basis: harness.Normative,
+			Text:      "MPI_T_cvar_read succeeds on a valid handle (an inactive variable's MPI_T_ERR_INVALID_INDEX excepted)",
+			Injectors: []string{"inject_mpit_cvar_read_fails"}, Judge: cvarRWRule("CVAR-12")},
+		// §15.3.6.3: MPI_T_CVAR_WRITE "sets the value of the control variable".
+		{ID: "CVAR-13", Source: "MPI-5.0 §15.3.6.3", Basis: harness.Normative,
+			Text:      "a write MPI_T_cvar_write accepts sets the variable: it reads back the value written, and the old value can be written back",
+			Injectors: []string{"inject_mpit_cvar_write_lost"}, Judge: cvarRWRule("CVAR-13")},
+		// §15.3.6.3: "If it is not possible to change the variable at the time
+		// the call is made, the function returns either
+		// MPI_T_ERR_CVAR_SET_NOT_NOW ... or MPI_T_ERR_CVAR_SET_NEVER".
+		{ID: "CVAR-14", Source: "MPI-5.0 §15.3.6.3", Basis: harness.Normative,
+			Text:      "a write of a writable-scope variable either succeeds or is refused with MPI_T_ERR_CVAR_SET_NOT_NOW or _SET_NEVER, and a refused write leaves the value",
+			Injectors: []string{"inject_mpit_cvar_write_memory"}, Judge: cvarRWRule("CVAR-14")},
+		// Table 20: MPI_T_SCOPE_CONSTANT "read-only, value is constant",
+		// MPI_T_SCOPE_READONLY "read-only, cannot be written, but can change".
+		{ID: "CVAR-15", Source: "MPI-5.0 §15.3.6.1, §15.3.6.3", Basis: harness.Normative,
+			Text:      "writing a variable of scope CONSTANT or READONLY returns MPI_T_ERR_CVAR_SET_NEVER and leaves its value",
+			Injectors: []string{"inject_mpit_cvar_write_memory"}, Judge: cvarRWRule("CVAR-15")},
+		// §15.3.6: "On many systems, such variables can be set using
+		// environment variables": a convention of the implementation, not a
+		// requirement.
+		{ID: "CVAR-X3", Source: "MPI-5.0 §15.3.6", Basis: harness.Quality,
+			Text:      "a control variable set through the implementation's environment convention reads the value set",
+			Injectors: []string{"inject_mpit_cvar_env_ignored"}, Judge: cvarRWRule("CVAR-X3")},
+	},
 })
 
 // Integer control variables set through the environment, by the
@@ -92,7 +127,21 @@ type cvarSum struct {
 	WriteCrashes int `json:"write_crashes"`
 }
 
-func runCvarRW(x *harness.X) harness.Verdict {
+// cvarRWRule judges one rule from the problems runCvarRW files under it.
+func cvarRWRule(rule string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		found, reason, measured, ev := runCvarRW(x)
+		failOn(x, found[rule], ev)
+		if !measured[rule] {
+			x.Unsupported("not measurable here: nothing for %s to act on (%s)", rule, reason)
+		}
+		return harness.Verdict{Reason: reason}
+	}
+}
+
+// runCvarRW files every problem of the job under the rule it breaks, and
+// says what was measured.
+func runCvarRW(x *harness.X) (map[string][]string, string, map[string]bool, string) {
 	w := walk(x)
 	if len(w.cvars) == 0 {
 		x.Unsupported("MPI_T_cvar_get_num gives 0 after MPI_Init: no control variables")
@@ -114,29 +163,31 @@ func runCvarRW(x *harness.X) harness.Verdict {
 	}
 	res, recs, err := x.LaunchOnce(job)
 	if err != nil {
-		return harness.Verdict{Status: harness.Error, Reason: err.Error(), Evidence: res.Evidence()}
+		x.Errorf(res.Evidence(), "%v", err)
 	}
-	var p problems
-	p.evidence = res.Evidence()
+	found, measured := map[string][]string{}, map[string]bool{}
+	add := func(rule, format string, args ...any) {
+		found[rule] = append(found[rule], fmt.Sprintf(format, args...))
+	}
 	if !res.OK() {
-		p.add("the process died outside the per-variable children: %s", res.Problem())
+		x.Errorf(res.Evidence(), "the process died outside the per-variable children: %s", res.Problem())
 	}
 	sums := decode[cvarSum](recs, "summary")
 	var inactive []string
 	for _, r := range decode[cvarReadRec](recs, "read") {
 		switch {
 		case r.Object == 0:
-			p.add("control variable %s (%d) is bound to an object this fixture cannot make", r.Name, r.Index)
+			add("CVAR-10", "control variable %s (%d) is bound to an object this fixture cannot make", r.Name, r.Index)
 		case r.AllocRC != "MPI_SUCCESS":
-			p.add("MPI_T_cvar_handle_alloc(%s) returned %s", r.Name, r.AllocRC)
+			add("CVAR-10", "MPI_T_cvar_handle_alloc(%s) returned %s", r.Name, r.AllocRC)
 		case r.ReadRC == "MPI_T_ERR_INVALID_INDEX":
 			inactive = append(inactive, r.Name) // "When a variable becomes inactive ... a corresponding return code"
 		case r.ReadRC != "MPI_SUCCESS":
-			p.add("MPI_T_cvar_read(%s) returned %s", r.Name, r.ReadRC)
+			add("CVAR-12", "MPI_T_cvar_read(%s) returned %s", r.Name, r.ReadRC)
 		case r.Overrun != 0:
-			p.add("MPI_T_cvar_read(%s) wrote past the %d elements of %s its handle counts", r.Name, r.Count, r.Datatype)
+			add("CVAR-10", "MPI_T_cvar_read(%s) wrote past the %d elements of %s its handle counts", r.Name, r.Count, r.Datatype)
 		case r.FreeRC != "MPI_SUCCESS" || r.FreedNull != 1:
-			p.add("MPI_T_cvar_handle_free(%s) returned %s (handle set to MPI_T_CVAR_HANDLE_NULL: %v)", r.Name, r.FreeRC, r.FreedNull == 1)
+			add("CVAR-11", "MPI_T_cvar_handle_free(%s) returned %s (handle set to MPI_T_CVAR_HANDLE_NULL: %v)", r.Name, r.FreeRC, r.FreedNull == 1)
 		}
 	}
 	counts := map[string]int{}
@@ -146,48 +197,56 @@ func runCvarRW(x *harness.X) harness.Verdict {
 		case "readonly":
 			counts["read-only refused"]++
 			if r.WriteRC != "MPI_T_ERR_CVAR_SET_NEVER" {
-				p.add("writing read-only %s returned %s, not MPI_T_ERR_CVAR_SET_NEVER", who, r.WriteRC)
+				add("CVAR-15", "writing read-only %s returned %s, not MPI_T_ERR_CVAR_SET_NEVER", who, r.WriteRC)
 			} else if r.ReadsOld != 1 {
-				p.add("read-only %s changed although the write was refused: %s → %s", who, r.Old, r.ReadBack)
+				add("CVAR-15", "read-only %s changed although the write was refused: %s → %s", who, r.Old, r.ReadBack)
 			}
 		default: // changed (a different value) or same (strings)
 			switch r.WriteRC {
 			case "MPI_SUCCESS":
 				counts["written"]++
 				if r.ReadsWritten != 1 {
-					p.add("%s: wrote %s (MPI_SUCCESS), read back %s", who, r.Written, r.ReadBack)
+					add("CVAR-13", "%s: wrote %s (MPI_SUCCESS), read back %s", who, r.Written, r.ReadBack)
 				}
 				if r.How == "changed" && (r.RestoreRC != "MPI_SUCCESS" || r.RestoreRead != 0) {
-					p.add("%s: writing the old value %s back returned %s (read back: %d)", who, r.Old, r.RestoreRC, r.RestoreRead)
+					add("CVAR-13", "%s: writing the old value %s back returned %s (read back: %d)", who, r.Old, r.RestoreRC, r.RestoreRead)
 				}
 			case "MPI_T_ERR_CVAR_SET_NOT_NOW", "MPI_T_ERR_CVAR_SET_NEVER", "MPI_T_ERR_INVALID":
 				counts["refused ("+strings.TrimPrefix(r.WriteRC, "MPI_T_ERR_")+")"]++
 				if r.ReadsOld != 1 {
-					p.add("%s changed although the write was refused with %s: %s → %s", who, r.WriteRC, r.Old, r.ReadBack)
+					add("CVAR-14", "%s changed although the write was refused with %s: %s → %s", who, r.WriteRC, r.Old, r.ReadBack)
 				}
 			default:
-				p.add("writing %s returned %s", who, r.WriteRC)
+				add("CVAR-14", "writing %s returned %s", who, r.WriteRC)
 			}
 		}
 	}
 	for _, c := range decode[cvarCrashRec](recs, "write_crash") {
-		p.add("writing control variable %s (%d, scope %s) killed the process: %s", c.Name, c.Index, c.Scope, signalName(c.Signal))
+		rule := "CVAR-13"
+		if c.Scope == "MPI_T_SCOPE_CONSTANT" || c.Scope == "MPI_T_SCOPE_READONLY" {
+			rule = "CVAR-15"
+		}
+		add(rule, "writing control variable %s (%d, scope %s) killed the process: %s", c.Name, c.Index, c.Scope, signalName(c.Signal))
 	}
 	envNote := "no variable of the implementation's environment convention found to set"
 	for _, e := range decode[cvarEnvRec](recs, "env") {
 		switch {
 		case e.IndexRC != "MPI_SUCCESS" || e.ReadRC != "MPI_SUCCESS":
-			p.add("control variable %s (set through the environment): get_index %s, read %s", e.Name, e.IndexRC, e.ReadRC)
+			add("CVAR-X3", "control variable %s (set through the environment): get_index %s, read %s", e.Name, e.IndexRC, e.ReadRC)
 		case len(e.Value) == 0 || string(e.Value[0]) != e.Expected:
-			p.add("control variable %s was set to %s through the environment but reads %s", e.Name, e.Expected, e.Value)
+			add("CVAR-X3", "control variable %s was set to %s through the environment but reads %s", e.Name, e.Expected, e.Value)
 		default:
 			envNote = fmt.Sprintf("%s set through the environment reads %s", e.Name, e.Expected)
 		}
 	}
 	if len(sums) != 1 {
-		p.add("the fixture wrote no summary (it stopped early)")
+		x.Errorf(res.Evidence(), "the fixture wrote no summary (it stopped early)")
 	}
-	p.fail(x, "problems")
+	measured["CVAR-10"], measured["CVAR-11"], measured["CVAR-12"] = sums[0].Read > 0, sums[0].Read > 0, sums[0].Read > 0
+	measured["CVAR-13"] = counts["written"] > 0
+	measured["CVAR-14"] = counts["written"]+counts["refused (CVAR_SET_NOT_NOW)"]+counts["refused (CVAR_SET_NEVER)"]+counts["refused (INVALID)"] > 0
+	measured["CVAR-15"] = counts["read-only refused"] > 0 || len(found["CVAR-15"]) > 0
+	measured["CVAR-X3"] = envName != ""
 	var cs []string
 	for _, k := range []string{"written", "read-only refused", "refused (CVAR_SET_NOT_NOW)", "refused (CVAR_SET_NEVER)", "refused (INVALID)"} {
 		if counts[k] > 0 {
@@ -198,5 +257,5 @@ func runCvarRW(x *harness.X) harness.Verdict {
 	if len(inactive) > 0 {
 		reason += fmt.Sprintf("; %d read as inactive (MPI_T_ERR_INVALID_INDEX), e.g. %s", len(inactive), inactive[0])
 	}
-	return harness.Verdict{Reason: reason}
+	return found, reason, measured, res.Evidence()
 }
