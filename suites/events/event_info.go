@@ -4,17 +4,30 @@ import (
 	"fmt"
 
 	"github.com/mpits/mpits/harness"
-	. "github.com/onsi/gomega"
 )
 
-// MPI-4.1 §16.3.8 (Events: MPI_T_event_get_info, MPI_T_event_get_index).
+// MPI_T_event_get_info and MPI_T_event_get_index for every event type
+// (MPI-5.0 §15.3.8.3). The fixture (fixtures/c/events/event_info.c) records
+// every event type's calls, so each rule judges its own.
 var eventInfo = harness.Define(harness.Check{
-	ID:        "EVENTS-INFO-001",
-	Clause:    "MPI-4.1:16.3.8",
-	Needs:     "events",
-	Title:     "for every event type, MPI_T_event_get_info succeeds and MPI_T_event_get_index round-trips its name",
-	Injectors: []string{"inject_events_index_off"},
-	Run:       runEventInfo,
+	ID:    "EVENTS-INFO-001",
+	Needs: "events",
+	Title: "for every event type, MPI_T_event_get_info succeeds and MPI_T_event_get_index round-trips its name",
+	Rules: []harness.Rule{
+		// §15.3.8.3: "An MPI implementation exports a set of N event types
+		// through the MPI tool information interface. If N is zero, then the
+		// MPI implementation does not export any event types; otherwise, the
+		// provided event types are indexed from 0 to N-1. This index number is
+		// used in subsequent calls to identify a specific event type."
+		{ID: "EVT-1", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+			Text:      "MPI_T_event_get_info succeeds for every index below MPI_T_event_get_num",
+			Injectors: []string{"inject_events_get_info_fail"}, Judge: judgeEvt1},
+		// §15.3.8.3: "MPI_T_EVENT_GET_INDEX returns the index of an event type
+		// identified by a known event type name."
+		{ID: "EVT-3", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+			Text:      "MPI_T_event_get_index of an event type's name (as MPI_T_event_get_info gives it) succeeds and returns that event type's index",
+			Injectors: []string{"inject_events_index_off"}, Judge: judgeEvt3},
+	},
 })
 
 type eventRec struct {
@@ -30,26 +43,70 @@ type eventSummary struct {
 	Num    int `json:"num"`
 }
 
-func runEventInfo(x *harness.X) harness.Verdict {
+// eventInfoRecs runs the fixture once for both rules and returns its event
+// records (Error when the job broke or the records do not cover every type).
+func eventInfoRecs(x *harness.X) []eventRec {
 	n := x.Caps.AfterInit.Events
 	if n < 0 {
 		x.Unsupported("no MPI_T events interface: %s (library MPI %s)", x.Caps.AfterInit.Note, x.Caps.MPIVersion)
 	}
 	if n == 0 {
-		x.Unsupported("MPI_T_event_get_num gives 0 after MPI_Init: no events")
+		x.Unsupported("not measurable here: MPI_T_event_get_num gives 0 after MPI_Init: no events")
 	}
-	_, recs := x.Job(harness.Job{Name: "events_event_info", Ranks: 1, Program: x.Fixture("events_event_info")})
-	sums, err := harness.DecodeKind[eventSummary](recs, "summary")
-	x.Expect(err).NotTo(HaveOccurred())
-	x.Expect(sums).To(HaveLen(1), "summary records")
-	x.Expect(sums[0].InitRC).To(BeZero(), "MPI_T_init_thread / MPI_T_event_get_num")
-	evs, err := harness.DecodeKind[eventRec](recs, "event")
-	x.Expect(err).NotTo(HaveOccurred())
-	x.Expect(evs).To(HaveLen(sums[0].Num), "one record per event type")
+	j := sharedJob(x, "events_event_info", 1, nil)
+	j.mustBeWhole()
+	sums := decode[eventSummary](j, "summary")
+	if len(sums) != 1 {
+		panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("%d summary records, not 1", len(sums)), Evidence: j.Evidence})
+	}
+	if sums[0].InitRC != 0 {
+		panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("MPI_T_init_thread / MPI_T_event_get_num returned %d", sums[0].InitRC), Evidence: jsonOf(sums)})
+	}
+	evs := decode[eventRec](j, "event")
+	if len(evs) != sums[0].Num {
+		panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("%d event records for %d event types", len(evs), sums[0].Num), Evidence: j.Evidence})
+	}
+	if len(evs) == 0 {
+		x.Unsupported("not measurable here: MPI_T_event_get_num gives 0 in the fixture")
+	}
+	return evs
+}
+
+func judgeEvt1(x *harness.X) harness.Verdict {
+	evs := eventInfoRecs(x)
+	var bad []string
 	for _, e := range evs {
-		x.Expect(e.InfoRC).To(BeZero(), "MPI_T_event_get_info(%d)", e.Index)
-		x.Expect(e.IndexRC).To(BeZero(), "MPI_T_event_get_index(%q)", e.Name)
-		x.Expect(e.Got).To(Equal(e.Index), "MPI_T_event_get_index(%q)", e.Name)
+		if e.InfoRC != 0 {
+			bad = append(bad, fmt.Sprintf("MPI_T_event_get_info(%d) returned %d (MPI_T_event_get_num gives %d)", e.Index, e.InfoRC, len(evs)))
+		}
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d event types round-trip", len(evs))}
+	if len(bad) > 0 {
+		x.Failf(jsonOf(evs), "%s", firstAndMore(bad))
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("MPI_T_event_get_info succeeds for all %d event types", len(evs))}
+}
+
+func judgeEvt3(x *harness.X) harness.Verdict {
+	evs := eventInfoRecs(x)
+	var bad []string
+	n := 0
+	for _, e := range evs {
+		if e.InfoRC != 0 {
+			continue // no name to look up: EVT-1's matter
+		}
+		n++
+		switch {
+		case e.IndexRC != 0:
+			bad = append(bad, fmt.Sprintf("MPI_T_event_get_index(%q) returned %d", e.Name, e.IndexRC))
+		case e.Got != e.Index:
+			bad = append(bad, fmt.Sprintf("MPI_T_event_get_index(%q) gives %d, not %d", e.Name, e.Got, e.Index))
+		}
+	}
+	if len(bad) > 0 {
+		x.Failf(jsonOf(evs), "%s", firstAndMore(bad))
+	}
+	if n == 0 {
+		x.Unsupported("not measurable here: MPI_T_event_get_info gave no event type's name")
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("%d event type names round-trip through MPI_T_event_get_index", n)}
 }

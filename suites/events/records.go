@@ -177,7 +177,7 @@ func needEvents(x *harness.X) *eventsRun {
 		x.Unsupported("no MPI_T events interface: %s (library MPI %s)", x.Caps.AfterInit.Note, x.Caps.MPIVersion)
 	}
 	if n == 0 {
-		x.Unsupported("MPI_T_event_get_num gives 0 after MPI_Init: no events")
+		x.Unsupported("not measurable here: MPI_T_event_get_num gives 0 after MPI_Init: no events")
 	}
 	r := &eventsRun{
 		Deliver: sharedJob(x, "events_deliver", 2, deliverArgs()),
@@ -231,4 +231,12 @@ func bySub(cbs []cbRec) map[string][]cbRec {
 		sort.SliceStable(out[k], func(a, b int) bool { return out[k][a].Rank < out[k][b].Rank })
 	}
 	return out
+}
+
+// firstAndMore names the first problem and how many more there are.
+func firstAndMore(list []string) string {
+	if len(list) == 1 {
+		return list[0]
+	}
+	return fmt.Sprintf("%s (and %d more)", list[0], len(list)-1)
 }

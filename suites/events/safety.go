@@ -2,6 +2,7 @@ package events
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mpits/mpits/harness"
 )
@@ -16,24 +17,196 @@ import (
 // handler is told the count before the next event is delivered). The level
 // each event is raised at comes from the profile (profiles.go).
 var safetyCheck = harness.Define(harness.Check{
-	ID:        "EVENTS-SAFETY-001",
-	Clause:    "MPI-4.1:16.3.8.2",
-	Needs:     "events",
-	Title:     "the callback of the lowest valid safety level is called with cb_safety equal to the level required where it is called; re-registering replaces, NULL removes; with none valid the instances are dropped and counted to the dropped handler before the next delivery",
-	Injectors: []string{"inject_events_cb_wrong_safety", "inject_events_cb_never"},
-	Run:       runSafety,
+	ID:    "EVENTS-SAFETY-001",
+	Needs: "events",
+	Title: "the callback of the lowest valid safety level is called with cb_safety equal to the level required where it is called; re-registering replaces, NULL removes; with none valid the instances are dropped and counted to the dropped handler before the next delivery",
+	Rules: []harness.Rule{
+		// §15.3.8.4: "When an event is triggered, the implementation will
+		// select from all registered callbacks the callback with the lowest
+		// safety level valid in the context in which the callback is invoked."
+		// "The argument cb_safety describes the safety requirements the
+		// callback function must fulfill in the current invocation."
+		{ID: "CB-2", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+			Text:      "with callbacks at all four levels, the one of the lowest level valid where the event is raised runs for every instance, with cb_safety that level",
+			Injectors: []string{"inject_events_cb_wrong_safety", "inject_events_cb_never"}, Judge: safetyJudge("all")},
+		// §15.3.8.4 (MPI_T_EVENT_REGISTER_CALLBACK): registering for a safety
+		// level that already has a callback replaces it (and its info).
+		{ID: "CB-3", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+			Text:      "registering a callback again at a level replaces that level's callback: only the new one runs",
+			Injectors: []string{"inject_events_cb_never"}, Judge: safetyJudge("replace")},
+		// §15.3.8.4: registering NULL for a level removes its callback; the
+		// next valid level's callback runs instead.
+		{ID: "CB-4", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+			Text:      "registering NULL at a level removes its callback: the next higher level's callback runs instead",
+			Injectors: []string{"inject_events_cb_never", "inject_events_cb_null_ignored"}, Judge: safetyJudge("null")},
+		// §15.3.8.4: "In situations where the required callback safety level
+		// exceeds the highest level for which a callback function is
+		// registered for a given registration handle, the event instance is
+		// dropped."
+		{ID: "CB-5", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+			Text:      "with callbacks only below the level required where the event is raised, no callback runs (the instance is dropped)",
+			Injectors: []string{"inject_events_cb_null_ignored"}, Judge: safetyJudge("drop")},
+		// §15.3.8.5: "The argument count provides a best effort estimation of
+		// the number of invocations to a registered event callback [...] that
+		// were not executed since the registration of the dropped-callback
+		// handler or the last invocation"; the handler runs before the next
+		// event of the source is delivered.
+		{ID: "DROP-1", Source: "MPI-5.0 §15.3.8.5", Basis: harness.Normative,
+			Text:      "instances dropped for lack of a valid callback are reported to the dropped handler with their count, before the next delivered callback",
+			Injectors: []string{"inject_events_cb_never"}, Judge: safetyJudge("count")},
+	},
 })
 
-// The same rule for a callback registered only at ASYNC_SIGNAL_SAFE, the
-// strictest level, which is valid in every context.
+// safetyJudge judges one sub-phase of the probe job.
+func safetyJudge(kind string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		r := needEvents(x)
+		var bad []string
+		var ev []string
+		for _, v := range probeViews(x, r) {
+			k, c := v.pr.Probe.K, v.pr.Context
+			var first = -1
+			if got := v.cbs["s_all"]; len(got) > 0 {
+				first = got[0].Slot
+			}
+			switch kind {
+			case "all":
+				bad = append(bad, callProblems(v, "s_all", k, c, -1, "callbacks at all four levels", &ev)...)
+			case "replace":
+				bad = append(bad, callProblems(v, "s_replace", k, c, first, fmt.Sprintf("%s registered again", levelName(c)), &ev)...)
+			case "null":
+				if c >= levelAsyncSignalSafe {
+					x.Unsupported("not measurable here: events are raised at %s, no higher level to fall back to", levelName(c))
+				}
+				bad = append(bad, callProblems(v, "s_null", k, c+1, -1, fmt.Sprintf("%s removed (NULL)", levelName(c)), &ev)...)
+			case "drop":
+				if c == levelNone {
+					x.Unsupported("not measurable here: events are raised at %s, no level below it to register", levelName(c))
+				}
+				if got := v.cbs["s_drop"]; len(got) > 0 {
+					bad = append(bad, fmt.Sprintf("rank %d: with no callback at %s or above, a callback registered below it ran: it was called where a higher level is required", v.rank, levelName(c)))
+					ev = append(ev, jsonOf(got))
+				}
+			case "count":
+				after := v.cbs["s_after"]
+				if len(after) == 0 {
+					bad = append(bad, fmt.Sprintf("rank %d: no callback ran for the instance after the dropped ones", v.rank))
+					ev = append(ev, jsonOf(v.dropped["s_after"]))
+					continue
+				}
+				drops := append(append([]droppedRec{}, v.dropped["s_drop"]...), v.dropped["s_after"]...)
+				var count int64
+				for _, d := range drops {
+					count += d.Count
+					if d.Seq > after[0].Seq {
+						bad = append(bad, fmt.Sprintf("rank %d: the dropped handler ran after the next delivered callback", v.rank))
+						ev = append(ev, jsonOf(drops)+jsonOf(after))
+					}
+				}
+				if count != int64(k) {
+					bad = append(bad, fmt.Sprintf("rank %d: %d instances were dropped (no valid callback); the dropped handler was told %d before the next delivery", v.rank, k, count))
+					ev = append(ev, jsonOf(drops)+jsonOf(after))
+				}
+			}
+		}
+		if len(bad) > 0 {
+			x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
+		}
+		pr := r.Profiles[0]
+		what := map[string]string{"all": "the lowest valid level's callback ran for every instance", "replace": "the replacing callback ran, not the replaced one", "null": "with the level removed, the next level's callback ran", "drop": "no callback below the required level ran", "count": fmt.Sprintf("%d dropped instances counted to the dropped handler before the next delivery", pr.Probe.K)}[kind]
+		return harness.Verdict{Reason: fmt.Sprintf("raised at %s (profile %s): %s", levelName(pr.Context), profileIDs(r.Profiles), what)}
+	}
+}
+
+// callProblems lists what differs from n callbacks in sub, each from the
+// slot registered at level (and, with notSlot >= 0, not from that slot),
+// with cb_safety the profile's context.
+func callProblems(v probeView, sub string, n, level, notSlot int, what string, ev *[]string) []string {
+	got := v.cbs[sub]
+	var bad []string
+	if len(got) != n {
+		bad = append(bad, fmt.Sprintf("rank %d, %s, %s: %d callbacks for %d instances of %s", v.rank, v.pr.Probe.Events[0].Name, what, len(got), n, v.pr.Probe.Action))
+	}
+	ctx := v.pr.Context
+	for _, c := range got {
+		if c.Level != level || c.Slot == notSlot {
+			bad = append(bad, fmt.Sprintf("rank %d, %s, %s: the callback registered at %s ran, not the one at %s", v.rank, c.Event, what, levelName(c.Level), levelName(level)))
+		}
+		if c.Safety != ctx {
+			bad = append(bad, fmt.Sprintf("rank %d, %s, %s: cb_safety is %s; the event is raised where %s is required (profile %s)", v.rank, c.Event, what, levelName(c.Safety), levelName(ctx), v.pr.ID))
+		}
+	}
+	if len(bad) > 0 {
+		*ev = append(*ev, jsonOf(got)+jsonOf(v.dropped[sub]))
+	}
+	return bad
+}
+
+// A callback registered only at ASYNC_SIGNAL_SAFE, the strictest level,
+// which is valid in every context (MPI-5.0 §15.3.8.2, §15.3.8.4). The probe
+// job records every instance of the probe action and every callback, so each
+// rule judges its own records.
 var asyncCheck = harness.Define(harness.Check{
-	ID:        "EVENTS-SAFETY-002",
-	Clause:    "MPI-4.1:16.3.8.2",
-	Needs:     "events",
-	Title:     "a callback registered only at MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE (valid in every context) is called for every instance, with cb_safety equal to the level required where it is called",
-	Injectors: []string{"inject_events_cb_wrong_safety", "inject_events_cb_never"},
-	Run:       runAsync,
+	ID:    "EVENTS-SAFETY-002",
+	Needs: "events",
+	Title: "a callback registered only at MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE (valid in every context) is called for every instance, with cb_safety equal to the level required where it is called",
+	Rules: []harness.Rule{
+		// §15.3.8.2: "The level of MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE includes
+		// all the limitations of MPI_T_CB_REQUIRE_THREAD_SAFE [...]"; §15.3.8.4:
+		// "When an event is triggered, the implementation will select from all
+		// registered callbacks the callback with the lowest safety level valid
+		// in the context in which the callback is invoked. In situations where
+		// the required callback safety level exceeds the highest level for
+		// which a callback function is registered for a given registration
+		// handle, the event instance is dropped."
+		{ID: "CB-7", Source: "MPI-5.0 §15.3.8.2, §15.3.8.4", Basis: harness.Normative,
+			Text:      "a callback registered alone at MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE meets every lower requirement and gets every instance (none is dropped)",
+			Injectors: []string{"inject_events_cb_never"}, Judge: judgeAsyncCount},
+		// §15.3.8.4: "The argument cb_safety describes the safety requirements
+		// the callback function must fulfill in the current invocation."
+		{ID: "CB-1a", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+			Text:      "a callback registered at MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE is invoked with cb_safety equal to the level required where the event is raised (the profile's)",
+			Injectors: []string{"inject_events_cb_wrong_safety"}, Judge: judgeAsyncSafety},
+	},
 })
+
+func judgeAsyncCount(x *harness.X) harness.Verdict {
+	r := needEvents(x)
+	var bad, ev []string
+	for _, v := range probeViews(x, r) {
+		got := v.cbs["s_async"]
+		if len(got) != v.pr.Probe.K {
+			bad = append(bad, fmt.Sprintf("rank %d: with a callback registered only at %s, %d of %d instances of %s reached it (dropped-handler calls: %d)", v.rank, levelName(levelAsyncSignalSafe), len(got), v.pr.Probe.K, v.pr.Probe.Events[0].Name, len(v.dropped["s_async"])))
+			ev = append(ev, jsonOf(got)+jsonOf(v.dropped["s_async"]))
+		}
+	}
+	if len(bad) > 0 {
+		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("raised at %s: the ASYNC_SIGNAL_SAFE callback got all %d instances", levelName(r.Profiles[0].Context), r.Profiles[0].Probe.K)}
+}
+
+func judgeAsyncSafety(x *harness.X) harness.Verdict {
+	r := needEvents(x)
+	var bad, ev []string
+	n := 0
+	for _, v := range probeViews(x, r) {
+		for _, c := range v.cbs["s_async"] {
+			n++
+			if c.Level != levelAsyncSignalSafe || c.Safety != v.pr.Context {
+				bad = append(bad, fmt.Sprintf("rank %d, %s: the callback registered at %s got cb_safety %s; the event is raised where %s is required (profile %s)", v.rank, c.Event, levelName(c.Level), levelName(c.Safety), levelName(v.pr.Context), v.pr.ID))
+				ev = append(ev, jsonOf([]cbRec{c}))
+			}
+		}
+	}
+	if len(bad) > 0 {
+		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
+	}
+	if n == 0 {
+		x.Unsupported("not measurable here: the callback registered only at %s never ran (CB-7)", levelName(levelAsyncSignalSafe))
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("%d ASYNC_SIGNAL_SAFE callbacks got cb_safety %s", n, levelName(r.Profiles[0].Context))}
+}
 
 // probeSubs gives the probe phase's callbacks, dropped-handler calls and
 // free callbacks of one observing rank, by sub-phase.
@@ -46,14 +219,20 @@ type probeView struct {
 }
 
 func probeViews(x *harness.X, r *eventsRun) []probeView {
+	if errs := r.Probe.errors(); len(errs) > 0 {
+		x.Failf(jsonOf(errs), "rank %d: %s failed with %d", errs[0].Rank, errs[0].What, errs[0].RC)
+	}
+	return probeRecords(x, r)
+}
+
+// probeRecords is probeViews without judging the failed calls the probe job
+// recorded (for rules that judge those calls themselves, or not at all).
+func probeRecords(x *harness.X, r *eventsRun) []probeView {
 	var out []probeView
 	phases := decode[phaseRec](r.Probe, "phase")
 	cbs := decode[cbRec](r.Probe, "cb")
 	drops := decode[droppedRec](r.Probe, "dropped")
 	frees := decode[freecbRec](r.Probe, "freecb")
-	if errs := r.Probe.errors(); len(errs) > 0 {
-		x.Failf(jsonOf(errs), "rank %d: %s failed with %d", errs[0].Rank, errs[0].What, errs[0].RC)
-	}
 	for _, pr := range r.Profiles {
 		for _, p := range phases {
 			if p.Mode != "probe" || p.Action != pr.Probe.Action || p.Events[0] != pr.Probe.Events[0].Name || !p.Observer {
@@ -82,65 +261,4 @@ func probeViews(x *harness.X, r *eventsRun) []probeView {
 		panic(harness.Verdict{Status: harness.Error, Reason: "the probe job has no observing rank for the profile's probe event", Evidence: r.Probe.Evidence})
 	}
 	return out
-}
-
-// expectCalls requires n callbacks, each from the slot registered at level
-// (and, with notSlot >= 0, not from that slot), with cb_safety ctx.
-func expectCalls(x *harness.X, v probeView, sub string, n, level, notSlot int, what string) {
-	got := v.cbs[sub]
-	ev := jsonOf(got)
-	if len(got) != n {
-		x.Failf(ev+jsonOf(v.dropped[sub]), "rank %d, %s, %s: %d callbacks for %d instances of %s", v.rank, v.pr.Probe.Events[0].Name, what, len(got), n, v.pr.Probe.Action)
-	}
-	ctx := v.pr.Context
-	for _, c := range got {
-		if c.Level != level || c.Slot == notSlot {
-			x.Failf(ev, "rank %d, %s, %s: the callback registered at %s ran, not the one at %s", v.rank, c.Event, what, levelName(c.Level), levelName(level))
-		}
-		if c.Safety != ctx {
-			x.Failf(ev, "rank %d, %s, %s: cb_safety is %s; the event is raised where %s is required (profile %s)", v.rank, c.Event, what, levelName(c.Safety), levelName(ctx), v.pr.ID)
-		}
-	}
-}
-
-func runSafety(x *harness.X) harness.Verdict {
-	r := needEvents(x)
-	for _, v := range probeViews(x, r) {
-		k, c := v.pr.Probe.K, v.pr.Context
-		expectCalls(x, v, "s_all", k, c, -1, "callbacks at all four levels")
-		first := v.cbs["s_all"][0].Slot
-		expectCalls(x, v, "s_replace", k, c, first, fmt.Sprintf("%s registered again", levelName(c)))
-		if c < levelAsyncSignalSafe {
-			expectCalls(x, v, "s_null", k, c+1, -1, fmt.Sprintf("%s removed (NULL)", levelName(c)))
-		}
-		if got := v.cbs["s_drop"]; len(got) > 0 {
-			x.Failf(jsonOf(got), "rank %d: with no callback at %s or above, a callback registered below it ran: it was called where a higher level is required", v.rank, levelName(c))
-		}
-		expectCalls(x, v, "s_after", 1, c, -1, "after the dropped instances")
-		drops := append(append([]droppedRec{}, v.dropped["s_drop"]...), v.dropped["s_after"]...)
-		var count int64
-		for _, d := range drops {
-			count += d.Count
-			if d.Seq > v.cbs["s_after"][0].Seq {
-				x.Failf(jsonOf(drops)+jsonOf(v.cbs["s_after"]), "rank %d: the dropped handler ran after the next delivered callback", v.rank)
-			}
-		}
-		if count != int64(k) {
-			x.Failf(jsonOf(drops)+jsonOf(v.cbs["s_after"]), "rank %d: %d instances were dropped (no valid callback); the dropped handler was told %d before the next delivery", v.rank, k, count)
-		}
-	}
-	pr := r.Profiles[0]
-	return harness.Verdict{Reason: fmt.Sprintf("raised at %s (profile %s): lowest valid level called, replace, NULL, %d dropped counted before the next delivery", levelName(pr.Context), profileIDs(r.Profiles), pr.Probe.K)}
-}
-
-func runAsync(x *harness.X) harness.Verdict {
-	r := needEvents(x)
-	for _, v := range probeViews(x, r) {
-		got := v.cbs["s_async"]
-		if len(got) != v.pr.Probe.K {
-			x.Failf(jsonOf(got)+jsonOf(v.dropped["s_async"]), "rank %d: with a callback registered only at %s, %d of %d instances of %s reached it (dropped-handler calls: %d)", v.rank, levelName(levelAsyncSignalSafe), len(got), v.pr.Probe.K, v.pr.Probe.Events[0].Name, len(v.dropped["s_async"]))
-		}
-		expectCalls(x, v, "s_async", v.pr.Probe.K, levelAsyncSignalSafe, -1, "only ASYNC_SIGNAL_SAFE registered")
-	}
-	return harness.Verdict{Reason: fmt.Sprintf("the ASYNC_SIGNAL_SAFE callback got every instance, with cb_safety %s", levelName(r.Profiles[0].Context))}
 }

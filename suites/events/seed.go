@@ -6,48 +6,84 @@ import (
 	"github.com/mpits/mpits/harness"
 )
 
-// Seed 002 ("State of discussion": the callback information must identify
-// unambiguously the thread and process it belongs to, and carry the tool's
-// storage pointer given at registration), made normative in MPI-4.1
-// §16.3.8: a callback gets its registration handle, the user_data given at
-// registration, and cb_safety, the level required where it is called,
-// which must not exceed the level it was registered for (Table 16.5).
+// Seed 002 (the MPI_T events callback requirements, "State of discussion"),
+// judged on every callback and dropped-handler call the probe and delivery
+// jobs recorded; each rule judges its own field of every record.
 var seedCheck = harness.Define(harness.Check{
-	ID:        "EVENTS-SEED-001",
-	Clause:    "seed:002",
-	Needs:     "events",
-	Title:     "every callback identifies its registration (the allocated handle and the user data given at registration) and runs in the registering process, and none is called where a higher safety level is required than it was registered for",
-	Injectors: []string{"inject_events_cb_wrong_user_data", "inject_events_cb_wrong_safety"},
-	Run:       runSeed,
+	ID:    "EVENTS-SEED-001",
+	Needs: "events",
+	Title: "every callback identifies its registration (the allocated handle and the user data given at registration) and runs in the registering process, and none is called where a higher safety level is required than it was registered for",
+	Rules: []harness.Rule{
+		// Seed 002: "The callback information should contain pointer (void*)
+		// to tool-specific storage that was provided to MPI by the tool during
+		// event registration."
+		{ID: "SEED2-1", Source: "seed 002", Basis: harness.SeedBasis,
+			Text:      "every callback gets the user_data pointer the tool gave at registration",
+			Injectors: []string{"inject_events_cb_wrong_user_data"}, Judge: seedJudge("user")},
+		// Seed 002: "Callback info must enable unambiguous identification to
+		// which thread/process it belongs to": the registration handle the
+		// callback gets is the one MPI_T_event_handle_alloc gave.
+		{ID: "SEED2-2", Source: "seed 002", Basis: harness.SeedBasis,
+			Text:      "every callback and dropped handler gets the registration handle MPI_T_event_handle_alloc gave",
+			Injectors: []string{"inject_events_cb_wrong_identity"}, Judge: seedJudge("handle")},
+		// Seed 002: the same sentence: the callback runs in the process that
+		// registered it.
+		{ID: "SEED2-3", Source: "seed 002", Basis: harness.SeedBasis,
+			Text:      "every callback runs in the process that registered it",
+			Injectors: []string{"inject_events_cb_wrong_identity"}, Judge: seedJudge("pid")},
+		// §15.3.8.2/§15.3.8.4: cb_safety given at registration is the highest
+		// level the callback supports; it is never invoked where a higher one
+		// is required, and its cb_safety argument is one of the levels.
+		{ID: "CB-6", Source: "MPI-5.0 §15.3.8.2, §15.3.8.4", Basis: harness.Normative,
+			Text:      "a callback is never invoked with a cb_safety that is no safety level or higher than the level it was registered for",
+			Injectors: []string{"inject_events_cb_wrong_safety"}, Judge: seedJudge("level")},
+	},
 })
 
-func runSeed(x *harness.X) harness.Verdict {
-	r := needEvents(x)
-	n := 0
-	tids := map[[2]int]bool{}
-	for _, j := range []*jobOut{r.Probe, r.Deliver} {
-		for _, c := range decode[cbRec](j, "cb") {
-			ev := jsonOf([]cbRec{c})
-			switch {
-			case !c.UserOK:
-				x.Failf(ev, "rank %d: a callback of %s got a user_data that is not the pointer given at registration: the tool cannot tell which registration it is", c.Rank, c.Event)
-			case !c.HandleOK:
-				x.Failf(ev, "rank %d: a callback of %s got another registration handle than MPI_T_event_handle_alloc gave", c.Rank, c.Event)
-			case !c.PidOK:
-				x.Failf(ev, "rank %d: a callback of %s ran in another process than the one that registered it", c.Rank, c.Event)
-			case c.Safety < 0:
-				x.Failf(ev, "rank %d: a callback of %s got a cb_safety that is no safety level", c.Rank, c.Event)
-			case c.Safety > c.Level:
-				x.Failf(ev, "rank %d: a callback of %s registered at %s was called with cb_safety %s: where a higher level is required than it supports", c.Rank, c.Event, levelName(c.Level), levelName(c.Safety))
+// seedJudge judges one field of every callback record.
+func seedJudge(kind string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		r := needEvents(x)
+		n := 0
+		tids := map[[2]int]bool{}
+		var bad, ev []string
+		for _, j := range []*jobOut{r.Probe, r.Deliver} {
+			for _, c := range decode[cbRec](j, "cb") {
+				add := func(format string, args ...any) {
+					bad = append(bad, fmt.Sprintf(format, args...))
+					ev = append(ev, jsonOf([]cbRec{c}))
+				}
+				switch {
+				case kind == "user" && !c.UserOK:
+					add("rank %d: a callback of %s got a user_data that is not the pointer given at registration: the tool cannot tell which registration it is", c.Rank, c.Event)
+				case kind == "handle" && !c.HandleOK:
+					add("rank %d: a callback of %s got another registration handle than MPI_T_event_handle_alloc gave", c.Rank, c.Event)
+				case kind == "pid" && !c.PidOK:
+					add("rank %d: a callback of %s ran in another process than the one that registered it", c.Rank, c.Event)
+				case kind == "level" && c.Safety < 0:
+					add("rank %d: a callback of %s got a cb_safety that is no safety level", c.Rank, c.Event)
+				case kind == "level" && c.Safety > c.Level:
+					add("rank %d: a callback of %s registered at %s was called with cb_safety %s: where a higher level is required than it supports", c.Rank, c.Event, levelName(c.Level), levelName(c.Safety))
+				}
+				tids[[2]int{c.Rank, c.Tid}] = true
+				n++
 			}
-			tids[[2]int{c.Rank, c.Tid}] = true
-			n++
-		}
-		for _, d := range decode[droppedRec](j, "dropped") {
-			if !d.HandleOK {
-				x.Failf(jsonOf([]droppedRec{d}), "rank %d: a dropped handler got another registration handle than MPI_T_event_handle_alloc gave", d.Rank)
+			if kind == "handle" {
+				for _, d := range decode[droppedRec](j, "dropped") {
+					if !d.HandleOK {
+						bad = append(bad, fmt.Sprintf("rank %d: a dropped handler got another registration handle than MPI_T_event_handle_alloc gave", d.Rank))
+						ev = append(ev, jsonOf([]droppedRec{d}))
+					}
+				}
 			}
 		}
+		if len(bad) > 0 {
+			x.Failf(jsonOf(ev), "%s", firstAndMore(bad))
+		}
+		if n == 0 {
+			x.Unsupported("not measurable here: no callback ran")
+		}
+		what := map[string]string{"user": "got their user_data", "handle": "got their registration handle", "pid": "ran in the registering process", "level": "ran with a cb_safety at or below their level"}[kind]
+		return harness.Verdict{Reason: fmt.Sprintf("%d callbacks on %d thread(s) %s", n, len(tids), what)}
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d callbacks on %d thread(s) identified their registration and process, none above its level", n, len(tids))}
 }
