@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Caps are an implementation's capabilities, probed from its library: what
@@ -212,7 +213,11 @@ func FirstLine(s string) string {
 		s = s[:i]
 	}
 	if len(s) > 300 {
-		s = s[:300] + "…"
+		cut := 300
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut-- // never split a character
+		}
+		s = s[:cut] + "…"
 	}
 	return s
 }

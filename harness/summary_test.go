@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/onsi/ginkgo/v2/types"
 )
@@ -60,5 +61,13 @@ func TestSummaryInProcess(t *testing.T) {
 	got := Summary(types.Report{SuiteDescription: "MPI_T", SpecReports: types.SpecReports{sp}})
 	if !strings.Contains(got, "STR-4 on openmpi-sid (MPI-5.0 §15.3.3, normative): length 0: rc 0, length 35") {
 		t.Errorf("in-process entries not read:\n%s", got)
+	}
+}
+
+// A long reason is cut on a character boundary.
+func TestFirstLineKeepsCharacters(t *testing.T) {
+	s := strings.Repeat("a", 299) + "…and more"
+	if got := FirstLine(s); !utf8.ValidString(got) {
+		t.Errorf("FirstLine cut a character: %q", got[len(got)-8:])
 	}
 }
