@@ -7,19 +7,67 @@ import (
 	"github.com/mpits/mpits/harness"
 )
 
-// MPI-4.1 §16.3.8: MPI_T_event_get_num / _get_info (name, verbosity, element
-// datatypes and displacements, enumtype, info, description, binding),
-// §16.3.8.1 event sources (MPI_T_source_get_num / _get_info: ordering,
-// ticks per second, maximum ticks; MPI_T_source_get_timestamp answers a
-// timestamp or MPI_T_ERR_NOT_SUPPORTED), §16.3.9 categories
-// (MPI_T_category_get_num_events / _get_events).
+// Event types, sources and the categories that list events, from one run of
+// fixtures/c/events/event_meta.c (MPI-5.0 §15.3.8.1, §15.3.8.3, §15.3.9).
 var metaCheck = harness.Define(harness.Check{
-	ID:        "EVENTS-META-001",
-	Clause:    "MPI-4.1:16.3.8",
-	Needs:     "events",
-	Title:     "event types, sources and the categories listing events describe themselves consistently, and ad-hoc source timestamps do not decrease (or are not supported)",
-	Injectors: []string{"inject_events_timestamp_back"},
-	Run:       runMeta,
+	ID:    "EVENTS-META-001",
+	Needs: "events",
+	Title: "event types, sources and the categories listing events describe themselves consistently, and ad-hoc source timestamps do not decrease (or are not supported)",
+	Rules: []harness.Rule{
+		// §15.3.8.3: "This routine returns MPI_SUCCESS on success and returns
+		// MPI_T_ERR_INVALID_INDEX if event_index does not match a valid event
+		// type index provided by the implementation at the time of the call."
+		{ID: "EVT-2", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+			Text:      "MPI_T_event_get_info with the index one past the last returns MPI_T_ERR_INVALID_INDEX",
+			Injectors: []string{"inject_events_meta_broken"}, Judge: metaRule("EVT-2")},
+		// §15.3.8.3 (MPI_T_EVENT_GET_INFO): the name, the verbosity level (one of
+		// §15.3.1's constants) and the binding (§15.3.2) of the event type.
+		{ID: "EVT-X2", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+			Text:      "every event type's get_info gives a non-empty name, a verbosity and a binding among the constants, and a number of elements not below 0",
+			Injectors: []string{"inject_events_meta_broken"}, Judge: metaRule("EVT-X2")},
+		// §15.3.8.3: array_of_datatypes holds "the MPI basic datatypes" of the
+		// elements.
+		{ID: "EVT-12", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+			Text:      "every element of an event type has a real datatype (not MPI_DATATYPE_NULL, size above 0)",
+			Injectors: []string{"inject_events_meta_broken"}, Judge: metaRule("EVT-12")},
+		// §15.3.8.3: array_of_displacements gives "the byte displacement of each
+		// element" in the event's buffer.
+		{ID: "EVT-X3", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+			Text:      "element displacements are not negative and no two elements overlap",
+			Injectors: []string{"inject_events_meta_broken"}, Judge: metaRule("EVT-X3")},
+		// §15.3.8.1: every event instance carries its source; event types imply
+		// sources, and MPI_T_SOURCE_GET_INFO answers every index below the count.
+		{ID: "SRC-1", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+			Text:      "with event types present there is a source, and MPI_T_source_get_info succeeds for every source index",
+			Injectors: []string{"inject_events_source_info_fails"}, Judge: metaRule("SRC-1")},
+		// §15.3.8.1: ordering is MPI_T_SOURCE_ORDERED or MPI_T_SOURCE_UNORDERED.
+		{ID: "SRC-2", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+			Text:      "every source's ordering is MPI_T_SOURCE_ORDERED or MPI_T_SOURCE_UNORDERED",
+			Injectors: []string{"inject_events_meta_broken"}, Judge: metaRule("SRC-2")},
+		// §15.3.8.1: ticks_per_second and max_ticks describe the source's
+		// timestamps.
+		{ID: "SRC-3", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+			Text:      "every source's ticks per second and maximum ticks are above 0",
+			Injectors: []string{"inject_events_meta_broken"}, Judge: metaRule("SRC-3")},
+		// §15.3.8.1: "The call returns MPI_SUCCESS and a current timestamp in the
+		// argument timestamp if the source supports ad-hoc generation of
+		// timestamps. ... The call returns MPI_T_ERR_NOT_SUPPORTED if the source
+		// does not support the ad-hoc generation of timestamps."
+		{ID: "SRC-5", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+			Text:      "MPI_T_source_get_timestamp returns MPI_SUCCESS or MPI_T_ERR_NOT_SUPPORTED",
+			Injectors: []string{"inject_events_meta_broken"}, Judge: metaRule("SRC-5")},
+		// The same sentence: a current timestamp, so a later call's is not
+		// earlier.
+		{ID: "SRC-X3", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+			Text:      "two ad-hoc timestamps of one source, one after the other, do not go back",
+			Injectors: []string{"inject_events_timestamp_back"}, Judge: metaRule("SRC-X3")},
+		// §15.3.9.2: "The index values returned in indices by ...
+		// MPI_T_CATEGORY_GET_EVENTS ... can be used as input to ...
+		// MPI_T_EVENT_GET_INFO".
+		{ID: "CAT-X3", Source: "MPI-5.0 §15.3.9.2", Basis: harness.Normative,
+			Text:      "MPI_T_category_get_events succeeds and lists valid event type indices, each once",
+			Injectors: []string{"inject_events_meta_broken"}, Judge: metaRule("CAT-X3")},
+	},
 })
 
 type metaEvent struct {
@@ -70,38 +118,51 @@ func metaJob(x *harness.X) *jobOut {
 	return j
 }
 
-func runMeta(x *harness.X) harness.Verdict {
+// metaRule judges one rule from what runMeta files under it.
+func metaRule(rule string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		found, reason, j := runMeta(x)
+		x.FailOn(found[rule], j.Evidence)
+		return harness.Verdict{Reason: reason}
+	}
+}
+
+// runMeta files every problem of the meta job under the rule it breaks.
+func runMeta(x *harness.X) (map[string][]string, string, *jobOut) {
 	if n := x.Caps.AfterInit.Events; n < 0 {
 		x.Unsupported("no MPI_T events interface: %s (library MPI %s)", x.Caps.AfterInit.Note, x.Caps.MPIVersion)
 	} else if n == 0 {
-		x.Unsupported("MPI_T_event_get_num gives 0 after MPI_Init: no events")
+		x.Unsupported("not measurable here: MPI_T_event_get_num gives 0 after MPI_Init: no events")
 	}
 	j := metaJob(x)
 	sums := decode[metaSummary](j, "summary")
 	if len(sums) != 1 {
-		panic(harness.Verdict{Status: harness.Error, Reason: "events_event_meta wrote no summary", Evidence: j.Evidence})
+		x.Errorf(j.Evidence, "events_event_meta wrote no summary")
 	}
 	s := sums[0]
 	if s.InitRC != 0 {
-		x.Failf(jsonOf(sums), "MPI_T_init_thread / MPI_T_event_get_num returned %d", s.InitRC)
+		x.Errorf(jsonOf(sums), "MPI_T_init_thread / MPI_T_event_get_num returned %d", s.InitRC)
+	}
+	found := map[string][]string{}
+	add := func(rule, format string, args ...any) {
+		found[rule] = append(found[rule], fmt.Sprintf(format, args...))
 	}
 	if s.OutOfRange != "invalid_index" {
-		x.Failf(jsonOf(sums), "MPI_T_event_get_info(%d) (one past the last) did not return MPI_T_ERR_INVALID_INDEX", s.Num)
+		add("EVT-2", "MPI_T_event_get_info(%d) (one past the last) did not return MPI_T_ERR_INVALID_INDEX (%s)", s.Num, s.OutOfRange)
 	}
 	evs := decode[metaEvent](j, "event")
 	if len(evs) != s.Num {
-		panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("%d event records for %d events", len(evs), s.Num)})
+		x.Errorf(j.Evidence, "%d event records for %d events", len(evs), s.Num)
 	}
 	for _, e := range evs {
-		checkEventInfo(x, e)
+		checkEventInfo(e, add)
 	}
-	// Every event instance comes from a source: events need sources.
 	if s.SourcesRC != 0 || (s.Num > 0 && s.Sources < 1) {
-		x.Failf(jsonOf(sums), "%d event types but MPI_T_source_get_num gives %d (rc %d)", s.Num, s.Sources, s.SourcesRC)
+		add("SRC-1", "%d event types but MPI_T_source_get_num gives %d (rc %d)", s.Num, s.Sources, s.SourcesRC)
 	}
 	srcs := decode[metaSource](j, "source")
 	for _, src := range srcs {
-		checkSource(x, src)
+		checkSource(src, add)
 	}
 	cats := decode[metaCategory](j, "category")
 	listed := 0
@@ -110,35 +171,32 @@ func runMeta(x *harness.X) harness.Verdict {
 			continue // an invalid category index is the MPI_T variables suite's matter
 		}
 		if c.NumEvents > 0 && c.GetEventsRC != 0 {
-			x.Failf(jsonOf([]metaCategory{c}), "MPI_T_category_get_events(%d) returned %d", c.Index, c.GetEventsRC)
+			add("CAT-X3", "MPI_T_category_get_events(%d) returned %d", c.Index, c.GetEventsRC)
 		}
 		seen := map[int]bool{}
 		for _, e := range c.Events {
 			if e < 0 || e >= s.Num || seen[e] {
-				x.Failf(jsonOf([]metaCategory{c}), "category %q lists event %d: out of range [0,%d) or twice", c.Name, e, s.Num)
+				add("CAT-X3", "category %q lists event %d: out of range [0,%d) or twice", c.Name, e, s.Num)
 			}
 			seen[e] = true
 		}
 		listed += len(c.Events)
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d event types, %d sources, %d category entries consistent", len(evs), len(srcs), listed)}
+	return found, fmt.Sprintf("%d event types, %d sources, %d category entries consistent", len(evs), len(srcs), listed), j
 }
 
-func checkEventInfo(x *harness.X, e metaEvent) {
-	ev := jsonOf([]metaEvent{e})
+func checkEventInfo(e metaEvent, add func(rule, format string, args ...any)) {
 	switch {
 	case e.RC != 0:
-		x.Failf(ev, "MPI_T_event_get_info(%d) returned %d", e.Index, e.RC)
+		return // every index answering get_info is EVT-1's
 	case e.Name == "":
-		x.Failf(ev, "event %d has an empty name", e.Index)
+		add("EVT-X2", "event %d has an empty name", e.Index)
 	case e.Verbosity == "invalid":
-		x.Failf(ev, "event %q: verbosity is no MPI_T_VERBOSITY_* constant", e.Name)
+		add("EVT-X2", "event %q: verbosity is no MPI_T_VERBOSITY_* constant", e.Name)
 	case e.Bind == "invalid":
-		x.Failf(ev, "event %q: binding is no MPI_T_BIND_* constant", e.Name)
+		add("EVT-X2", "event %q: binding is no MPI_T_BIND_* constant", e.Name)
 	case e.Num < 0:
-		x.Failf(ev, "event %q: %d elements", e.Name, e.Num)
-	case e.IndexRC != 0 || e.GetIndex != e.Index:
-		x.Failf(ev, "event %q: MPI_T_event_get_index gives %d (rc %d), not %d", e.Name, e.GetIndex, e.IndexRC, e.Index)
+		add("EVT-X2", "event %q: %d elements", e.Name, e.Num)
 	}
 	// Elements: real datatypes at displacements that do not overlap.
 	type el struct {
@@ -149,34 +207,33 @@ func checkEventInfo(x *harness.X, e metaEvent) {
 	var els []el
 	for i := range e.Types {
 		if e.Types[i] == "MPI_DATATYPE_NULL" || e.Sizes[i] <= 0 {
-			x.Failf(ev, "event %q: element %d has datatype %s (size %d)", e.Name, i, e.Types[i], e.Sizes[i])
+			add("EVT-12", "event %q: element %d has datatype %s (size %d)", e.Name, i, e.Types[i], e.Sizes[i])
 		}
 		if e.Displs[i] < 0 {
-			x.Failf(ev, "event %q: element %d at displacement %d", e.Name, i, e.Displs[i])
+			add("EVT-X3", "event %q: element %d at displacement %d", e.Name, i, e.Displs[i])
 		}
 		els = append(els, el{e.Displs[i], e.Sizes[i], i})
 	}
 	sort.Slice(els, func(a, b int) bool { return els[a].d < els[b].d })
 	for i := 1; i < len(els); i++ {
 		if els[i-1].d+int64(els[i-1].size) > els[i].d {
-			x.Failf(ev, "event %q: elements %d and %d overlap", e.Name, els[i-1].i, els[i].i)
+			add("EVT-X3", "event %q: elements %d and %d overlap", e.Name, els[i-1].i, els[i].i)
 		}
 	}
 }
 
-func checkSource(x *harness.X, s metaSource) {
-	ev := jsonOf([]metaSource{s})
+func checkSource(s metaSource, add func(rule, format string, args ...any)) {
 	tps, _ := parseCount(s.TicksPerSecond)
 	mt, _ := parseCount(s.MaxTicks)
-	switch {
-	case s.RC != 0:
-		x.Failf(ev, "MPI_T_source_get_info(%d) returned %d", s.Index, s.RC)
-	case s.Ordering == "invalid":
-		x.Failf(ev, "source %q: ordering is neither MPI_T_SOURCE_ORDERED nor MPI_T_SOURCE_UNORDERED", s.Name)
-	case tps <= 0:
-		x.Failf(ev, "source %q: %d ticks per second", s.Name, tps)
-	case mt <= 0:
-		x.Failf(ev, "source %q: maximum ticks %d", s.Name, mt)
+	if s.RC != 0 {
+		add("SRC-1", "MPI_T_source_get_info(%d) returned %d", s.Index, s.RC)
+		return
+	}
+	if s.Ordering == "invalid" {
+		add("SRC-2", "source %q: ordering is neither MPI_T_SOURCE_ORDERED nor MPI_T_SOURCE_UNORDERED", s.Name)
+	}
+	if tps <= 0 || mt <= 0 {
+		add("SRC-3", "source %q: %d ticks per second, maximum ticks %d", s.Name, tps, mt)
 	}
 	var prev int64 = -1 << 62
 	for i, rc := range s.TimestampRCs {
@@ -185,11 +242,12 @@ func checkSource(x *harness.X, s metaSource) {
 			continue
 		case "success":
 		default:
-			x.Failf(ev, "source %q: MPI_T_source_get_timestamp returned neither MPI_SUCCESS nor MPI_T_ERR_NOT_SUPPORTED", s.Name)
+			add("SRC-5", "source %q: MPI_T_source_get_timestamp returned neither MPI_SUCCESS nor MPI_T_ERR_NOT_SUPPORTED", s.Name)
+			continue
 		}
 		t, _ := parseCount(s.Timestamps[i])
 		if t < prev {
-			x.Failf(ev, "source %q: MPI_T_source_get_timestamp went back from %d to %d between two calls", s.Name, prev, t)
+			add("SRC-X3", "source %q: MPI_T_source_get_timestamp went back from %d to %d between two calls", s.Name, prev, t)
 		}
 		prev = t
 	}

@@ -24,6 +24,8 @@ var Suite = &harness.Suite{
 		injector("inject_events_cb_null_ignored", "events_cb_null_ignored.c"),
 		injector("inject_events_read_corrupt", "events_read_corrupt.c"),
 		injector("inject_events_timestamp_back", "events_timestamp_back.c"),
+		injector("inject_events_meta_broken", "events_meta_broken.c"),
+		injector("inject_events_source_info_fails", "events_source_info_fails.c"),
 		injector("inject_events_free_keeps_delivering", "events_free_keeps_delivering.c"),
 		injector("inject_events_free_bad", "events_free_bad.c"),
 		injector("inject_events_info_null", "events_info_null.c"),
