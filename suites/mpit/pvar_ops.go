@@ -94,16 +94,7 @@ func pvarOpsRuleFor(note string) string {
 func pvarOpsRule(rule string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		broken, reason, ev := runPvarOps(x)
-		var p problems
-		mine := tally{}
-		for note, ex := range broken {
-			if pvarOpsRuleFor(note) == rule {
-				mine[note] = ex
-			}
-		}
-		mine.into(&p, "; ")
-		p.evidence = ev
-		p.fail(x, "broken")
+		broken.failFor(x, rule, pvarOpsRuleFor, ev)
 		if why := pvarOpsMeasured(pvarJob(x), rule); why != "" {
 			x.Unsupported("not measurable here: %s", why)
 		}

@@ -112,15 +112,7 @@ func sessionRuleFor(note string) string {
 func sessionRule(rule string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		broken, reason, counts := runSessions(x)
-		var p problems
-		mine := tally{}
-		for note, ex := range broken {
-			if sessionRuleFor(note) == rule {
-				mine[note] = ex
-			}
-		}
-		mine.into(&p, "; ")
-		p.fail(x, "broken")
+		broken.failFor(x, rule, sessionRuleFor, "")
 		if why := counts.measured(rule); why != "" {
 			x.Unsupported("%s", why)
 		}
