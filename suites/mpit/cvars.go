@@ -104,11 +104,11 @@ type cvarWriteRec struct {
 	RestoreRead  int    `json:"restore_read"`
 }
 
-type cvarCrashRec struct {
-	Index  int    `json:"index"`
-	Name   string `json:"name"`
-	Scope  string `json:"scope"`
-	Signal int    `json:"signal"`
+// cvarTryRec names the variable a write item is about to write.
+type cvarTryRec struct {
+	Index int    `json:"index"`
+	Name  string `json:"name"`
+	Scope string `json:"scope"`
 }
 
 type cvarEnvRec struct {
@@ -120,11 +120,10 @@ type cvarEnvRec struct {
 }
 
 type cvarSum struct {
-	InitRC       int `json:"init_rc"`
-	Num          int `json:"num"`
-	Read         int `json:"read"`
-	ReadFailed   int `json:"read_failed"`
-	WriteCrashes int `json:"write_crashes"`
+	InitRC     int `json:"init_rc"`
+	Num        int `json:"num"`
+	Read       int `json:"read"`
+	ReadFailed int `json:"read_failed"`
 }
 
 // cvarRWRule judges one rule from the problems runCvarRW files under it.
@@ -170,8 +169,11 @@ func runCvarRW(x *harness.X) (map[string][]string, string, map[string]bool, stri
 		found[rule] = append(found[rule], fmt.Sprintf(format, args...))
 	}
 	if !res.OK() {
-		x.Errorf(res.Evidence(), "the process died outside the per-variable children: %s", res.Problem())
+		x.Errorf(res.Evidence(), "the reads run died: %s", res.Problem())
 	}
+	wj := job
+	wj.Name, wj.Args = "mpit_cvar_rw_writes", []string{"writes"}
+	writes := x.LaunchResuming(wj)
 	sums := decode[cvarSum](recs, "summary")
 	var inactive []string
 	for _, r := range decode[cvarReadRec](recs, "read") {
@@ -191,7 +193,15 @@ func runCvarRW(x *harness.X) (map[string][]string, string, map[string]bool, stri
 		}
 	}
 	counts := map[string]int{}
-	for _, r := range decode[cvarWriteRec](recs, "write") {
+	var written []cvarWriteRec
+	tries := map[int]cvarTryRec{}
+	for _, wr := range writes.Records {
+		written = append(written, decode[cvarWriteRec](wr, "write")...)
+		for _, t := range decode[cvarTryRec](wr, "write_try") {
+			tries[t.Index] = t
+		}
+	}
+	for _, r := range written {
 		who := fmt.Sprintf("%s (%d, scope %s)", r.Name, r.Index, r.Scope)
 		switch r.How {
 		case "readonly":
@@ -221,12 +231,13 @@ func runCvarRW(x *harness.X) (map[string][]string, string, map[string]bool, stri
 			}
 		}
 	}
-	for _, c := range decode[cvarCrashRec](recs, "write_crash") {
+	for _, d := range writes.Died { // item i writes variable i
+		c := tries[d.Item]
 		rule := "CVAR-13"
 		if c.Scope == "MPI_T_SCOPE_CONSTANT" || c.Scope == "MPI_T_SCOPE_READONLY" {
 			rule = "CVAR-15"
 		}
-		add(rule, "writing control variable %s (%d, scope %s) killed the process: %s", c.Name, c.Index, c.Scope, signalName(c.Signal))
+		add(rule, "writing control variable %s (%d, scope %s) killed the process: %s", c.Name, d.Item, c.Scope, d.How)
 	}
 	envNote := "no variable of the implementation's environment convention found to set"
 	for _, e := range decode[cvarEnvRec](recs, "env") {

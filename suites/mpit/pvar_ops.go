@@ -167,7 +167,7 @@ func runPvarOps(x *harness.X) (tally, string, string) {
 		usable++
 		who := fmt.Sprintf("%s (%d, %s)", v.Name, v.Index, v.Class)
 		if e, ok := crashedProbe[v.Index]; ok {
-			note("allocating, reading or freeing a handle killed the process", fmt.Sprintf("%s: %s", who, signalName(e.Signal)))
+			note("allocating, reading or freeing a handle killed the process", fmt.Sprintf("%s: %s", who, e.How))
 			continue
 		}
 		pr, ok := probed[v.Index]
@@ -202,10 +202,10 @@ func runPvarOps(x *harness.X) (tally, string, string) {
 		}
 	}
 	for _, e := range r.crashed("err_exit") {
-		note("the error cases killed the process", signalName(e.Signal))
+		note("the error cases killed the process", e.How)
 	}
 	for idx, e := range r.crashed("mutate_exit") {
-		note("writing/resetting a writable variable (readonly = 0) killed the process", fmt.Sprintf("%s (%d): %s", r.name(idx), idx, signalName(e.Signal)))
+		note("writing/resetting a writable variable (readonly = 0) killed the process", fmt.Sprintf("%s (%d): %s", r.name(idx), idx, e.How))
 	}
 	for _, m := range r.mutates {
 		if m.WriteRC != "MPI_SUCCESS" {
@@ -264,7 +264,7 @@ func runPvarOps(x *harness.X) (tally, string, string) {
 		ub = append(ub, fmt.Sprintf("%s %s", u.What, u.RC))
 	}
 	for _, e := range r.crashed("ub_exit") {
-		ub = append(ub, "then died of "+signalName(e.Signal))
+		ub = append(ub, "then died of "+e.How)
 	}
 	sort.Strings(bound)
 	evidence := "not judged (undefined behaviour, §15.3.10): " + strings.Join(ub, ", ")

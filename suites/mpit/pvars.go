@@ -1,11 +1,17 @@
 package mpit
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/mpits/mpits/harness"
 )
 
-// The records of fixtures/c/mpit/pvars.c (2 ranks, traffic with known
-// counts), shared by the session and the operations checks.
+// The records of fixtures/c/mpit/pvars.c, shared by the session and the
+// operations checks: its items run (the operations that may kill the
+// process, resumed after each death) and its traffic run (2 ranks, traffic
+// with known counts, without the variables whose allocation killed the
+// items run).
 type pvarRecs struct {
 	recs      *harness.Records
 	summary   pvarSummary
@@ -55,13 +61,12 @@ type probeRec struct {
 	FreeRC    string `json:"free_rc"`
 }
 
-// childExit is how a forked child of the fixture ended (kind tells which).
+// childExit is an item of the items run the process died in: Kind is
+// probe_exit, mutate_exit (Index: the variable's), err_exit or ub_exit.
 type childExit struct {
-	Kind   string
-	What   string `json:"what"`
-	Index  int    `json:"index"`
-	Signal int    `json:"signal"`
-	Exit   int    `json:"exit"`
+	Kind  string
+	Index int
+	How   string // "SIGSEGV", "SIGALRM" (the fixture's 20 s alarm), "exit status 1"
 }
 
 type sumRec struct {
@@ -164,37 +169,66 @@ func pvarJob(x *harness.X) *pvarRecs {
 	case n == 0:
 		x.Unsupported("MPI_T_pvar_get_num gives 0 after MPI_Init: no performance variables")
 	}
-	_, recs := x.JobOnce(harness.Job{Name: "mpit_pvars", Ranks: 2, Program: x.Fixture("mpit_pvars")})
+	items := x.LaunchResuming(harness.Job{Name: "mpit_pvars_items", Ranks: 2, Program: x.Fixture("mpit_pvars"), Args: []string{"items"}})
+	n := -1 // the number of listed variables: the items run counts 2n + 2 items
+	var avoid []string
+	for _, recs := range items.Records {
+		for _, c := range decode[struct {
+			Count int `json:"count"`
+		}](recs, "items") {
+			n = (c.Count - 2) / 2
+		}
+	}
+	for _, d := range items.Died {
+		if d.Item < n {
+			avoid = append(avoid, strconv.Itoa(d.Item))
+		}
+	}
+	_, recs := x.JobOnce(harness.Job{Name: "mpit_pvars", Ranks: 2, Program: x.Fixture("mpit_pvars"),
+		Args: []string{"traffic", "--avoid=" + strings.Join(avoid, ",")}})
 	r := &pvarRecs{recs: recs}
 	sums := decode[pvarSummary](recs, "summary")
 	if len(sums) != 1 {
-		panic(harness.Verdict{Status: harness.Error, Reason: "mpit_pvars wrote no summary (it stopped early)"})
+		x.Errorf("", "mpit_pvars wrote no summary (it stopped early)")
 	}
 	r.summary = sums[0]
 	r.vars = decode[pvarListed](recs, "pvar")
-	r.probes = decode[probeRec](recs, "probe")
-	for _, kind := range []string{"probe_exit", "mutate_exit", "err_exit", "ub_exit"} {
-		for _, e := range decode[childExit](recs, kind) {
-			e.Kind = kind
-			r.exits = append(r.exits, e)
+	if n >= 0 && n != len(r.vars) {
+		x.Errorf("", "the items run listed %d variables, the traffic run %d: positions do not name the same variables", n, len(r.vars))
+	}
+	for _, d := range items.Died {
+		e := childExit{Index: -1, How: d.How}
+		switch {
+		case d.Item < n:
+			e.Kind, e.Index = "probe_exit", r.vars[d.Item].Index
+		case d.Item < 2*n:
+			e.Kind, e.Index = "mutate_exit", r.vars[d.Item-n].Index
+		case d.Item == 2*n:
+			e.Kind = "err_exit"
+		default:
+			e.Kind = "ub_exit"
 		}
+		r.exits = append(r.exits, e)
+	}
+	for _, recs := range items.Records {
+		r.probes = append(r.probes, decode[probeRec](recs, "probe")...)
+		r.mutates = append(r.mutates, decode[mutateRec](recs, "mutate")...)
+		r.errs = append(r.errs, decode[errRec](recs, "err")...)
+		r.ubs = append(r.ubs, decode[ubRec](recs, "ub")...)
 	}
 	r.sums = decode[sumRec](recs, "sum")
 	r.same = decode[sameRec](recs, "same")
 	r.stops = decode[stopRec](recs, "stop")
 	r.truth = decode[truthRec](recs, "truth")
 	r.startstop = decode[startStopRec](recs, "startstop")
-	r.mutates = decode[mutateRec](recs, "mutate")
-	r.errs = decode[errRec](recs, "err")
-	r.ubs = decode[ubRec](recs, "ub")
 	return r
 }
 
-// crashed returns the children of one kind that died, by variable index.
+// crashed returns the items of one kind the process died in, by variable index.
 func (r *pvarRecs) crashed(kind string) map[int]childExit {
 	out := map[int]childExit{}
 	for _, e := range r.exits {
-		if e.Kind == kind && (e.Signal != 0 || e.Exit != 0) {
+		if e.Kind == kind {
 			out[e.Index] = e
 		}
 	}

@@ -250,10 +250,10 @@ func runSessions(x *harness.X) (tally, string, sessionCounts) {
 	}
 	var untested []string
 	for idx, e := range r.crashed("mutate_exit") {
-		untested = append(untested, fmt.Sprintf("%s (write died of %s)", r.name(idx), signalName(e.Signal)))
+		untested = append(untested, fmt.Sprintf("%s (write died of %s)", r.name(idx), e.How))
 	}
 	for idx, e := range r.crashed("probe_exit") {
-		untested = append(untested, fmt.Sprintf("%s (handle allocation died of %s)", r.name(idx), signalName(e.Signal)))
+		untested = append(untested, fmt.Sprintf("%s (handle allocation died of %s)", r.name(idx), e.How))
 	}
 	reason := fmt.Sprintf("%s (%d continuous, %d changed by the traffic): A=X+Y, B=Y, both from 0; %d STATE/LEVEL/SIZE/PERCENTAGE equal across sessions; %d stopped handles held while the other session counted",
 		plural(nsum, "SUM-class variable", "SUM-class variables"), ncont, changed, len(r.same), stopsMeaningful)

@@ -14,7 +14,7 @@ var Suite = &harness.Suite{
 		{Name: "mpit_init_finalize", Sources: []string{"mpit/init_finalize.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_walk", Sources: []string{"mpit/walk.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_cvar_rw", Sources: []string{"mpit/cvar_rw.c"}, Headers: []string{"mpit/mpit_util.h"}},
-		{Name: "mpit_pvars", Sources: []string{"mpit/pvars.c"}, Headers: []string{"mpit/mpit_util.h"}},
+		{Name: "mpit_pvars", Sources: []string{"mpit/pvars.c", "mpit/pvar_items.c"}, Headers: []string{"mpit/mpit_util.h", "mpit/pvars.h"}},
 		{Name: "mpit_threads", Sources: []string{"mpit/threads.c"}, Headers: []string{"mpit/mpit_util.h"}, Flags: []string{"-pthread"}},
 		{Name: "mpit_robust", Sources: []string{"mpit/robust.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_errors", Sources: []string{"mpit/errors.c"}, Headers: []string{"mpit/mpit_util.h"}},
