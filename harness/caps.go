@@ -62,8 +62,12 @@ type Fortran struct {
 // HasABI reports whether the implementation ships a working libmpi_abi.
 func (c *Caps) HasABI() bool { return c.ABI.Version != "" }
 
-// Lacks says why the implementation lacks a capability a check needs (qmpi,
-// mpit, events, abi), from what the probe measured; "" when it has it.
+// Needs are the capabilities a rule can need: any MPI, the variables part of
+// MPI_T, its events, a working QMPI, the MPI 5 standard ABI library.
+var Needs = []string{"mpi", "mpit", "events", "qmpi", "abi"}
+
+// Lacks says why the implementation lacks a capability a rule needs (one of
+// Needs), from what the probe measured; "" when it has it.
 func (c *Caps) Lacks(need string) string {
 	switch need {
 	case "qmpi":

@@ -31,16 +31,11 @@ type Verdict struct {
 // what the fixture recorded (LaunchOnce), each with its own verdict.
 type Check struct {
 	ID    string // e.g. MPIT-STRINGS
-	Needs string // the capability it needs: qmpi, mpit, events, abi
+	Needs string // the capability its rules need (one of Needs), unless a rule says otherwise
 	Title string // what the group covers, one sentence
 	Rules []Rule
 	File  string // where it is defined (set by Define)
 	Line  int
-
-	// A check not yet split into rules: one rule, its id the check's.
-	Clause    string   // e.g. seed:000 or MPI-4.1:16.3.6 (HTML numbering)
-	Injectors []string // fault injector fixtures that must make it fail
-	Run       func(x *X) Verdict
 }
 
 // Define fills in where the check is defined.
@@ -52,40 +47,17 @@ func Define(c Check) Check {
 	return c
 }
 
-// AllRules are the check's rules; a check not yet split into rules is one
-// normative rule with the check's id, its clause turned to printed numbering.
+// AllRules are the check's rules, each with the capability it needs (its
+// check's unless it names its own).
 func (c Check) AllRules() []Rule {
-	if c.Run == nil {
-		rules := make([]Rule, len(c.Rules))
-		for i, r := range c.Rules {
-			r.needs = c.Needs
-			rules[i] = r
+	rules := make([]Rule, len(c.Rules))
+	for i, r := range c.Rules {
+		if r.Needs == "" {
+			r.Needs = c.Needs
 		}
-		return rules
+		rules[i] = r
 	}
-	r := Rule{ID: c.ID, Source: legacySource(c.Clause), Basis: Normative, Text: c.Title, Injectors: c.Injectors, Judge: c.Run, needs: c.Needs}
-	if strings.HasPrefix(r.Source, "seed ") {
-		r.Basis = SeedBasis
-	}
-	return []Rule{r}
-}
-
-// legacySource turns "MPI-4.1:16.3.4" (HTML numbering) into "MPI-4.1
-// §15.3.4" and "seed:000..." into "seed 000".
-func legacySource(clause string) string {
-	if rest, ok := strings.CutPrefix(clause, "seed:"); ok {
-		return "seed " + rest[:min(3, len(rest))]
-	}
-	ed, sec, _ := strings.Cut(clause, ":")
-	if ed == "MPI-5.0" && sec == "ABI" {
-		return "MPI-5.0 §20.1"
-	}
-	if major, rest, ok := strings.Cut(sec, "."); ok {
-		n := 0
-		fmt.Sscan(major, &n)
-		sec = fmt.Sprintf("%d.%s", n-1, rest)
-	}
-	return ed + " §" + sec
+	return rules
 }
 
 // X is what a check runs with: one implementation, its capabilities and
@@ -173,6 +145,11 @@ func (x *X) Failf(evidence string, format string, args ...any) {
 // interpretation rule reports a reading and never fails: a fail from its
 // judge is a defect of the suite, so an error.
 func Evaluate(r Rule, x *X) (v Verdict) {
+	if x.Caps != nil {
+		if why := x.Caps.Lacks(r.Needs); why != "" {
+			return Verdict{Status: Unsupported, Reason: why}
+		}
+	}
 	v = judge(r.Judge, x)
 	if r.Basis == Interpretation && v.Status == Fail {
 		v = Verdict{Status: Error, Reason: "the suite broke: interpretation rule " + r.ID + " gave fail: " + v.Reason, Evidence: v.Evidence}

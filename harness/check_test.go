@@ -38,6 +38,20 @@ func TestEvaluateOutcomes(t *testing.T) {
 	}
 }
 
+// A rule whose need the implementation lacks is unsupported with the
+// measured reason, and its judge never runs.
+func TestNeedsEnforced(t *testing.T) {
+	e := &Env{Impl: &Impl{ID: "i"}, Caps: &Caps{Available: true, QMPI: QMPICap{RC: 44}}}
+	judged := false
+	v := e.Evaluate(Rule{ID: "Q", Basis: SeedBasis, Needs: "qmpi", Judge: func(x *X) Verdict { judged = true; return Verdict{} }}, nil)
+	if v.Status != Unsupported || v.Reason != "no working QMPI: QMPI_Register_tool_name returned 44" || judged {
+		t.Errorf("got %s %q (judged: %v), want unsupported naming the return code, not judged", v.Status, v.Reason, judged)
+	}
+	if v := e.Evaluate(Rule{ID: "M", Basis: Normative, Needs: "mpi", Judge: func(x *X) Verdict { return Verdict{} }}, nil); v.Status != Pass {
+		t.Errorf("a rule needing any MPI gave %s %q", v.Status, v.Reason)
+	}
+}
+
 // An interpretation rule reports a reading; a fail from it is the suite's
 // defect, never the library's.
 func TestInterpretationNeverFails(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -35,7 +36,10 @@ type Rule struct {
 	// follow the rule: where no implementation passes, they show it can pass.
 	Conformers []string
 	Judge      func(x *X) Verdict
-	needs      string // its check's Needs: without it, the rule is unsupported
+	// Needs is the capability the rule needs (Needs values), when it is not
+	// its check's: without it, the rule is unsupported, with the measured
+	// reason, and never judged.
+	Needs string
 }
 
 // Location is where the rule's judge is written.
@@ -77,8 +81,12 @@ func (s *Suite) Info(c Check, r Rule) RuleInfo {
 	if inj == nil {
 		inj = []string{}
 	}
+	needs := r.Needs
+	if needs == "" {
+		needs = c.Needs
+	}
 	return RuleInfo{ID: r.ID, Suite: s.Name, Check: c.ID, Source: r.Source, Basis: r.Basis, Rule: r.Text,
-		Needs: c.Needs, File: file, Line: line, Injectors: inj, Conformers: r.Conformers}
+		Needs: needs, File: file, Line: line, Injectors: inj, Conformers: r.Conformers}
 }
 
 // RuleInfos lists every rule of the suites in declaration order.
@@ -98,7 +106,7 @@ func RuleInfos(suites ...*Suite) []RuleInfo {
 // how strongly, so that -ginkgo.label-filter='basis:normative && needs:mpit'
 // selects a slice.
 func (r Rule) Labels() []string {
-	return []string{r.ID, "source:" + SourceLabel(r.Source), "basis:" + string(r.Basis)}
+	return []string{r.ID, "source:" + SourceLabel(r.Source), "basis:" + string(r.Basis), "needs:" + r.Needs}
 }
 
 // StrictEnv names the setting that makes quality (and interpretation)
@@ -155,6 +163,9 @@ func (s *Suite) Validate(seen map[string]string) error {
 			case Normative, SeedBasis, Quality, Interpretation:
 			default:
 				add("%s: basis %q is not one of normative, seed, quality, interpretation", where, r.Basis)
+			}
+			if !slices.Contains(Needs, r.Needs) {
+				add("%s: needs %q is not one of %s", where, r.Needs, strings.Join(Needs, ", "))
 			}
 			if err := CheckSource(r.Source); err != nil {
 				add("%s: %v", where, err)

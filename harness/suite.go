@@ -91,7 +91,7 @@ const InjectorContainer = "fault injectors"
 func (s *Suite) declare(impls []*Impl, envs map[string]*Env) {
 	for _, c := range s.Checks {
 		c := c
-		ginkgo.Describe(c.ID+": "+c.Title, ginkgo.Label("check:"+c.ID, "needs:"+c.Needs), func() {
+		ginkgo.Describe(c.ID+": "+c.Title, ginkgo.Label("check:"+c.ID), func() {
 			for _, r := range c.AllRules() {
 				r := r
 				info := s.Info(c, r)

@@ -155,7 +155,7 @@ func coverage(rules []harness.RuleInfo, rows []Row) string {
 		}
 	}
 	if len(own) > 0 {
-		fmt.Fprintf(&b, "\n%d rules of the suites are not on the checklist (the project's own, or the checks not yet split into rules): %s.\n", len(own), strings.Join(own, ", "))
+		fmt.Fprintf(&b, "\n%d rules of the suites are not on the checklist (the project's own): %s.\n", len(own), strings.Join(own, ", "))
 	}
 	return b.String()
 }

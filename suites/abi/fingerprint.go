@@ -20,7 +20,7 @@ import (
 // at least as large as MPI_Aint and MPI_Offset"; MPI_Aint holds an address).
 var fingerprintCheck = harness.Define(harness.Check{
 	ID:    "NATIVE-PRINT",
-	Needs: "abi",
+	Needs: "mpi", // the native library: every implementation
 	Title: "the fingerprint of each implementation's own (pre-standard) ABI: handle representation and sizes, MPI_Status layout, predefined handles and constants, sonames (abi-fingerprint.md)",
 	Rules: []harness.Rule{
 		// Seed 003 (wi4mpi) translates between the implementations' own ABIs

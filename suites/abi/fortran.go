@@ -24,7 +24,7 @@ import (
 // reading the symbol tables of the implementation's library folder.
 var fortranConv = harness.Define(harness.Check{
 	ID:    "NATIVE-C2F",
-	Needs: "abi",
+	Needs: "mpi", // the native library: every implementation
 	Title: "the native library set's C/Fortran handle and status conversions (MPI-5.0 §19.3.4, §19.3.5), with the Fortran binding library loaded where the implementation has one",
 	Rules: []harness.Rule{
 		// §19.3.4: "If comm is a valid Fortran handle to a communicator, then

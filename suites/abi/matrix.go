@@ -45,6 +45,7 @@ var matrix = harness.Define(harness.Check{
 		{ID: "NATIVE-API-X1", Source: "MPI-5.0 §9.4", Basis: harness.Quality,
 			Text:      "the native library gives the cross-run application, built with the implementation's own compiler wrapper, the results MPI defines (e.g. a call whose error went to a user communicator error handler returns that error code)",
 			Injectors: []string{"inject_native_status_swap"},
+			Needs:     "mpi", // the native library: every implementation
 			Judge:     judgeNativeApp},
 	},
 })

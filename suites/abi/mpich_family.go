@@ -23,7 +23,7 @@ import (
 // defines, the reason says so.
 var mpichFamily = harness.Define(harness.Check{
 	ID:    "NATIVE-MPICH",
-	Needs: "abi",
+	Needs: "mpi", // the native library: every implementation
 	Title: "binary compatibility inside the MPICH ABI family (seed 003): mpich-deb's build of the cross-run application on every library with the MPICH ABI's soname",
 	Rules: []harness.Rule{
 		// Seed 003: "MPICH, Intel MPI, Cray MPICH and MVAPICH share MPICH's ABI

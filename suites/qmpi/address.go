@@ -3,7 +3,6 @@ package qmpi
 import (
 	"fmt"
 	"path"
-	"strings"
 
 	"github.com/mpits/mpits/harness"
 	. "github.com/onsi/gomega"
@@ -17,12 +16,25 @@ import (
 // function, rather than the application." An address: a code address inside
 // the calling function, as dladdr sees it.
 var callingAddress = harness.Define(harness.Check{
-	ID:        "QMPI-ADDR-001",
-	Clause:    "seed:000",
-	Needs:     "qmpi",
-	Title:     "QMPI_Get_calling_address gives an address inside the application function that called (from main and from a nested function), and with a PMPI tool loaded, inside the PMPI tool's function",
-	Injectors: []string{"inject_qmpi_wrong_address"},
-	Run:       runCallingAddress,
+	ID:    "QMPI-ADDR",
+	Needs: "qmpi",
+	Title: "QMPI_Get_calling_address gives an address inside the application function that called (from main and from a nested function), and with a PMPI tool loaded, inside the PMPI tool's function",
+	Rules: []harness.Rule{
+		// seed 000: "The the address of the point where the application
+		// originally called the MPI function before entering the QMPI tool
+		// stack."
+		{ID: "QMPI-ADDR-01", Source: "seed 000", Basis: harness.SeedBasis,
+			Text:       "QMPI_Get_calling_address gives an address inside the application function that called MPI_Barrier (main, and a function nested two calls deep)",
+			Injectors:  []string{"inject_qmpi_wrong_address"},
+			Conformers: []string{"conform_qmpi_calling_address"}, Judge: judgeCallingAddress(false)},
+		// seed 000: "If both a PMPI and QMPI tool are registered and active
+		// at the same time, the address will be that of the PMPI function,
+		// rather than the application."
+		{ID: "QMPI-ADDR-02", Source: "seed 000", Basis: harness.SeedBasis,
+			Text:       "with a PMPI tool wrapping MPI_Barrier loaded as well, QMPI_Get_calling_address gives an address inside the PMPI tool's MPI_Barrier",
+			Injectors:  []string{"inject_qmpi_wrong_address"},
+			Conformers: []string{"conform_qmpi_calling_address"}, Judge: judgeCallingAddress(true)},
+	},
 })
 
 type addrRec struct {
@@ -61,25 +73,25 @@ func deref(s *string) string {
 	return *s
 }
 
-func runCallingAddress(x *harness.X) harness.Verdict {
-	requireQMPI(x)
-	app := x.Fixture("qmpi_app_addr")
-	pmpi := x.Fixture("qmpi_pmpi_tool")
-	var problems []string
-	var evidence []string
-	for _, withPMPI := range []bool{false, true} {
+// judgeCallingAddress runs app_addr under the addr tool, with or without a
+// PMPI tool wrapping MPI_Barrier, and judges the 3 calling addresses.
+func judgeCallingAddress(withPMPI bool) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		requireQMPI(x)
+		app := x.Fixture("qmpi_app_addr")
+		pmpi := x.Fixture("qmpi_pmpi_tool")
 		preload := x.Fixture("qmpi_tool_addr")
 		name := "qmpi_app_addr"
 		if withPMPI {
 			preload = pmpi + ":" + preload
 			name += " with a PMPI tool"
 		}
-		_, recs := x.Job(harness.Job{
+		_, recs := x.JobOnce(harness.Job{
 			Name: name, Ranks: 1, Program: app,
 			RankEnv: map[string]string{"LD_PRELOAD": preload},
 			Env:     map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "addr", "MPITS_QMPI_TRACE": "none"},
 		})
-		evidence = append(evidence, name+":\n"+recordsText(recs))
+		ev := name + ":\n" + recordsText(recs)
 		var got []addrRec
 		site := ""
 		for _, r := range recs.All {
@@ -97,8 +109,9 @@ func runCallingAddress(x *harness.X) harness.Verdict {
 				got = append(got, a)
 			}
 		}
+		var f findings
 		if len(got) != 3 {
-			x.Failf(strings.Join(evidence, "\n"), "%s: the tool saw %d of the application's 3 MPI_Barrier calls", name, len(got))
+			f.add(ev, "%s: the tool saw %d of the application's 3 MPI_Barrier calls", name, len(got))
 		}
 		for _, a := range got {
 			wantSym, wantObj := a.site, path.Base(app)
@@ -107,12 +120,13 @@ func runCallingAddress(x *harness.X) harness.Verdict {
 			}
 			ok := a.RC == 0 && a.Obj != nil && path.Base(*a.Obj) == wantObj && deref(a.Sym) == wantSym && a.Inside
 			if !ok {
-				problems = append(problems, fmt.Sprintf("%s: MPI_Barrier called from %s: QMPI_Get_calling_address returned %d and gave %s, want an address inside %s of %s", name, a.site, a.RC, a, wantSym, wantObj))
+				f.add(ev, "%s: MPI_Barrier called from %s: QMPI_Get_calling_address returned %d and gave %s, want an address inside %s of %s", name, a.site, a.RC, a, wantSym, wantObj)
 			}
 		}
+		f.failOn(x)
+		if withPMPI {
+			return harness.Verdict{Reason: "with a PMPI tool loaded, the calling address of all 3 MPI_Barrier calls lay inside the PMPI tool's MPI_Barrier"}
+		}
+		return harness.Verdict{Reason: "the calling address lay inside main and inside the nested caller, for all 3 MPI_Barrier calls"}
 	}
-	if len(problems) > 0 {
-		x.Failf(strings.Join(problems, "\n")+"\n\n"+strings.Join(evidence, "\n"), "%s (%d of 6 calls wrong)", problems[0], len(problems))
-	}
-	return harness.Verdict{Reason: "the calling address lay inside main and inside the nested caller, and with a PMPI tool loaded inside the PMPI tool's MPI_Barrier"}
 }

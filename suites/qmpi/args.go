@@ -6,19 +6,32 @@ import (
 	"github.com/mpits/mpits/harness"
 )
 
-// Seed 001, "Requirements": "Complete coverage of all tool functionality -
-// Incl. changes to parameters or routines used"; "Tools Responsibilities":
-// tool routines call the "follow on routine" like PMPI wrappers do, so what
-// a tool passes on is what the layer below (and MPI) gets, and what a tool
-// returns is what the caller gets. MPI-4.1 §9.3: under MPI_ERRORS_RETURN
-// error codes are returned to the user.
+// Seed 001: tool routines call the "follow on routine" like PMPI wrappers
+// do, so what a tool passes on is what the layer below (and MPI) gets, and
+// what a tool returns is what its caller gets. The three rules judge one
+// run of app_args under mod:rec (fixtures/c/qmpi/tool_args.c).
 var argsAndResults = harness.Define(harness.Check{
-	ID:        "QMPI-ARGS-001",
-	Clause:    "seed:001",
-	Needs:     "qmpi",
-	Title:     "a tool's change to an argument (tag, count, buffer) reaches the layer below and MPI, and a return code a tool sets or an error it returns reaches the application under MPI_ERRORS_RETURN",
-	Injectors: []string{"inject_qmpi_drop_error"},
-	Run:       runArgsAndResults,
+	ID:    "QMPI-ARGS",
+	Needs: "qmpi",
+	Title: "a tool's change to an argument (tag, count, buffer) reaches the layer below and MPI, and a return code a tool sets or an error it returns reaches the application under MPI_ERRORS_RETURN",
+	Rules: []harness.Rule{
+		// seed 001, "Requirements": "Complete coverage of all tool
+		// functionality - Incl. changes to parameters or routines used".
+		{ID: "QMPI-ARGS-X1", Source: "seed 001", Basis: harness.SeedBasis,
+			Text:      "what an outer tool passes on in place of the application's arguments (tag 10→1010, count 1→2, its own buffer) is what the inner tool gets and what MPI sends",
+			Injectors: []string{"inject_qmpi_alter_args"}, Judge: judgeArgs("changed")},
+		// seed 001, "Tools Responsibilities": a tool calls the "follow on
+		// routine", which "Can be actual MPI or another tool - transparent";
+		// MPI-5.0 §9.3: with MPI_ERRORS_RETURN the error code is returned.
+		{ID: "QMPI-FUNC-03", Source: "seed 001", Basis: harness.SeedBasis,
+			Text:      "an error code the inner tool returns (MPI_ERR_TYPE from MPI_Type_size) reaches the outer tool that called it, and the application through it, unchanged",
+			Injectors: []string{"inject_qmpi_drop_error"}, Judge: judgeArgs("passed")},
+		// seed 001, "Requirements": "Incl. changes to parameters or routines
+		// used": the outermost tool's return value is the call's.
+		{ID: "QMPI-ARGS-X2", Source: "seed 001", Basis: harness.SeedBasis,
+			Text:      "a return code the outermost tool returns in place of MPI's (MPI_ERR_OTHER from MPI_Barrier) is what the application's call returns",
+			Injectors: []string{"inject_qmpi_drop_error"}, Judge: judgeArgs("set")},
+	},
 })
 
 type argsApp struct {
@@ -42,52 +55,65 @@ type recSend struct {
 	V1    int `json:"v1"`
 }
 
-func runArgsAndResults(x *harness.X) harness.Verdict {
-	requireQMPI(x)
-	_, recs := x.Job(harness.Job{
-		Name: "qmpi_app_args", Ranks: 2, Program: x.Fixture("qmpi_app_args"),
-		RankEnv: map[string]string{"LD_PRELOAD": x.Fixture("qmpi_tool_args")},
-		Env:     map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "mod:rec"},
-	})
-	ev := recordsText(recs)
-	apps := decodeAll[argsApp](x, recs, "app_args")
-	if len(apps) != 2 {
-		x.Failf(ev, "want an app_args record from each of 2 ranks, got %d", len(apps))
-	}
-	inits := recs.Kind("init", -1)
-	if len(inits) != 4 {
-		x.Failf(ev, "want init callbacks for mod and rec on both ranks, got %d", len(inits))
-	}
-	// The layer below sees the changed tag, count and buffer.
-	sent := decodeAll[recSend](x, recs, "rec_send")
-	if len(sent) != 1 {
-		x.Failf(ev, "rec saw %d MPI_Send calls, want 1", len(sent))
-	}
-	if s := sent[0]; s.Tag != 1010 || s.Count != 2 || s.V0 != 777 || s.V1 != 778 {
-		x.Failf(ev, "the inner tool got tag %d, count %d, values %d %d after the outer tool changed them to 1010, 2, 777 778", s.Tag, s.Count, s.V0, s.V1)
-	}
-	for _, a := range apps {
-		if a.Rank == 1 && (a.RecvRC != 0 || a.RecvTag != 1010 || a.RecvCount != 2 || a.Recv[0] != 777 || a.Recv[1] != 778) {
-			x.Failf(ev, "rank 1 received rc %d, tag %d, count %d, values %v; the tool sent tag 1010, count 2, values 777 778", a.RecvRC, a.RecvTag, a.RecvCount, a.Recv)
+// judgeArgs judges one statement on the one run of app_args under mod:rec.
+func judgeArgs(what string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		requireQMPI(x)
+		_, recs := x.JobOnce(harness.Job{
+			Name: "qmpi_app_args", Ranks: 2, Program: x.Fixture("qmpi_app_args"),
+			RankEnv: map[string]string{"LD_PRELOAD": x.Fixture("qmpi_tool_args")},
+			Env:     map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "mod:rec"},
+		})
+		ev := recordsText(recs)
+		apps := decodeAll[argsApp](x, recs, "app_args")
+		if len(apps) != 2 {
+			x.Errorf(ev, "want an app_args record from each of 2 ranks, got %d", len(apps))
 		}
-		// The error a tool returns, through the tool above it, to the application.
-		if a.TypeSizeRC != a.ErrType {
-			x.Failf(ev, "rank %d: MPI_Type_size returned %d to the application; the inner tool returned MPI_ERR_TYPE (%d)", a.Rank, a.TypeSizeRC, a.ErrType)
+		if inits := recs.Kind("init", -1); len(inits) != 4 {
+			x.Errorf(ev, "want init callbacks for mod and rec on both ranks, got %d (QMPI-REG-02 judges the callbacks)", len(inits))
 		}
-		// The return code a tool sets in place of MPI's.
-		if a.BarrierRC != a.ErrOther {
-			x.Failf(ev, "rank %d: MPI_Barrier returned %d to the application; the outer tool returned MPI_ERR_OTHER (%d)", a.Rank, a.BarrierRC, a.ErrOther)
+		var f findings
+		switch what {
+		case "changed":
+			sent := decodeAll[recSend](x, recs, "rec_send")
+			if len(sent) != 1 {
+				f.add(ev, "rec saw %d MPI_Send calls, want 1", len(sent))
+			} else if s := sent[0]; s.Tag != 1010 || s.Count != 2 || s.V0 != 777 || s.V1 != 778 {
+				f.add(ev, "the inner tool got tag %d, count %d, values %d %d after the outer tool changed them to 1010, 2, 777 778", s.Tag, s.Count, s.V0, s.V1)
+			}
+			for _, a := range apps {
+				if a.Rank == 1 && (a.RecvRC != 0 || a.RecvTag != 1010 || a.RecvCount != 2 || len(a.Recv) < 2 || a.Recv[0] != 777 || a.Recv[1] != 778) {
+					f.add(ev, "rank 1 received rc %d, tag %d, count %d, values %v; the tool sent tag 1010, count 2, values 777 778", a.RecvRC, a.RecvTag, a.RecvCount, a.Recv)
+				}
+			}
+		case "passed":
+			type modTS struct {
+				RCBelow int `json:"rc_below"`
+			}
+			for _, m := range decodeAll[modTS](x, recs, "mod_type_size") {
+				if m.RCBelow != apps[0].ErrType {
+					f.add(ev, "the outer tool got %d from the inner tool's MPI_Type_size, which returned MPI_ERR_TYPE (%d)", m.RCBelow, apps[0].ErrType)
+				}
+			}
+			for _, a := range apps {
+				if a.TypeSizeRC != a.ErrType {
+					f.add(ev, "rank %d: MPI_Type_size returned %d to the application; the inner tool returned MPI_ERR_TYPE (%d)", a.Rank, a.TypeSizeRC, a.ErrType)
+				}
+			}
+		case "set":
+			for _, a := range apps {
+				if a.BarrierRC != a.ErrOther {
+					f.add(ev, "rank %d: MPI_Barrier returned %d to the application; the outer tool returned MPI_ERR_OTHER (%d)", a.Rank, a.BarrierRC, a.ErrOther)
+				}
+			}
 		}
+		f.failOn(x)
+		return harness.Verdict{Reason: map[string]string{
+			"changed": "mod:rec: tag 10→1010, count 1→2 and the buffer swapped by mod reached rec and rank 1's MPI_Recv",
+			"passed":  "mod:rec: MPI_ERR_TYPE returned by rec's MPI_Type_size reached mod and the application",
+			"set":     "mod:rec: MPI_ERR_OTHER returned by mod in place of MPI_Barrier's MPI_SUCCESS reached the application",
+		}[what]}
 	}
-	type modTS struct {
-		RCBelow int `json:"rc_below"`
-	}
-	for _, m := range decodeAll[modTS](x, recs, "mod_type_size") {
-		if m.RCBelow != apps[0].ErrType {
-			x.Failf(ev, "the outer tool got %d from the inner tool's MPI_Type_size, which returned MPI_ERR_TYPE (%d)", m.RCBelow, apps[0].ErrType)
-		}
-	}
-	return harness.Verdict{Reason: "tag 10→1010, count 1→2 and buffer swapped by mod reached rec and rank 1's MPI_Recv; MPI_ERR_TYPE returned by rec reached mod and the application; MPI_ERR_OTHER set by mod on MPI_Barrier reached the application"}
 }
 
 // decodeAll decodes every record of one kind, ending the check with Error
@@ -95,7 +121,7 @@ func runArgsAndResults(x *harness.X) harness.Verdict {
 func decodeAll[T any](x *harness.X, recs *harness.Records, kind string) []T {
 	out, err := harness.DecodeKind[T](recs, kind)
 	if err != nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: err.Error()})
+		x.Errorf("", "%v", err)
 	}
 	return out
 }

@@ -13,7 +13,7 @@ import (
 // MPI_LAST_FUNC). What QMPI does with other inputs it does not say: these
 // are quality rules (an error code, no crash, QMPI's tables intact), one per
 // kind of input, each case in a job of its own. An empty tool list is not
-// bad input (it initializes no tool: QMPI-NOTOOLS-001), nor is a Finalize
+// bad input (it initializes no tool: QMPI-REG-04, QMPI-NOTOOL-01), nor is a Finalize
 // hook's own post-call work with its context after the inner MPI_Finalize
 // returned (QMPI_Get_tool_storage, QMPI_Get_function, QMPI_Get_calling_address
 // there are not judged).

@@ -83,7 +83,7 @@ func TestUnnamedParameters(t *testing.T) {
 
 func TestCoverAppSkipsUndeclared(t *testing.T) {
 	h := &qmpiHeader{Declared: map[string]bool{}}
-	for _, s := range coverSections {
+	for _, s := range loadCoverApp().Sections {
 		for _, m := range callRe.FindAllStringSubmatch(s.Code, -1) {
 			h.Declared[m[1]] = true
 		}
@@ -92,5 +92,60 @@ func TestCoverAppSkipsUndeclared(t *testing.T) {
 	src, skipped := coverApp(h)
 	if len(skipped) != 1 || !strings.Contains(skipped[0], "partitioned") || strings.Contains(src, "MPI_Psend_init") {
 		t.Errorf("skipped %v", skipped)
+	}
+}
+
+// The sections of fixtures/c/qmpi/cover_app.c, in the order they run: a
+// marker lost in an edit merges two sections.
+var coverSectionNames = []string{
+	"before MPI_Init", "init", "environment", "errors", "point-to-point",
+	"persistent point-to-point", "partitioned", "generalized requests",
+	"large-count point-to-point", "collectives", "nonblocking collectives",
+	"persistent collectives", "large-count collectives and datatypes", "groups",
+	"communicators", "attributes", "datatypes", "info", "topologies", "one-sided",
+	"sessions", "status and handle conversion", "tool information interface", "finalize",
+}
+
+func TestCoverAppFile(t *testing.T) {
+	app := loadCoverApp()
+	var names []string
+	for _, s := range app.Sections {
+		names = append(names, s.Name)
+		if !strings.HasPrefix(s.Code, "    {\n") || !strings.HasSuffix(s.Code, "\n    }\n") {
+			t.Errorf("section %q is not one block in braces", s.Name)
+		}
+	}
+	if got, want := strings.Join(names, "|"), strings.Join(coverSectionNames, "|"); got != want {
+		t.Errorf("sections\n got %s\nwant %s", got, want)
+	}
+	if !strings.HasPrefix(app.Prelude, "#include <mpi.h>") || !strings.Contains(app.Prelude, "#define CALL(") {
+		t.Errorf("prelude: %.80q", app.Prelude)
+	}
+	if !strings.HasPrefix(app.MainStart, "int main(") || !strings.HasSuffix(app.MainEnd, "return 0;\n}\n") {
+		t.Errorf("main: %.80q ... %.80q", app.MainStart, app.MainEnd)
+	}
+}
+
+func TestParseCoverAppMarkers(t *testing.T) {
+	const ok = "/* about */\n/* mpits-prelude */\n\nP\n\n/* mpits-main */\nM\n    /* mpits-section: a b */\n    {\n    }\n/* mpits-section: c */\nC\n/* mpits-main-end */\nE\n"
+	app, err := parseCoverApp(ok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if app.Prelude != "P\n" || app.MainStart != "M\n" || len(app.Sections) != 2 || app.Sections[0] != (coverSection{"a b", "    {\n    }\n"}) || app.MainEnd != "E\n" {
+		t.Errorf("parsed %+v", app)
+	}
+	for _, bad := range []struct{ text, err string }{
+		{"int x;\n", "no mpits- marker"},
+		{strings.Replace(ok, "/* mpits-main */\n", "", 1), "out of order"},
+		{strings.Replace(ok, "section: c", "section: a b", 1), "a second section"},
+		{strings.Replace(ok, "section: c", "section: \"c\"", 1), "section name"},
+		{strings.Replace(ok, "section: c", "sektion: c", 1), "unknown marker"},
+		{strings.Replace(ok, "\nC\n", "\n\n", 1), "empty"},
+		{ok[:strings.Index(ok, "/* mpits-main-end")], "before mpits-main-end"},
+	} {
+		if _, err := parseCoverApp(bad.text); err == nil || !strings.Contains(err.Error(), bad.err) {
+			t.Errorf("%q: error %v, want %q", bad.text, err, bad.err)
+		}
 	}
 }

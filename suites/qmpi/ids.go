@@ -7,54 +7,80 @@ import (
 	"github.com/mpits/mpits/harness"
 )
 
-// Seed 000, "Registration": "Each instance of the tool receives a unique
-// tool_id. These tool IDs are not necessarily monotonically increasing and
-// cannot be assumed to do so." The check compares ids only for equality.
+// Seed 000, "Registration": ids are handed to the init callbacks and
+// compared here only for equality (they "are not necessarily monotonically
+// increasing"). Both rules judge the same two runs: L0:L0:L1:L0:L2 and 32
+// instances.
 var instanceIDs = harness.Define(harness.Check{
-	ID:        "QMPI-IDS-001",
-	Clause:    "seed:000",
-	Needs:     "qmpi",
-	Title:     "every listed instance gets one id, all distinct, and its intercepted calls arrive with that id (ids are not assumed to increase)",
-	Injectors: []string{"inject_qmpi_same_id"},
-	Run:       runInstanceIDs,
+	ID:    "QMPI-IDS",
+	Needs: "qmpi",
+	Title: "every listed instance gets one id, all distinct, and its intercepted calls arrive with that id (ids are not assumed to increase)",
+	Rules: []harness.Rule{
+		// seed 000: "Each instance of the tool receives a unique tool_id.
+		// These tool IDs are not necessarily monotonically increasing and
+		// cannot be assumed to do so."
+		{ID: "QMPI-REG-03", Source: "seed 000", Basis: harness.SeedBasis,
+			Text:      "every listed instance (5, with one name thrice; and 32) gets an id, and no two get the same (ids are compared only for equality)",
+			Injectors: []string{"inject_qmpi_same_id"}, Judge: judgeIDs(false)},
+		// seed 000: "This function accepts the parameter tool_id as the
+		// specific instance of a tool and should be matched with the one
+		// returned by the callback function that the tool registered with MPI."
+		{ID: "QMPI-IDS-X1", Source: "seed 000", Basis: harness.SeedBasis,
+			Text:      "every intercepted call reaches each instance with the id its init callback was given: no call arrives with another id, and each instance sees all of the application's MPI_Comm_rank calls and its one MPI_Init",
+			Injectors: []string{"inject_qmpi_same_id"}, Judge: judgeIDs(true)},
+	},
 })
 
-func runInstanceIDs(x *harness.X) harness.Verdict {
-	requireQMPI(x)
-	var shown []string
-	for _, list := range []string{"L0:L0:L1:L0:L2", stackList(32)} {
-		names := listNames(list)
-		ranks := runLayer(x, layerRun{List: list, Trace: "none", Args: []string{"init", "1"}})
-		for _, r := range ranks {
-			ev := r.evidence()
-			if len(r.Inits) != len(names) {
-				x.Failf(ev, "rank %d: %d init callbacks for %d listed instances (%s)", r.Rank, len(r.Inits), len(names), list)
-			}
-			owner := map[int]string{}
-			for _, in := range r.Inits {
-				if prev, dup := owner[in.Tool]; dup {
-					x.Failf(ev, "rank %d: id %d was handed to two instances (%s and %s) of %s", r.Rank, in.Tool, prev, in.Name, list)
+var idLists = []string{"L0:L0:L1:L0:L2", stackList(32)}
+
+func judgeIDs(calls bool) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		requireQMPI(x)
+		var f findings
+		var shown []string
+		for _, list := range idLists {
+			names := listNames(list)
+			ranks := runLayer(x, layerRun{List: list, Trace: "none", Args: []string{"init", "1"}})
+			for _, r := range ranks {
+				ev := r.evidence()
+				if !calls {
+					if len(r.Inits) != len(names) {
+						f.add(ev, "rank %d: %d init callbacks for %d listed instances (%s)", r.Rank, len(r.Inits), len(names), summarizeList(list))
+					}
+					owner := map[int]string{}
+					for _, in := range r.Inits {
+						if prev, dup := owner[in.Tool]; dup {
+							f.add(ev, "rank %d: id %d was handed to two instances (%s and %s) of %s", r.Rank, in.Tool, prev, in.Name, summarizeList(list))
+						}
+						owner[in.Tool] = in.Name
+					}
+				} else {
+					if len(r.Summaries) != len(names) {
+						f.add(ev, "rank %d: %d of the %d listed instances of %s reported their calls", r.Rank, len(r.Summaries), len(names), summarizeList(list))
+					}
+					// Each instance counts the calls that arrive with its own
+					// id (tool_layer.c): per instance, not per id, so that two
+					// instances given one id are told apart.
+					if len(r.Summaries) > 0 && r.Summaries[0].UnknownIDs != 0 { // one count per process
+						f.add(ev, "rank %d: %d intercepted calls arrived with an id no init callback was given", r.Rank, r.Summaries[0].UnknownIDs)
+					}
+					for _, s := range r.Summaries {
+						if s.Calls["comm_rank"] != r.Calls.Calls["comm_rank"] || s.Calls["init"] != 1 {
+							f.add(ev, "rank %d: instance %s (id %d) saw %d MPI_Comm_rank and %d MPI_Init calls under its id; the application made %d and 1", r.Rank, s.Name, s.Tool, s.Calls["comm_rank"], s.Calls["init"], r.Calls.Calls["comm_rank"])
+						}
+					}
 				}
-				owner[in.Tool] = in.Name
-			}
-			for _, in := range r.Inits {
-				s := r.summaryOf(in.Tool)
-				if s == nil {
-					x.Failf(ev, "rank %d: no summary for instance %d", r.Rank, in.Tool)
+				if r.Rank == 0 {
+					shown = append(shown, fmt.Sprintf("%d instances (%s): ids %s", len(names), summarizeList(list), summarizeIDs(idsInListOrder(r))))
 				}
-				if s.UnknownIDs != 0 {
-					x.Failf(ev, "rank %d: %d intercepted calls arrived with an id no init callback was given", r.Rank, s.UnknownIDs)
-				}
-				if s.Calls["comm_rank"] != r.Calls.Calls["comm_rank"] || s.Calls["init"] != 1 {
-					x.Failf(ev, "rank %d: instance %d (%s) saw %d MPI_Comm_rank and %d MPI_Init calls under its id; the application made %d and 1", r.Rank, in.Tool, in.Name, s.Calls["comm_rank"], s.Calls["init"], r.Calls.Calls["comm_rank"])
-				}
-			}
-			if r.Rank == 0 {
-				shown = append(shown, fmt.Sprintf("%d instances (%s): ids %s", len(names), summarizeList(list), summarizeIDs(idsInListOrder(r))))
 			}
 		}
+		f.failOn(x)
+		if calls {
+			return harness.Verdict{Reason: fmt.Sprintf("each instance's calls carry its own id: %s", strings.Join(shown, "; "))}
+		}
+		return harness.Verdict{Reason: fmt.Sprintf("distinct ids: %s", strings.Join(shown, "; "))}
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("distinct ids, each instance's calls carry its own id: %s", strings.Join(shown, "; "))}
 }
 
 // idsInListOrder lists the ids in the order the init callbacks came.

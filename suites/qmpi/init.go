@@ -1,75 +1,123 @@
 package qmpi
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/mpits/mpits/harness"
 )
 
-// Seed 000, "Registration": a tool announces itself by name from a
-// constructor; "at some point before MPI is initialized, it will call all of
-// the callback functions", "one time for each instance of the tool that was
-// requested". Seed 001: "complete coverage of all MPI routines", so MPI_Init,
-// MPI_Init_thread and MPI_Finalize are interceptable too.
+// Seed 000, "Registration", and seed 001's "complete coverage of all MPI
+// routines" for MPI_Init, MPI_Init_thread and MPI_Finalize. Every rule
+// judges the same two runs of app_layer under L0:L1:L0 (MPI_Init and
+// MPI_Init_thread).
 var registrationInit = harness.Define(harness.Check{
-	ID:        "QMPI-INIT-001",
-	Clause:    "seed:000",
-	Needs:     "qmpi",
-	Title:     "a tool registered from a constructor gets its init callback once per listed instance before MPI_Init returns, and can intercept MPI_Init, MPI_Init_thread and MPI_Finalize",
-	Injectors: []string{"inject_qmpi_drop_register"},
-	Run:       runRegistrationInit,
+	ID:    "QMPI-INIT",
+	Needs: "qmpi",
+	Title: "a tool registered from a constructor gets its init callback once per listed instance before MPI_Init returns, registers storage and functions there, and can intercept MPI_Init, MPI_Init_thread and MPI_Finalize",
+	Rules: []harness.Rule{
+		// seed 000: "At some point before MPI is initialized, it will call
+		// all of the callback functions provided via init_function_ptr."
+		{ID: "QMPI-REG-01", Source: "seed 000", Basis: harness.SeedBasis,
+			Text:      "QMPI_Register_tool_name called from a constructor for a listed name succeeds, and every init callback runs before MPI_Init (or MPI_Init_thread) returns",
+			Injectors: []string{"inject_qmpi_name_refused"}, Judge: judgeInit("before")},
+		// seed 000: "This callback function is called one time for each
+		// instance of the tool that was requested via the environment
+		// variable specifying the order and quantity of tools."
+		{ID: "QMPI-REG-02", Source: "seed 000", Basis: harness.SeedBasis,
+			Text:      "the init callback runs exactly once per listed instance (L0:L1:L0: L0 twice, L1 once)",
+			Injectors: []string{"inject_qmpi_drop_instance"}, Judge: judgeInit("once")},
+		// seed 000: "Inside this callback function, the tool should register
+		// any tool-specific storage it will to use as well as any MPI
+		// functions it plans to intercept."
+		{ID: "QMPI-REG-X1", Source: "seed 000", Basis: harness.SeedBasis,
+			Text:      "QMPI_Register_tool_storage and QMPI_Register_function called in an init callback with the id it was given succeed",
+			Injectors: []string{"inject_qmpi_register_refused"}, Judge: judgeInit("register")},
+		// seed 001, "Requirements": "Complete coverage of all MPI routines
+		// (except where exempted already in MPI 3)"; "Support for pre and
+		// post call activation".
+		{ID: "QMPI-INIT-X1", Source: "seed 001", Basis: harness.SeedBasis,
+			Text:      "MPI_Init, MPI_Init_thread and MPI_Finalize can be intercepted: under L0:L1:L0 they succeed and every instance sees each once, nested in list order",
+			Injectors: []string{"inject_qmpi_drop_register"}, Judge: judgeInit("intercept")},
+	},
 })
 
 const initList = "L0:L1:L0" // two instances of L0, one of L1
 
-func runRegistrationInit(x *harness.X) harness.Verdict {
-	requireQMPI(x)
-	names := listNames(initList)
-	for _, mode := range []string{"init", "thread"} {
-		initFn := map[string]string{"init": "init", "thread": "init_thread"}[mode]
-		ranks := runLayer(x, layerRun{Name: "qmpi_app_layer " + mode, List: initList, Trace: "init,init_thread,finalize", Args: []string{mode, "1"}})
-		for _, r := range ranks {
-			ev := r.evidence()
-			if r.Register == nil {
-				x.Failf(ev, "rank %d: the tool's constructor recorded no registration", r.Rank)
-			}
-			for name, rc := range r.Register.RCs {
-				if rc != 0 {
-					x.Failf(ev, "rank %d: QMPI_Register_tool_name(%q) of a listed tool returned %d", r.Rank, name, rc)
+var initCall = map[string]string{"init": "MPI_Init", "thread": "MPI_Init_thread"}
+
+// judgeInit judges one statement on both runs (MPI_Init, MPI_Init_thread).
+func judgeInit(what string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		requireQMPI(x)
+		names := listNames(initList)
+		var f findings
+		for _, mode := range []string{"init", "thread"} {
+			initFn := map[string]string{"init": "init", "thread": "init_thread"}[mode]
+			ranks := runLayer(x, layerRun{Name: "qmpi_app_layer " + mode, List: initList, Trace: "init,init_thread,finalize", Args: []string{mode, "1"}})
+			for _, r := range ranks {
+				ev := r.evidence()
+				if r.Register == nil {
+					x.Errorf(ev, "rank %d: the tool's constructor recorded no registration", r.Rank)
 				}
-			}
-			if r.Init.RC != 0 {
-				x.Failf(ev, "rank %d: the application's %s returned %d", r.Rank, map[string]string{"init": "MPI_Init", "thread": "MPI_Init_thread"}[mode], r.Init.RC)
-			}
-			perName := map[string]int{}
-			for _, in := range r.Inits {
-				perName[in.Name]++
-				if in.Line > r.InitLine {
-					x.Failf(ev, "rank %d (%s): the init callback of instance %d (%s) came after the application's MPI_Init returned", r.Rank, mode, in.Tool, in.Name)
-				}
-				if in.StorageRC != 0 || in.FunctionRC != 0 {
-					x.Failf(ev, "rank %d: instance %d: QMPI_Register_tool_storage returned %d, QMPI_Register_function %d", r.Rank, in.Tool, in.StorageRC, in.FunctionRC)
-				}
-			}
-			if len(r.Inits) != len(names) || perName["L0"] != 2 || perName["L1"] != 1 {
-				x.Failf(ev, "rank %d (%s): %d init callbacks (%v) for the list %s, want one per instance (L0 twice, L1 once)", r.Rank, mode, len(r.Inits), perName, initList)
-			}
-			for _, fn := range []string{initFn, "finalize"} {
-				got, want := sequence(r, fn), nested(names, 1)
-				if d := firstDiff(got, want); d != "" {
-					x.Failf(ev, "rank %d (%s): the stack's work around MPI_%s: %s (got %s, want %s)", r.Rank, mode, fnTitle(fn), d, strings.Join(got, " "), strings.Join(want, " "))
-				}
-			}
-			for _, in := range r.Inits {
-				s := r.summaryOf(in.Tool)
-				if s == nil || s.Calls[initFn] != 1 || s.Calls["finalize"] != 1 {
-					x.Failf(ev, "rank %d (%s): instance %d (%s) did not see MPI_%s and MPI_Finalize exactly once: %+v", r.Rank, mode, in.Tool, in.Name, fnTitle(initFn), s)
+				switch what {
+				case "before":
+					for name, rc := range r.Register.RCs {
+						if rc != 0 {
+							f.add(ev, "rank %d: QMPI_Register_tool_name(%q) of a listed tool returned %d", r.Rank, name, rc)
+						}
+					}
+					for _, in := range r.Inits {
+						if in.Line > r.InitLine {
+							f.add(ev, "rank %d: the init callback of instance %d (%s) came after the application's %s returned", r.Rank, in.Tool, in.Name, initCall[mode])
+						}
+					}
+					if len(r.Inits) == 0 {
+						f.add(ev, "rank %d: no init callback ran before %s returned", r.Rank, initCall[mode])
+					}
+				case "once":
+					perName := map[string]int{}
+					for _, in := range r.Inits {
+						perName[in.Name]++
+					}
+					if len(r.Inits) != len(names) || perName["L0"] != 2 || perName["L1"] != 1 {
+						f.add(ev, "rank %d (%s): %d init callbacks (%v) for the list %s, want one per instance (L0 twice, L1 once)", r.Rank, initCall[mode], len(r.Inits), perName, initList)
+					}
+				case "register":
+					for _, in := range r.Inits {
+						if in.StorageRC != 0 || in.FunctionRC != 0 {
+							f.add(ev, "rank %d: instance %d: QMPI_Register_tool_storage returned %d, QMPI_Register_function %d", r.Rank, in.Tool, in.StorageRC, in.FunctionRC)
+						}
+					}
+					if len(r.Inits) == 0 {
+						f.add(ev, "rank %d: no init callback ran, so nothing was registered", r.Rank)
+					}
+				case "intercept":
+					if r.Init.RC != 0 {
+						f.add(ev, "rank %d: the application's %s returned %d", r.Rank, initCall[mode], r.Init.RC)
+					}
+					for _, fn := range []string{initFn, "finalize"} {
+						got, want := sequence(r, fn), nested(names, 1)
+						if d := firstDiff(got, want); d != "" {
+							f.add(ev, "rank %d (%s): the stack's work around MPI_%s: %s (got %s, want %s)", r.Rank, mode, fnTitle(fn), d, strings.Join(got, " "), strings.Join(want, " "))
+						}
+					}
+					for _, in := range r.Inits {
+						s := r.summaryOf(in.Tool)
+						if s == nil || s.Calls[initFn] != 1 || s.Calls["finalize"] != 1 {
+							f.add(ev, "rank %d (%s): instance %d (%s) did not see MPI_%s and MPI_Finalize exactly once: %+v", r.Rank, mode, in.Tool, in.Name, fnTitle(initFn), s)
+						}
+					}
 				}
 			}
 		}
+		f.failOn(x)
+		return harness.Verdict{Reason: map[string]string{
+			"before":    initList + ": QMPI_Register_tool_name succeeded for each listed name, and all init callbacks ran before MPI_Init/MPI_Init_thread returned",
+			"once":      initList + ": 3 init callbacks per rank (L0 twice, L1 once), with MPI_Init and with MPI_Init_thread",
+			"register":  initList + ": QMPI_Register_tool_storage and QMPI_Register_function succeeded in every init callback",
+			"intercept": initList + ": MPI_Init, MPI_Init_thread and MPI_Finalize succeeded and every instance saw each once, nested in list order",
+		}[what]}
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%s: 3 init callbacks per rank (L0 twice, L1 once), all before MPI_Init/MPI_Init_thread returned; every instance saw MPI_Init, MPI_Init_thread and MPI_Finalize once, nested in list order", initList)}
 }
 
 // fnTitle is the MPI name of a tool_layer function ("comm_rank" → "Comm_rank").

@@ -134,7 +134,8 @@ func requireQMPI(x *harness.X) {
 	}
 }
 
-// runLayer runs app_layer under tool_layer and decodes every rank's records.
+// runLayer runs app_layer under tool_layer (once per identical job: the
+// rules of a check share it) and decodes every rank's records.
 func runLayer(x *harness.X, run layerRun) []*layerRank {
 	if run.Ranks == 0 {
 		run.Ranks = 2
@@ -161,7 +162,7 @@ func runLayer(x *harness.X, run layerRun) []*layerRank {
 	if name == "" {
 		name = "qmpi_app_layer " + run.List
 	}
-	_, recs := x.Job(harness.Job{
+	_, recs := x.JobOnce(harness.Job{
 		Name: name, Ranks: run.Ranks, Program: x.Fixture("qmpi_app_layer"), Args: run.Args,
 		Env: env, RankEnv: rankEnv,
 	})
@@ -214,13 +215,13 @@ func decodeLayer(x *harness.X, recs *harness.Records, ranks int) []*layerRank {
 			lr.Odd = append(lr.Odd, string(r.Raw))
 		}
 		if err != nil {
-			panic(harness.Verdict{Status: harness.Error, Reason: err.Error()})
+			x.Errorf("", "%v", err)
 		}
 	}
 	for _, lr := range out {
 		for _, k := range []string{"app_init_returned", "app_result", "app_calls"} {
 			if !seen[lr.Rank][k] {
-				panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("%s: rank %d wrote no %s record", recs.Fixture, lr.Rank, k), Evidence: lr.evidence()})
+				x.Errorf(lr.evidence(), "%s: rank %d wrote no %s record", recs.Fixture, lr.Rank, k)
 			}
 		}
 	}
@@ -298,4 +299,28 @@ func firstDiff(got, want []string) string {
 		return fmt.Sprintf("got %d events, want %d", len(got), len(want))
 	}
 	return ""
+}
+
+// findings collects what a rule found wrong, each with its evidence, for
+// x.FailOn: a rule reports every problem, not only the first.
+type findings struct {
+	list []string
+	ev   []string
+	seen map[string]bool
+}
+
+func (f *findings) add(evidence, format string, args ...any) {
+	f.list = append(f.list, fmt.Sprintf(format, args...))
+	if f.seen == nil {
+		f.seen = map[string]bool{}
+	}
+	if evidence != "" && !f.seen[evidence] {
+		f.seen[evidence] = true
+		f.ev = append(f.ev, evidence)
+	}
+}
+
+// failOn ends the rule with Fail when anything was found.
+func (f *findings) failOn(x *harness.X) {
+	x.FailOn(f.list, strings.Join(f.ev, "\n"))
 }

@@ -12,20 +12,25 @@ import (
 	"github.com/mpits/mpits/harness"
 )
 
-// Seed 001, "Requirements": QMPI has to "provide a standard compliant
-// implementation of MPI" to the application and the tools above it; a layer
-// that reads or writes memory it does not own breaks every tool stacked on
-// it. The workloads of the stacking, arguments, calling-address and
-// coverage checks run once under valgrind memcheck (fixtures are built with
-// -g); an invalid read, write or free with a QMPI function on its stack is a
-// fail, reported with that stack.
+// The workloads of the stacking, arguments, calling-address and coverage
+// rules run once under valgrind memcheck (fixtures are built with -g); an
+// invalid read, write or free with a QMPI function on its stack, or in
+// memory QMPI allocated or freed, is reported with that stack. Seed 000 and
+// 001 say nothing of memory errors: the rules are quality ones.
 var memcheck = harness.Define(harness.Check{
-	ID:        "QMPI-MEMCHECK-001",
-	Clause:    "seed:001",
-	Needs:     "qmpi",
-	Title:     "the workloads of checks 3–8 (stack order, storage, pass-through, arguments, calling address, coverage) under valgrind memcheck: no invalid read, write or free in the QMPI layer",
-	Injectors: []string{"inject_qmpi_heap_overrun"},
-	Run:       runMemcheck,
+	ID:    "QMPI-MEMCHECK",
+	Needs: "qmpi",
+	Title: "the workloads of the stacking, arguments, calling-address and coverage rules under valgrind memcheck: no invalid read, write or free in the QMPI layer",
+	Rules: []harness.Rule{
+		{ID: "QMPI-ADDR-04", Source: "seed 000", Basis: harness.Quality,
+			Text:       "QMPI_Get_calling_address reads and writes only memory it owns (no memcheck error with it on the stack)",
+			Injectors:  []string{"inject_qmpi_address_overrun"},
+			Conformers: []string{"conform_qmpi_calling_address"}, Judge: judgeMemcheck(true)},
+		{ID: "QMPI-MEM-X1", Source: "seed 001", Basis: harness.Quality,
+			Text:       "outside QMPI_Get_calling_address, the QMPI layer (registration, dispatch, storage, teardown) reads, writes and frees only memory it owns, before and after MPI_Finalize",
+			Injectors:  []string{"inject_qmpi_heap_overrun"},
+			Conformers: []string{"conform_qmpi_after_finalize"}, Judge: judgeMemcheck(false)},
+	},
 })
 
 // vgError is one error valgrind reported.
@@ -134,35 +139,99 @@ type memcheckRun struct {
 	finishK string // a record kind every rank writes at its end
 }
 
-// memcheckDone keeps each verdict of a process: the fault-injector specs
-// evaluate the check again without an injector first, and a memcheck run
-// costs half a minute.
+// memcheckDone keeps what memcheck found per implementation and preload:
+// both rules judge one set of runs, and a set costs half a minute.
 var (
 	memcheckMu   sync.Mutex
-	memcheckDone = map[string]harness.Verdict{}
+	memcheckDone = map[string]*memcheckFound{}
 )
 
-func runMemcheck(x *harness.X) harness.Verdict {
-	key := x.Impl.ID + "\x00" + strings.Join(x.Preload, ":")
-	memcheckMu.Lock()
-	v, ok := memcheckDone[key]
-	memcheckMu.Unlock()
-	if !ok {
-		v = harness.Evaluate(harness.Rule{Basis: harness.Quality, Judge: memcheckOnce}, x)
-		memcheckMu.Lock()
-		memcheckDone[key] = v
-		memcheckMu.Unlock()
-	}
-	if v.Status != harness.Pass {
-		panic(v)
-	}
-	return v
+// memcheckFound is what one set of runs under memcheck found.
+type memcheckFound struct {
+	inLayer  []vgError
+	evidence map[int]string // per inLayer error: the workload and the report
+	other    []vgError
+	uninit   int
+	runs     int
+	crash    string // a workload that crashed after invalid accesses in the layer
+	stop     any    // the set ended early: an error or unsupported verdict
 }
 
-func memcheckOnce(x *harness.X) harness.Verdict {
+func (m *memcheckFound) rule(address bool) ([]vgError, []string) {
+	var errs []vgError
+	var ev []string
+	for i, e := range m.inLayer {
+		if e.inCallingAddress() == address {
+			errs = append(errs, e)
+			ev = append(ev, m.evidence[i])
+		}
+	}
+	return errs, ev
+}
+
+// inCallingAddress says whether QMPI_Get_calling_address is on the stack.
+func (e vgError) inCallingAddress() bool {
+	return contains(e.Stack, "QMPI_Get_calling_address")
+}
+
+func judgeMemcheck(address bool) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		key := x.Impl.ID + "\x00" + strings.Join(x.Preload, ":")
+		memcheckMu.Lock()
+		m, ok := memcheckDone[key]
+		memcheckMu.Unlock()
+		if !ok {
+			m = &memcheckFound{evidence: map[int]string{}}
+			func() {
+				defer func() { m.stop = recover() }()
+				memcheckOnce(x, m)
+			}()
+			memcheckMu.Lock()
+			memcheckDone[key] = m
+			memcheckMu.Unlock()
+		}
+		if m.stop != nil {
+			panic(m.stop)
+		}
+		errs, ev := m.rule(address)
+		notes := ""
+		if len(m.other) > 0 {
+			notes += fmt.Sprintf("; %d invalid accesses outside the QMPI layer, first: %s", len(m.other), m.other[0].short())
+		}
+		if m.uninit > 0 {
+			notes += fmt.Sprintf("; %d uses of uninitialised values (not judged)", m.uninit)
+		}
+		where := "in the QMPI layer outside QMPI_Get_calling_address"
+		if address {
+			where = "with QMPI_Get_calling_address on the stack"
+		}
+		if len(errs) > 0 {
+			kinds := map[string]int{}
+			for _, e := range errs {
+				kinds[e.short()]++
+			}
+			var list []string
+			for k, n := range kinds {
+				list = append(list, fmt.Sprintf("%d× %s", n, k))
+			}
+			sort.Strings(list)
+			if m.crash != "" {
+				notes += "; " + m.crash
+			}
+			x.Failf(strings.Join(ev, "\n"), "%d invalid accesses %s: %s%s", len(errs), where, strings.Join(list, "; "), notes)
+		}
+		if m.crash != "" {
+			x.Errorf(m.crash, "memcheck: %s; none %s, but the workloads did not all run", m.crash, where)
+		}
+		return harness.Verdict{Reason: fmt.Sprintf("%d workloads (stack, arguments, calling address, coverage) under memcheck: no invalid access %s%s", m.runs, where, notes)}
+	}
+}
+
+// memcheckOnce runs the workloads under memcheck and fills m.
+func memcheckOnce(x *harness.X, m *memcheckFound) {
 	requireQMPI(x)
 	if _, err := os.Stat(x.Impl.HostPath("/usr/bin/valgrind")); err != nil {
-		x.Unsupported("no valgrind where %s runs (%v)", x.Impl.ID, err)
+		x.Unsupported("not measurable here: no valgrind where %s runs (%v)", x.Impl.ID, err)
 	}
 	cover := buildCoverage(x)
 	runs := []memcheckRun{
@@ -176,9 +245,7 @@ func memcheckOnce(x *harness.X) harness.Verdict {
 		{name: "coverage", ranks: 2, app: cover.App, tools: []string{cover.Tool}, finishK: "cover_app_done",
 			env: map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "cover"}},
 	}
-	var inLayer, other []vgError
-	var evidence []string
-	uninit := 0
+	m.runs = len(runs)
 	for _, r := range runs {
 		// valgrind follows env into the application; LD_PRELOAD set by env
 		// reaches only the application (injectors first, as x.Launch does).
@@ -188,52 +255,32 @@ func memcheckOnce(x *harness.X) harness.Verdict {
 		errs := parseValgrind(res.Stderr + "\n" + res.Stdout)
 		crashed := res.TimedOut || res.Signal != ""
 		if len(errs) == 0 && (crashed || res.ExitCode != 0) {
-			panic(harness.Verdict{Status: harness.Error, Reason: "under memcheck, " + res.Problem(), Evidence: res.Evidence()})
+			x.Errorf(res.Evidence(), "under memcheck, %s", res.Problem())
 		}
 		if recErr == nil && !crashed {
 			for rank := 0; rank < r.ranks; rank++ {
 				if len(recs.Kind(r.finishK, rank)) == 0 {
-					panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("memcheck %s: rank %d did not finish (no %s record)", r.name, rank, r.finishK), Evidence: res.Evidence()})
+					x.Errorf(res.Evidence(), "memcheck %s: rank %d did not finish (no %s record)", r.name, rank, r.finishK)
 				}
 			}
 		}
 		for _, e := range errs {
 			switch {
 			case e.invalid() && e.inQMPI():
-				inLayer = append(inLayer, e)
-				evidence = append(evidence, fmt.Sprintf("== %s\n%s", r.name, strings.Join(e.Lines, "\n")))
+				m.evidence[len(m.inLayer)] = fmt.Sprintf("== %s\n%s", r.name, strings.Join(e.Lines, "\n"))
+				m.inLayer = append(m.inLayer, e)
 			case e.invalid():
-				other = append(other, e)
-				evidence = append(evidence, fmt.Sprintf("== %s (outside the QMPI layer)\n%s", r.name, strings.Join(e.Lines, "\n")))
+				m.other = append(m.other, e)
 			default:
-				uninit++
+				m.uninit++
 			}
 		}
-		if crashed && len(inLayer) == 0 {
-			panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("memcheck %s: %s", r.name, res.Problem()), Evidence: strings.Join(evidence, "\n") + "\n" + res.Evidence()})
+		if crashed && len(m.inLayer) == 0 {
+			x.Errorf(res.Evidence(), "memcheck %s: %s", r.name, res.Problem())
 		}
 		if crashed {
-			panic(harness.Verdict{Status: harness.Fail, Reason: fmt.Sprintf("memcheck %s: %s after %d invalid accesses in the QMPI layer", r.name, res.Problem(), len(inLayer)), Evidence: strings.Join(evidence, "\n") + "\n" + res.Evidence()})
+			m.crash = fmt.Sprintf("memcheck %s: %s after %d invalid accesses in the QMPI layer", r.name, res.Problem(), len(m.inLayer))
+			return
 		}
 	}
-	notes := ""
-	if len(other) > 0 {
-		notes += fmt.Sprintf("; %d invalid accesses outside the QMPI layer, first: %s", len(other), other[0].short())
-	}
-	if uninit > 0 {
-		notes += fmt.Sprintf("; %d uses of uninitialised values (not judged)", uninit)
-	}
-	if len(inLayer) > 0 {
-		kinds := map[string]int{}
-		for _, e := range inLayer {
-			kinds[e.short()]++
-		}
-		var list []string
-		for k, n := range kinds {
-			list = append(list, fmt.Sprintf("%d× %s", n, k))
-		}
-		sort.Strings(list)
-		x.Failf(strings.Join(evidence, "\n"), "%d invalid accesses in the QMPI layer: %s%s", len(inLayer), strings.Join(list, "; "), notes)
-	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d workloads (stack, arguments, calling address, coverage) under memcheck: no invalid access in the QMPI layer%s", len(runs), notes)}
 }

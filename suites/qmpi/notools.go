@@ -11,64 +11,75 @@ import (
 )
 
 // Seed 001, "Requirements": "Low to no overhead when no tool is attached -
-// Possibility for zero overhead when disabled"; seed 000: a tool is
-// inserted only when listed. So with QMPI compiled in and no tool listed,
-// MPI behaves as without QMPI and a loaded tool is never initialized (the
-// other suites run this way: they list no tool). Where QMPI is compiled out
-// but its symbols remain, every QMPI_* call must answer an error code
-// (MPI-4.1 §2.8), never act; the reason states the code.
+// Possibility for zero overhead when disabled"; seed 000: registering a name
+// "does not insert a tool into the QMPI call stack". With QMPI compiled in
+// and no tool listed, app_layer runs twice: alone, and with a tool preloaded
+// that registers itself but is not listed (tool_send.c). Where QMPI is
+// compiled out but its symbols remain, every QMPI_* call is made once
+// (app_stub_calls.c).
 var noTools = harness.Define(harness.Check{
-	ID:        "QMPI-NOTOOLS-001",
-	Clause:    "seed:001",
-	Needs:     "qmpi",
-	Title:     "with QMPI compiled in and no tool listed MPI works as without QMPI and no tool is initialized; where QMPI is compiled out every QMPI_* call returns an error code",
-	Injectors: []string{"inject_qmpi_not_idle"},
-	Run:       runNoTools,
+	ID:    "QMPI-NOTOOLS",
+	Needs: "qmpi",
+	Title: "with QMPI compiled in and no tool listed MPI works as without QMPI and no tool is initialized; where QMPI is compiled out every QMPI_* call returns an error code",
+	Rules: []harness.Rule{
+		// seed 001, "Requirements": "Low to no overhead when no tool is
+		// attached"; "No loss of functionality compared to existing PMPI".
+		{ID: "QMPI-NOTOOL-01", Source: "seed 001", Basis: harness.SeedBasis,
+			Text:      "with QMPI compiled in and no tool listed, the application gets MPI's results (3 messages, the in-place sum), the same with and without a tool library loaded",
+			Injectors: []string{"inject_qmpi_idle_twice"}, Judge: judgeNoTools("results")},
+		// seed 000, QMPI_Register_tool_name: "This function allows a tool to
+		// 'announce' itself to MPICH, but does not insert a tool into the
+		// QMPI call stack."
+		{ID: "QMPI-REG-04", Source: "seed 000", Basis: harness.SeedBasis,
+			Text:      "a tool that registers its name but is not in the tool list is never initialized and intercepts nothing",
+			Injectors: []string{"inject_qmpi_not_idle"}, Judge: judgeNoTools("inert")},
+		// Where QMPI is compiled out the proposal says nothing; a library
+		// that keeps the QMPI_* symbols should refuse every call with an
+		// error code rather than accept a tool it will never run.
+		{ID: "QMPI-NOTOOL-X1", Source: "seed 001", Basis: harness.Quality,
+			Text:      "where QMPI is compiled out but its QMPI_* symbols remain, every QMPI_* call, before and after MPI_Init, returns an error code and no init callback runs",
+			Injectors: []string{"inject_qmpi_not_idle"}, Needs: "mpi", Judge: judgeCompiledOut},
+	},
 })
 
-func runNoTools(x *harness.X) harness.Verdict {
-	switch {
-	case x.Caps.QMPI.Works:
-		return noToolsListed(x)
-	case x.Caps.QMPI.RC > 0:
-		return compiledOut(x)
-	}
-	x.Unsupported("%s", x.Caps.QMPI.Reason)
-	return harness.Verdict{}
-}
-
-// noToolsListed compares app_layer alone with app_layer under a preloaded
-// but unlisted tool (tool_send.c, which registers "t" unconditionally).
-func noToolsListed(x *harness.X) harness.Verdict {
-	bare := runLayer(x, layerRun{Name: "qmpi_app_layer without tools", NoTool: true, NoList: true, Args: []string{"init", "3"}})
-	loaded := runLayer(x, layerRun{Name: "qmpi_app_layer with an unlisted tool", NoTool: true, NoList: true, Args: []string{"init", "3"},
-		Preload: []string{x.Fixture("qmpi_tool_send")}})
-	registerRC := "no answer recorded"
-	for i, r := range loaded {
-		ev := r.evidence()
-		b := bare[i]
-		if b.Result.Sum != b.Result.WantSum || b.Result.ExtraMessages != 0 || (r.Rank == 1 && b.Result.Received != 3) {
-			x.Failf(b.evidence(), "rank %d without tools: sum %d (want %d), %d of 3 messages, %d extra", r.Rank, b.Result.Sum, b.Result.WantSum, b.Result.Received, b.Result.ExtraMessages)
-		}
-		if !reflect.DeepEqual(r.Result, b.Result) || !reflect.DeepEqual(r.Calls, b.Calls) || r.Init != b.Init {
-			x.Failf(ev+"\n"+b.evidence(), "rank %d: with an unlisted tool loaded the application saw %+v %+v, without it %+v %+v", r.Rank, r.Result, r.Calls, b.Result, b.Calls)
-		}
-		var acted []string
-		for _, line := range r.Raw {
-			for _, k := range []string{`"kind":"init"`, `"kind":"pre"`, `"kind":"post"`} {
-				if strings.Contains(line, k) {
-					acted = append(acted, line)
+// judgeNoTools compares app_layer alone with app_layer under a preloaded
+// but unlisted tool.
+func judgeNoTools(what string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		bare := runLayer(x, layerRun{Name: "qmpi_app_layer without tools", NoTool: true, NoList: true, Args: []string{"init", "3"}})
+		loaded := runLayer(x, layerRun{Name: "qmpi_app_layer with an unlisted tool", NoTool: true, NoList: true, Args: []string{"init", "3"},
+			Preload: []string{x.Fixture("qmpi_tool_send")}})
+		registerRC := "no answer recorded"
+		var f findings
+		for i, r := range loaded {
+			ev := r.evidence()
+			b := bare[i]
+			if what == "results" {
+				if b.Result.Sum != b.Result.WantSum || b.Result.ExtraMessages != 0 || (r.Rank == 1 && b.Result.Received != 3) {
+					f.add(b.evidence(), "rank %d without tools: sum %d (want %d), %d of 3 messages, %d extra", r.Rank, b.Result.Sum, b.Result.WantSum, b.Result.Received, b.Result.ExtraMessages)
+				}
+				if !reflect.DeepEqual(r.Result, b.Result) || !reflect.DeepEqual(r.Calls, b.Calls) || r.Init != b.Init {
+					f.add(ev+"\n"+b.evidence(), "rank %d: with an unlisted tool loaded the application saw %+v %+v, without it %+v %+v", r.Rank, r.Result, r.Calls, b.Result, b.Calls)
+				}
+				continue
+			}
+			for _, line := range r.Raw {
+				for _, k := range []string{`"kind":"init"`, `"kind":"pre"`, `"kind":"post"`} {
+					if strings.Contains(line, k) {
+						f.add(ev, "rank %d: no tool is listed, yet the loaded tool was initialized or intercepted a call: %s", r.Rank, line)
+					}
+				}
+				if m := registerRCRe.FindStringSubmatch(line); m != nil {
+					registerRC = "QMPI_Register_tool_name returned " + m[1]
 				}
 			}
-			if m := registerRCRe.FindStringSubmatch(line); m != nil {
-				registerRC = "QMPI_Register_tool_name returned " + m[1]
-			}
 		}
-		if len(acted) > 0 {
-			x.Failf(ev, "rank %d: no tool is listed, yet the loaded tool was initialized or intercepted calls: %s", r.Rank, acted[0])
+		f.failOn(x)
+		if what == "results" {
+			return harness.Verdict{Reason: "no tool listed: 3 messages and the in-place sum right, results and call counts identical with and without a loaded tool; the other suites list no tool, so their verdicts here are those of QMPI compiled in and idle"}
 		}
+		return harness.Verdict{Reason: fmt.Sprintf("no tool listed: the loaded tool registered its name (%s) and was never initialized nor called", registerRC)}
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("no tool listed: results and call counts identical with and without a loaded tool, which was never initialized (%s); the other suites list no tool, so their verdicts here are those of QMPI compiled in and idle", registerRC)}
 }
 
 var registerRCRe = regexp.MustCompile(`"kind":"register","rc":(-?\d+)`)
@@ -85,25 +96,33 @@ type errString struct {
 	String string `json:"string"`
 }
 
-// compiledOut calls every QMPI entry point where the probe found the
+// judgeCompiledOut calls every QMPI entry point where the probe found the
 // symbols but registration refused.
-func compiledOut(x *harness.X) harness.Verdict {
+func judgeCompiledOut(x *harness.X) harness.Verdict {
+	switch {
+	case x.Caps.QMPI.Works:
+		x.Unsupported("not measurable here: QMPI is compiled in (QMPI_Register_tool_name returned 0)")
+	case x.Caps.QMPI.RC <= 0:
+		x.Unsupported("not measurable here: %s", x.Caps.QMPI.Reason)
+	}
 	_, recs := x.Job(harness.Job{Name: "qmpi_app_stub_calls", Ranks: 1, Program: x.Fixture("qmpi_app_stub_calls")})
 	ev := recordsText(recs)
 	calls := decodeAll[stubCall](x, recs, "stub_call")
 	if len(calls) != 12 {
-		x.Failf(ev, "want 12 QMPI calls recorded (6 before and 6 after MPI_Init), got %d", len(calls))
+		x.Errorf(ev, "want 12 QMPI calls recorded (6 before and 6 after MPI_Init), got %d", len(calls))
 	}
+	var f findings
 	if len(recs.Kind("stub_init_called", -1)) > 0 {
-		x.Failf(ev, "QMPI is compiled out, yet a registered init callback was called")
+		f.add(ev, "QMPI is compiled out, yet a registered init callback was called")
 	}
 	codes := map[int][]string{}
 	for _, c := range calls {
 		if c.RC == 0 {
-			x.Failf(ev, "QMPI is compiled out (QMPI_Register_tool_name answered %d to the capability probe), yet %s %s returned MPI_SUCCESS", x.Caps.QMPI.RC, c.Call, c.When)
+			f.add(ev, "QMPI is compiled out (QMPI_Register_tool_name answered %d to the capability probe), yet %s %s returned MPI_SUCCESS", x.Caps.QMPI.RC, c.Call, c.When)
 		}
 		codes[c.RC] = append(codes[c.RC], c.Call)
 	}
+	f.failOn(x)
 	words := map[int]string{}
 	for _, e := range decodeAll[errString](x, recs, "error_string") {
 		words[e.Code] = strings.TrimSpace(e.String)

@@ -2,24 +2,38 @@ package qmpi
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mpits/mpits/harness"
 )
 
-// Seed 001, "Tools Responsibilities": "Routines not implemented are handled
-// by MPI - Automatically set to a 'follow-on' routine"; seed 000: a tool
-// registers only "any MPI functions it plans to intercept" and
-// QMPI_Get_function gives "the next tool in the QMPI stack". So a function a
-// tool does not register goes on to the next tool that does, and MPI runs it
-// exactly once.
+// Seed 001, "Tools Responsibilities" and seed 000, "Calling Additional
+// QMPI Tools": stacks where each instance registers a different subset of
+// functions. The three rules judge the same three runs.
 var passThrough = harness.Define(harness.Check{
-	ID:        "QMPI-PASS-001",
-	Clause:    "seed:001",
-	Needs:     "qmpi",
-	Title:     "a function a tool does not register reaches the next tool that does, and MPI, exactly once (stacks where each tool registers a different subset)",
-	Injectors: []string{"inject_qmpi_call_twice"},
-	Run:       runPassThrough,
+	ID:    "QMPI-PASS",
+	Needs: "qmpi",
+	Title: "a function a tool does not register reaches the next tool that does, and MPI, exactly once (stacks where each tool registers a different subset)",
+	Rules: []harness.Rule{
+		// seed 000: function_ptr is "A pointer to a function that should be
+		// called when an application calls the specified function".
+		{ID: "QMPI-FUNC-01", Source: "seed 000", Basis: harness.SeedBasis,
+			Text:      "every instance that registered a function sees each of the application's calls of it exactly once",
+			Injectors: []string{"inject_qmpi_drop_register"}, Judge: judgePass("registered")},
+		// seed 000: "When the tool is done with its own interception, it
+		// should call this function to determine the next tool in the QMPI
+		// stack"; seed 001: the follow-on routine "Can be actual MPI or
+		// another tool - transparent".
+		{ID: "QMPI-NEXT-01", Source: "seed 000", Basis: harness.SeedBasis,
+			Text:      "calling what QMPI_Get_function gives reaches MPI's own function after the last instance, exactly once per call (no message sent twice, no reduction done twice)",
+			Injectors: []string{"inject_qmpi_call_twice"}, Judge: judgePass("mpi")},
+		// seed 001, "Tools Responsibilities": "Routines not implemented are
+		// handled by MPI - Automatically set to a 'follow-on' routine".
+		{ID: "QMPI-NEXT-02", Source: "seed 001", Basis: harness.SeedBasis,
+			Text:      "a function an instance does not register goes straight on: that instance sees none of its calls, and the instances that register it nest in list order around MPI",
+			Injectors: []string{"inject_qmpi_skip_next"}, Judge: judgePass("unregistered")},
+	},
 })
 
 // passStack is a stack and the functions each name registers.
@@ -64,48 +78,67 @@ func (p passStack) registrants(fn string) []string {
 	return out
 }
 
-func runPassThrough(x *harness.X) harness.Verdict {
-	requireQMPI(x)
-	const sends = 3
-	for _, p := range passStacks {
-		ranks := runLayer(x, layerRun{List: p.list, Funcs: p.spec(), Trace: "send,recv,allreduce,comm_rank", Args: []string{"init", fmt.Sprint(sends)}})
-		for _, r := range ranks {
-			ev := r.evidence()
-			// MPI did the work once: no duplicate message, the sum not doubled.
-			if r.Result.ExtraMessages != 0 || (r.Rank == 1 && r.Result.Received != sends) {
-				x.Failf(ev, "%s (%s): rank %d received %d messages for %d sends: MPI_Send did not reach MPI exactly once", p.list, p.spec(), r.Rank, r.Result.Received, sends)
-			}
-			if r.Result.Sum != r.Result.WantSum {
-				x.Failf(ev, "%s (%s): rank %d: in-place MPI_Allreduce gave %d, want %d: it did not reach MPI exactly once", p.list, p.spec(), r.Rank, r.Result.Sum, r.Result.WantSum)
-			}
-			for _, in := range r.Inits {
-				s := r.summaryOf(in.Tool)
-				if s == nil {
-					x.Failf(ev, "rank %d: no summary for instance %d", r.Rank, in.Tool)
-				}
-				for _, fn := range layerFns {
-					want := int64(0)
-					for _, f := range p.funcs[in.Name] {
-						if f == fn {
-							want = r.Calls.Calls[fn]
+const passSends = 3
+
+func judgePass(what string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		requireQMPI(x)
+		var f findings
+		for _, p := range passStacks {
+			ranks := runLayer(x, layerRun{List: p.list, Funcs: p.spec(), Trace: "send,recv,allreduce,comm_rank", Args: []string{"init", fmt.Sprint(passSends)}})
+			for _, r := range ranks {
+				ev := r.evidence()
+				switch what {
+				case "mpi":
+					// MPI did the work once: no duplicate message, the sum not doubled.
+					if r.Result.ExtraMessages != 0 || (r.Rank == 1 && r.Result.Received != passSends) {
+						f.add(ev, "%s (%s): rank %d received %d messages for %d sends: MPI_Send did not reach MPI exactly once", p.list, p.spec(), r.Rank, r.Result.Received, passSends)
+					}
+					if r.Result.Sum != r.Result.WantSum {
+						f.add(ev, "%s (%s): rank %d: in-place MPI_Allreduce gave %d, want %d: it did not reach MPI exactly once", p.list, p.spec(), r.Rank, r.Result.Sum, r.Result.WantSum)
+					}
+				case "registered", "unregistered":
+					for _, in := range r.Inits {
+						s := r.summaryOf(in.Tool)
+						if s == nil {
+							f.add(ev, "rank %d: no summary for instance %d", r.Rank, in.Tool)
+							continue
+						}
+						for _, fn := range layerFns {
+							registered := slices.Contains(p.funcs[in.Name], fn)
+							want := int64(0)
+							if registered {
+								want = r.Calls.Calls[fn]
+							}
+							if registered == (what == "registered") && s.Calls[fn] != want {
+								f.add(ev, "%s (%s): rank %d: %s saw %d MPI_%s calls, want %d (the application made %d)", p.list, p.spec(), r.Rank, in.Name, s.Calls[fn], fnTitle(fn), want, r.Calls.Calls[fn])
+							}
 						}
 					}
-					if s.Calls[fn] != want {
-						x.Failf(ev, "%s (%s): rank %d: %s saw %d MPI_%s calls, want %d (the application made %d)", p.list, p.spec(), r.Rank, in.Name, s.Calls[fn], fnTitle(fn), want, r.Calls.Calls[fn])
+					if len(r.Inits) != len(listNames(p.list)) {
+						f.add(ev, "%s: rank %d: %d init callbacks for %d listed instances", p.list, r.Rank, len(r.Inits), len(listNames(p.list)))
 					}
-				}
-			}
-			for _, fn := range []string{"send", "recv", "allreduce", "comm_rank"} {
-				got := sequence(r, fn)
-				want := nested(p.registrants(fn), int(r.Calls.Calls[fn]))
-				if len(p.registrants(fn)) == 0 {
-					want = nil // no tool traces it: MPI is reached unseen
-				}
-				if d := firstDiff(got, want); d != "" {
-					x.Failf(ev, "%s (%s): rank %d, MPI_%s: %s (got %s)", p.list, p.spec(), r.Rank, fnTitle(fn), d, strings.Join(head(got, 12), " "))
+					if what == "registered" {
+						continue
+					}
+					for _, fn := range []string{"send", "recv", "allreduce", "comm_rank"} {
+						got := sequence(r, fn)
+						want := nested(p.registrants(fn), int(r.Calls.Calls[fn]))
+						if len(p.registrants(fn)) == 0 {
+							want = nil // no tool traces it: MPI is reached unseen
+						}
+						if d := firstDiff(got, want); d != "" {
+							f.add(ev, "%s (%s): rank %d, MPI_%s: %s (got %s)", p.list, p.spec(), r.Rank, fnTitle(fn), d, strings.Join(head(got, 12), " "))
+						}
+					}
 				}
 			}
 		}
+		f.failOn(x)
+		return harness.Verdict{Reason: map[string]string{
+			"registered":   fmt.Sprintf("3 stacks (%s): every registering instance saw each call of its functions once", passStacks[0].spec()),
+			"mpi":          "3 stacks: MPI did each send and the in-place MPI_Allreduce exactly once",
+			"unregistered": fmt.Sprintf("3 stacks (%s): instances that did not register a function saw none of its calls, which went on to the next registering instance and MPI, nested in list order", passStacks[0].spec()),
+		}[what]}
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("3 stacks (%s): every registering tool saw each call once, the others none, and MPI did each once", passStacks[0].spec())}
 }

@@ -51,10 +51,22 @@ var Suite = &harness.Suite{
 		injector("wrong_address"),
 		injector("heap_overrun"),
 		injector("not_idle"),
+		injector("name_refused"),
+		injector("drop_instance"),
+		injector("register_refused"),
+		injector("alter_args"),
+		injector("address_overrun"),
+		injector("drop_mpit"),
+		injector("idle_twice"),
+		harness.Injector("conform_qmpi_calling_address", "inject/conform_qmpi_calling_address.c"),
+		harness.Injector("conform_qmpi_after_finalize", "inject/conform_qmpi_after_finalize.c"),
 	},
 }
 
-// injector is the fault injector fixtures/c/inject/qmpi_<name>.c.
+// injector is the fault injector fixtures/c/inject/qmpi_<name>.c (with the
+// header the init-callback injectors share).
 func injector(name string) harness.Fixture {
-	return harness.Fixture{Name: "inject_qmpi_" + name, Sources: []string{"inject/qmpi_" + name + ".c"}, Shared: true, Flags: []string{"-ldl"}}
+	f := harness.Injector("inject_qmpi_"+name, "inject/qmpi_"+name+".c")
+	f.Headers = []string{"inject/qmpi_init_wrap.h"}
+	return f
 }

@@ -6,16 +6,18 @@ import (
 	"github.com/mpits/mpits/harness"
 )
 
-// Seed 001, "Requirements": "Integration with MPI thread support". Under
-// MPI_THREAD_MULTIPLE a two-tool stack sees every call of every thread
-// exactly once, with each instance's own storage.
+// Seed 001, "Requirements": "Integration with MPI thread support". One run
+// of L0:L1 under MPI_THREAD_MULTIPLE, 4 threads × 10,000 MPI_Comm_rank.
 var threadedStack = harness.Define(harness.Check{
-	ID:        "QMPI-THREADS-001",
-	Clause:    "seed:001",
-	Needs:     "qmpi",
-	Title:     "under MPI_THREAD_MULTIPLE, 4 threads × 10,000 MPI_Comm_rank calls through a 2-tool stack: exact counts, right storage, no crash",
-	Injectors: []string{"inject_qmpi_call_twice", "inject_qmpi_swap_storage"},
-	Run:       runThreadedStack,
+	ID:    "QMPI-THREADS",
+	Needs: "qmpi",
+	Title: "under MPI_THREAD_MULTIPLE, 4 threads × 10,000 MPI_Comm_rank calls through a 2-tool stack: exact counts, right storage, right results, no crash",
+	Rules: []harness.Rule{
+		// seed 001, "Requirements": "Integration with MPI thread support".
+		{ID: "QMPI-THR-01", Source: "seed 001", Basis: harness.SeedBasis,
+			Text:      "under MPI_THREAD_MULTIPLE, with 4 threads calling MPI_Comm_rank through L0:L1, every call gives the right rank and is seen exactly once by each instance, with its own storage and id",
+			Injectors: []string{"inject_qmpi_call_twice", "inject_qmpi_swap_storage"}, Judge: judgeThreads},
+	},
 })
 
 const (
@@ -23,35 +25,38 @@ const (
 	threadCalls = 10000
 )
 
-func runThreadedStack(x *harness.X) harness.Verdict {
+func judgeThreads(x *harness.X) harness.Verdict {
 	requireQMPI(x)
 	ranks := runLayer(x, layerRun{List: "L0:L1", Trace: "none", Args: []string{"thread", "3", fmt.Sprint(threadCount), fmt.Sprint(threadCalls)}})
+	var f findings
 	for _, r := range ranks {
 		ev := r.evidence()
 		requireMultiple(x, r)
-		if r.Result.Threads != threadCount || r.Result.WrongRank != 0 {
-			x.Failf(ev, "rank %d: %d threads ran, %d MPI_Comm_rank calls gave a wrong rank or an error", r.Rank, r.Result.Threads, r.Result.WrongRank)
+		if want := int64(threadCount*threadCalls + 1); r.Result.Threads == threadCount && r.Calls.Calls["comm_rank"] != want {
+			x.Errorf(ev, "rank %d: the application counted %d MPI_Comm_rank calls, want %d (fixture fault)", r.Rank, r.Calls.Calls["comm_rank"], want)
 		}
-		if want := int64(threadCount*threadCalls + 1); r.Calls.Calls["comm_rank"] != want {
-			x.Failf(ev, "rank %d: the application counted %d MPI_Comm_rank calls, want %d (fixture fault)", r.Rank, r.Calls.Calls["comm_rank"], want)
+		if r.Result.Threads != threadCount || r.Result.WrongRank != 0 {
+			f.add(ev, "rank %d: %d threads ran, %d MPI_Comm_rank calls gave a wrong rank or an error", r.Rank, r.Result.Threads, r.Result.WrongRank)
 		}
 		if len(r.Inits) != 2 {
-			x.Failf(ev, "rank %d: %d init callbacks for L0:L1", r.Rank, len(r.Inits))
+			f.add(ev, "rank %d: %d init callbacks for L0:L1", r.Rank, len(r.Inits))
 		}
 		for _, in := range r.Inits {
 			s := r.summaryOf(in.Tool)
 			if s == nil {
-				x.Failf(ev, "rank %d: no summary for instance %d", r.Rank, in.Tool)
+				f.add(ev, "rank %d: no summary for instance %d", r.Rank, in.Tool)
+				continue
 			}
 			for _, fn := range layerFns {
 				if s.Calls[fn] != r.Calls.Calls[fn] {
-					x.Failf(ev, "rank %d: %s saw %d MPI_%s calls, the application made %d", r.Rank, in.Name, s.Calls[fn], fnTitle(fn), r.Calls.Calls[fn])
+					f.add(ev, "rank %d: %s saw %d MPI_%s calls, the application made %d", r.Rank, in.Name, s.Calls[fn], fnTitle(fn), r.Calls.Calls[fn])
 				}
 			}
 			if s.BadStorage != 0 || s.UnknownIDs != 0 {
-				x.Failf(ev, "rank %d: %s: %d calls with the wrong storage, %d with an unknown id", r.Rank, in.Name, s.BadStorage, s.UnknownIDs)
+				f.add(ev, "rank %d: %s: %d calls with the wrong storage, %d with an unknown id", r.Rank, in.Name, s.BadStorage, s.UnknownIDs)
 			}
 		}
 	}
+	f.failOn(x)
 	return harness.Verdict{Reason: fmt.Sprintf("L0:L1, %d threads × %d MPI_Comm_rank per rank: both instances counted exactly %d, storage right on every call", threadCount, threadCalls, threadCount*threadCalls+1)}
 }
