@@ -41,6 +41,7 @@ var Suite = &harness.Suite{
 		injector("inject_mpit_enum_empty", "inject/mpit_enum_empty.c"),
 		injector("inject_mpit_unchecked", "inject/mpit_unchecked.c"),
 		injector("inject_mpit_init_broken", "inject/mpit_init_broken.c"),
+		injector("inject_mpit_exit_abort", "inject/mpit_exit_abort.c"),
 		injector("conform_mpit_index_check", "inject/conform_mpit_index_check.c"),
 		injector("inject_mpit_errhandler_call", "inject/mpit_errhandler_call.c"),
 		injector("inject_mpit_code_overlap", "inject/mpit_code_overlap.c"),

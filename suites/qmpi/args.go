@@ -20,6 +20,13 @@ var argsAndResults = harness.Define(harness.Check{
 		{ID: "QMPI-ARGS-X1", Source: "seed 001", Basis: harness.SeedBasis,
 			Text:      "what an outer tool passes on in place of the application's arguments (tag 10→1010, count 1→2, its own buffer) is what the inner tool gets and what MPI sends",
 			Injectors: []string{"inject_qmpi_alter_args"}, Judge: judgeArgs("changed")},
+		// seed 000, QMPI_Register_function: "This function pointer will be
+		// the same signature as the MPI function, with an additional
+		// QMPI_Context argument in the first position": the tool gets the
+		// application's arguments.
+		{ID: "QMPI-FUNC-02", Source: "seed 000", Basis: harness.SeedBasis,
+			Text:      "the first tool's interception function receives the application's MPI_Send arguments unchanged (buffer value 5, count 1, MPI_INT, dest 1, tag 10, MPI_COMM_WORLD)",
+			Injectors: []string{"inject_qmpi_entry_alters"}, Judge: judgeArgs("received")},
 		// seed 001, "Tools Responsibilities": a tool calls the "follow on
 		// routine", which "Can be actual MPI or another tool - transparent";
 		// MPI-5.0 §9.3: with MPI_ERRORS_RETURN the error code is returned.
@@ -74,6 +81,19 @@ func judgeArgs(what string) func(x *harness.X) harness.Verdict {
 		}
 		var f findings
 		switch what {
+		case "received":
+			type modIn struct {
+				Tag, Count, V0, Dest, Int, World int
+			}
+			got := decodeAll[modIn](x, recs, "mod_send_in")
+			if len(got) != 1 {
+				f.add(ev, "the outer tool saw %d MPI_Send calls, want 1", len(got))
+			}
+			for _, m := range got {
+				if m.Tag != 10 || m.Count != 1 || m.V0 != 5 || m.Dest != 1 || m.Int != 1 || m.World != 1 {
+					f.add(ev, "the outer tool got tag %d, count %d, value %d, dest %d, MPI_INT %v, MPI_COMM_WORLD %v; the application passed tag 10, count 1, value 5, dest 1, MPI_INT, MPI_COMM_WORLD", m.Tag, m.Count, m.V0, m.Dest, m.Int == 1, m.World == 1)
+				}
+			}
 		case "changed":
 			sent := decodeAll[recSend](x, recs, "rec_send")
 			if len(sent) != 1 {
@@ -109,9 +129,10 @@ func judgeArgs(what string) func(x *harness.X) harness.Verdict {
 		}
 		f.failOn(x)
 		return harness.Verdict{Reason: map[string]string{
-			"changed": "mod:rec: tag 10→1010, count 1→2 and the buffer swapped by mod reached rec and rank 1's MPI_Recv",
-			"passed":  "mod:rec: MPI_ERR_TYPE returned by rec's MPI_Type_size reached mod and the application",
-			"set":     "mod:rec: MPI_ERR_OTHER returned by mod in place of MPI_Barrier's MPI_SUCCESS reached the application",
+			"received": "mod:rec: the outer tool got MPI_Send's arguments as the application passed them (value 5, count 1, MPI_INT, dest 1, tag 10, MPI_COMM_WORLD)",
+			"changed":  "mod:rec: tag 10→1010, count 1→2 and the buffer swapped by mod reached rec and rank 1's MPI_Recv",
+			"passed":   "mod:rec: MPI_ERR_TYPE returned by rec's MPI_Type_size reached mod and the application",
+			"set":      "mod:rec: MPI_ERR_OTHER returned by mod in place of MPI_Barrier's MPI_SUCCESS reached the application",
 		}[what]}
 	}
 }

@@ -33,6 +33,11 @@ var noTools = harness.Define(harness.Check{
 		{ID: "QMPI-REG-04", Source: "seed 000", Basis: harness.SeedBasis,
 			Text:      "a tool that registers its name but is not in the tool list is never initialized and intercepts nothing",
 			Injectors: []string{"inject_qmpi_not_idle"}, Judge: judgeNoTools("inert")},
+		// seed 000: the environment variable specifies "the order and
+		// quantity of tools": an empty list asks for none.
+		{ID: "QMPI-NOTOOL-02", Source: "seed 000", Basis: harness.SeedBasis,
+			Text:      "with the tool list set but empty, a loaded tool library that registers its names is never initialized and intercepts nothing, and the application gets MPI's results",
+			Injectors: []string{"inject_qmpi_not_idle"}, Judge: judgeEmptyList},
 		// Where QMPI is compiled out the proposal says nothing; a library
 		// that keeps the QMPI_* symbols should refuse every call with an
 		// error code rather than accept a tool it will never run.
@@ -80,6 +85,30 @@ func judgeNoTools(what string) func(x *harness.X) harness.Verdict {
 		}
 		return harness.Verdict{Reason: fmt.Sprintf("no tool listed: the loaded tool registered its name (%s) and was never initialized nor called", registerRC)}
 	}
+}
+
+// judgeEmptyList runs app_layer with MPIR_CVAR_QMPI_TOOL_LIST set to ""
+// and a tool preloaded that registers its name unconditionally
+// (tool_send.c).
+func judgeEmptyList(x *harness.X) harness.Verdict {
+	ranks := runLayer(x, layerRun{Name: "qmpi_app_layer with an empty tool list", NoTool: true, List: "", Args: []string{"init", "3"},
+		Preload: []string{x.Fixture("qmpi_tool_send")}})
+	var f findings
+	for _, r := range ranks {
+		ev := r.evidence()
+		for _, line := range r.Raw {
+			for _, k := range []string{`"kind":"init"`, `"kind":"pre"`, `"kind":"post"`} {
+				if strings.Contains(line, k) {
+					f.add(ev, "rank %d: the tool list is empty, yet the loaded tool was initialized or intercepted a call: %s", r.Rank, line)
+				}
+			}
+		}
+		if r.Result.Sum != r.Result.WantSum || r.Result.ExtraMessages != 0 || (r.Rank == 1 && r.Result.Received != 3) {
+			f.add(ev, "rank %d: sum %d (want %d), %d of 3 messages, %d extra", r.Rank, r.Result.Sum, r.Result.WantSum, r.Result.Received, r.Result.ExtraMessages)
+		}
+	}
+	f.failOn(x)
+	return harness.Verdict{Reason: "MPIR_CVAR_QMPI_TOOL_LIST=\"\": the loaded tool was never initialized nor called; 3 messages and the in-place sum right"}
 }
 
 var registerRCRe = regexp.MustCompile(`"kind":"register","rc":(-?\d+)`)

@@ -57,6 +57,7 @@ var Suite = &harness.Suite{
 		injector("alter_args"),
 		injector("address_overrun"),
 		injector("drop_mpit"),
+		injector("entry_alters"),
 		injector("idle_twice"),
 		harness.Injector("conform_qmpi_calling_address", "inject/conform_qmpi_calling_address.c"),
 		harness.Injector("conform_qmpi_after_finalize", "inject/conform_qmpi_after_finalize.c"),
