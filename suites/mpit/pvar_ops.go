@@ -55,8 +55,8 @@ var pvarOps = harness.Define(harness.Check{
 			Injectors: []string{"inject_mpit_pvar_startstop"}, Judge: pvarOpsRule("PVAR-33")},
 		// readonly "is set to zero if the variable can be written or reset by the user" (§15.3.7.2)
 		{ID: "PVAR-37a", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: harness.Normative,
-			Text:  "write, reset and (where atomic) readreset of a writable variable (readonly = 0) succeed without a crash",
-			Judge: pvarOpsRule("PVAR-37a")},
+			Text:       "write, reset and (where atomic) readreset of a writable variable (readonly = 0) succeed without a crash",
+			Conformers: []string{"conform_mpit_pvar_writable"}, Judge: pvarOpsRule("PVAR-37a")},
 		// their values "must be nonnegative", PERCENTAGE "between 0.0 ... and 1.0" (§15.3.7.1)
 		{ID: "PVAR-12", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
 			Text:  "LEVEL, SIZE, watermark, COUNTER, AGGREGATE and TIMER values are nonnegative, PERCENTAGE values within [0, 1]",

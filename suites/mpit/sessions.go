@@ -33,8 +33,9 @@ var sessionsCheck = harness.Define(harness.Check{
 		// is used or whenever it is reset"); non-continuous variables "are in
 		// a stopped state after their handle has been allocated".
 		{ID: "PVAR-14a", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
-			Text:      "a non-continuous COUNTER, AGGREGATE or TIMER handle reads 0 after allocation (before and after traffic), after reset and after readreset",
-			Injectors: []string{"inject_mpit_pvar_frozen"}, Judge: sessionRule("PVAR-14a")},
+			Text:       "a non-continuous COUNTER, AGGREGATE or TIMER handle reads 0 after allocation (before and after traffic), after reset and after readreset",
+			Injectors:  []string{"inject_mpit_pvar_frozen"},
+			Conformers: []string{"conform_mpit_pvar_handles"}, Judge: sessionRule("PVAR-14a")},
 		// The same sentences, for continuous variables "continuously updated
 		// once a handle has been allocated": whether such a handle reads 0 at
 		// allocation or the running value, MPI Forum issue #268 leaves open.
@@ -47,8 +48,9 @@ var sessionsCheck = harness.Define(harness.Check{
 		// another": a non-continuous handle of session B made after traffic X
 		// counts only what came after.
 		{ID: "PVAR-24", Source: "MPI-5.0 §15.3.7.3", Basis: harness.Normative,
-			Text:      "a non-continuous SUM-class handle of session B made after traffic X counts only later traffic while session A's counts all (A_end = A_mid + B_end)",
-			Injectors: []string{"inject_mpit_pvar_frozen"}, Judge: sessionRule("PVAR-24")},
+			Text:       "a non-continuous SUM-class handle of session B made after traffic X counts only later traffic while session A's counts all (A_end = A_mid + B_end)",
+			Injectors:  []string{"inject_mpit_pvar_frozen"},
+			Conformers: []string{"conform_mpit_pvar_handles"}, Judge: sessionRule("PVAR-24")},
 		// The same sentence: write, reset and readreset are per session.
 		{ID: "PVAR-25", Source: "MPI-5.0 §15.3.7.3", Basis: harness.Normative,
 			Text:      "write, reset and readreset of a handle in session A leave session B's handle of the variable alone",
@@ -61,8 +63,9 @@ var sessionsCheck = harness.Define(harness.Check{
 		// §15.3.7.5: a stopped handle is not updated ("their values are not
 		// updated until they have been started" and after MPI_T_PVAR_STOP).
 		{ID: "PVAR-32", Source: "MPI-5.0 §15.3.7.5", Basis: harness.Normative,
-			Text:      "a handle stopped in session A keeps its value while session B's handle of the variable counts on",
-			Injectors: []string{"inject_mpit_pvar_frozen"}, Judge: sessionRule("PVAR-32")},
+			Text:       "a handle stopped in session A keeps its value while session B's handle of the variable counts on",
+			Injectors:  []string{"inject_mpit_pvar_frozen"},
+			Conformers: []string{"conform_mpit_pvar_handles"}, Judge: sessionRule("PVAR-32")},
 		// §15.3.7.6 (MPI_T_PVAR_WRITE): "sets the value" of the variable.
 		{ID: "PVAR-37", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: harness.Normative,
 			Text:      "a writable performance variable's handle reads back the value written to it",

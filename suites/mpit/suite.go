@@ -43,6 +43,8 @@ var Suite = &harness.Suite{
 		injector("inject_mpit_init_broken", "inject/mpit_init_broken.c"),
 		injector("inject_mpit_exit_abort", "inject/mpit_exit_abort.c"),
 		injector("conform_mpit_index_check", "inject/conform_mpit_index_check.c"),
+		injector("conform_mpit_pvar_handles", "inject/conform_mpit_pvar_handles.c"),
+		injector("conform_mpit_pvar_writable", "inject/conform_mpit_pvar_writable.c"),
 		injector("inject_mpit_errhandler_call", "inject/mpit_errhandler_call.c"),
 		injector("inject_mpit_code_overlap", "inject/mpit_code_overlap.c"),
 		injector("inject_mpit_error_string_same", "inject/mpit_error_string_same.c"),

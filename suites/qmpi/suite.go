@@ -64,10 +64,10 @@ var Suite = &harness.Suite{
 	},
 }
 
-// injector is the fault injector fixtures/c/inject/qmpi_<name>.c (with the
-// header the init-callback injectors share).
+// injector is the fault injector fixtures/c/inject/qmpi_<name>.c, with the
+// headers the injectors share (the init-callback trampolines, qmpi_fn_t).
 func injector(name string) harness.Fixture {
 	f := harness.Injector("inject_qmpi_"+name, "inject/qmpi_"+name+".c")
-	f.Headers = []string{"inject/qmpi_init_wrap.h"}
+	f.Headers = []string{"inject/qmpi_init_wrap.h", "inject/qmpi_fn_t.h"}
 	return f
 }
