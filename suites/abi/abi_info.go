@@ -98,7 +98,7 @@ func infoRun(x *harness.X) *infoOut {
 		x.Errorf("", "abi_info did not reach its end")
 	}
 	out := &infoOut{sizes: map[string]string{}, got: map[string]map[string]string{}, finfo: map[string]string{}}
-	out.calls = decode[versionCall](x, recs, "version")
+	out.calls = harness.Decode[versionCall](recs, "version")
 	for _, r := range recs.Kind("sizes", -1) {
 		var m map[string]any
 		r.Decode(&m)
@@ -108,21 +108,21 @@ func infoRun(x *harness.X) *infoOut {
 			}
 		}
 	}
-	for _, k := range decode[infoKey](x, recs, "info") {
+	for _, k := range harness.Decode[infoKey](recs, "info") {
 		if out.got[k.When] == nil {
 			out.got[k.When] = map[string]string{}
 		}
 		out.got[k.When][k.Key] = k.Value
 	}
-	out.rcs = decode[infoRC](x, recs, "info_rc")
+	out.rcs = harness.Decode[infoRC](recs, "info_rc")
 	if frc := recs.Kind("fortran_rc", -1); len(frc) == 1 {
 		out.fortRC = &infoRC{}
 		frc[0].Decode(out.fortRC)
 	}
-	for _, k := range decode[infoKey](x, recs, "fortran_info") {
+	for _, k := range harness.Decode[infoKey](recs, "fortran_info") {
 		out.finfo[k.Key] = k.Value
 	}
-	out.fsizes = decode[fortranSize](x, recs, "fortran_type_size")
+	out.fsizes = harness.Decode[fortranSize](recs, "fortran_type_size")
 	return out
 }
 

@@ -127,19 +127,19 @@ func constantsRun(x *harness.X) *constantsOut {
 		_, recs := x.Job(harness.Job{Name: "abi_constants", Ranks: 1, Program: x.Fixture("abi_constants"),
 			RankEnv: map[string]string{"LD_LIBRARY_PATH": x.Impl.ABI.LibDir}, Deadline: 60 * time.Second})
 		out := &constantsOut{Consts: map[string]constRec{}, Layout: map[string]int64{}}
-		for _, c := range decode[constRec](x, recs, "const") {
+		for _, c := range harness.Decode[constRec](recs, "const") {
 			out.Consts[c.Name] = c
 		}
-		for _, l := range decode[layoutRec](x, recs, "layout") {
+		for _, l := range harness.Decode[layoutRec](recs, "layout") {
 			out.Layout[l.Name] = l.Value
 		}
-		out.Toint = decode[tointRec](x, recs, "toint")
-		out.Tsize = decode[tsizeRec](x, recs, "tsize")
-		out.Eclass = decode[eclassRec](x, recs, "eclass")
-		out.Status = decode[statusRec](x, recs, "status")
-		out.User = decode[userRec](x, recs, "user")
+		out.Toint = harness.Decode[tointRec](recs, "toint")
+		out.Tsize = harness.Decode[tsizeRec](recs, "tsize")
+		out.Eclass = harness.Decode[eclassRec](recs, "eclass")
+		out.Status = harness.Decode[statusRec](recs, "status")
+		out.User = harness.Decode[userRec](recs, "user")
 		if len(recs.Kind("done", -1)) != 1 {
-			panic(harness.Verdict{Status: harness.Error, Reason: "abi_constants did not reach its end"})
+			x.Errorf("", "abi_constants did not reach its end")
 		}
 		return out
 	}

@@ -94,21 +94,21 @@ func takeFingerprint(x *harness.X) *fingerprint {
 	}
 	_, recs := x.JobOnce(harness.Job{Name: "abi_fingerprint", Ranks: 1, Program: path, Deadline: 60 * time.Second})
 	if len(recs.Kind("done", -1)) != 1 {
-		panic(harness.Verdict{Status: harness.Error, Reason: "abi_fingerprint did not reach its end"})
+		x.Errorf("", "abi_fingerprint did not reach its end")
 	}
-	for _, l := range decode[layoutRec](x, recs, "layout") {
+	for _, l := range harness.Decode[layoutRec](recs, "layout") {
 		fp.Layout[l.Name] = l.Value
 	}
-	for _, h := range decode[fpHandle](x, recs, "handle") {
+	for _, h := range harness.Decode[fpHandle](recs, "handle") {
 		fp.Handles[h.Name] = h.Value
 	}
-	for _, i := range decode[fpInt](x, recs, "int") {
+	for _, i := range harness.Decode[fpInt](recs, "int") {
 		fp.Ints[i.Name] = i.Value
 	}
-	fp.Distinct = decode[fpDistinct](x, recs, "distinct")
-	fp.Tsize = decode[tsizeRec](x, recs, "tsize")
-	fp.Status = decode[fpStatus](x, recs, "status")
-	if libs := decode[fpLibrary](x, recs, "library"); len(libs) == 1 {
+	fp.Distinct = harness.Decode[fpDistinct](recs, "distinct")
+	fp.Tsize = harness.Decode[tsizeRec](recs, "tsize")
+	fp.Status = harness.Decode[fpStatus](recs, "status")
+	if libs := harness.Decode[fpLibrary](recs, "library"); len(libs) == 1 {
 		fp.Library = libs[0]
 	}
 	return fp
@@ -152,7 +152,7 @@ func runFingerprint(x *harness.X) harness.Verdict {
 	writeFingerprintReport(all)
 	table := fingerprintSummary(all)
 	if mine.Problem != "" {
-		panic(harness.Verdict{Status: harness.Error, Reason: "fingerprint not taken: " + mine.Problem, Evidence: table})
+		x.Errorf(table, "fingerprint not taken: %s", mine.Problem)
 	}
 	var p problems
 	for _, t := range mine.Tsize {

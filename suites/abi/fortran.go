@@ -143,12 +143,12 @@ func f2cRun(x *harness.X) *f2cOut {
 		x.Errorf("", "abi_f2c did not reach its end")
 	}
 	out := &f2cOut{FortLib: lib}
-	out.RTs = decode[roundTrip](x, recs, "roundtrip")
-	out.Statuses = decode[convStatus](x, recs, "status")
-	for _, m := range decode[whatRec](x, recs, "missing") {
+	out.RTs = harness.Decode[roundTrip](recs, "roundtrip")
+	out.Statuses = harness.Decode[convStatus](recs, "status")
+	for _, m := range harness.Decode[whatRec](recs, "missing") {
 		out.Missing = append(out.Missing, m.What)
 	}
-	for _, a := range decode[whatRec](x, recs, "absent") {
+	for _, a := range harness.Decode[whatRec](recs, "absent") {
 		out.Absent = append(out.Absent, a.What)
 	}
 	for _, r := range recs.Kind("error_other", -1) {

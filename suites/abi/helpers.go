@@ -86,7 +86,7 @@ func built(e *harness.Env, name string) (string, string) {
 	case !ok:
 		return "", "fixture " + name + " not built"
 	case b.Error != "":
-		return "", firstLine(b.Error)
+		return "", harness.FirstLine(b.Error)
 	}
 	return b.Path, ""
 }
@@ -138,28 +138,11 @@ func family(version string) string {
 	return strings.Fields(version + " ?")[0]
 }
 
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
 func shorten(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
 	return s[:n] + "…"
-}
-
-// decode decodes every record of one kind, or ends the check with Error.
-func decode[T any](x *harness.X, recs *harness.Records, kind string) []T {
-	v, err := harness.DecodeKind[T](recs, kind)
-	if err != nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: err.Error()})
-	}
-	return v
 }
 
 // problems collects what broke a rule, for a verdict's reason and evidence.

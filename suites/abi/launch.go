@@ -64,7 +64,7 @@ func runLaunch(x *harness.X) harness.Verdict {
 		}
 		bin, err := readELF(b.Impl.HostPath(path))
 		if err != nil {
-			panic(harness.Verdict{Status: harness.Error, Reason: err.Error()})
+			x.Errorf("", "%v", err)
 		}
 		if m := bin.mpiNeeded(); len(m) != 1 || m[0] != "libmpi_abi.so.1" {
 			p.addf("the binary built with %s needs %v, not libmpi_abi.so.1 alone", b.Impl.ID, m)
@@ -78,7 +78,7 @@ func runLaunch(x *harness.X) harness.Verdict {
 		}
 		_, recs := x.JobOnce(harness.Job{Name: "abi_launch built with " + b.Impl.ID, Ranks: 2, Program: inner,
 			RankEnv: map[string]string{"LD_LIBRARY_PATH": x.Impl.ABI.LibDir}, Deadline: 60 * time.Second})
-		runs := decode[launchRec](x, recs, "run")
+		runs := harness.Decode[launchRec](recs, "run")
 		if len(runs) != 2 {
 			p.addf("built with %s: %d ranks reported, want 2", b.Impl.ID, len(runs))
 		}
@@ -96,7 +96,7 @@ func runLaunch(x *harness.X) harness.Verdict {
 				p.addf("built with %s: rank %d took MPI_Init from %s (%s), not %s", b.Impl.ID, r.Rank, r.MPIInitIn, got, want)
 			}
 		}
-		for _, l := range decode[loadedRec](x, recs, "loaded") {
+		for _, l := range harness.Decode[loadedRec](recs, "loaded") {
 			if got := realHost(x.Impl, l.Path); got != want {
 				p.addf("built with %s: %s (%s) was loaded besides %s", b.Impl.ID, l.Path, got, want)
 			}

@@ -50,7 +50,7 @@ func runMPICHFamily(x *harness.X) harness.Verdict {
 	}
 	lib, err := readELF(realHost(x.Impl, x.Impl.Lib))
 	if err != nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: err.Error()})
+		x.Errorf("", "%v", err)
 	}
 	if !strings.HasSuffix(lib.Soname, ".so.12") || !strings.Contains(lib.Soname, "mpi") {
 		if len(x.Preload) == 0 {
@@ -60,11 +60,11 @@ func runMPICHFamily(x *harness.X) harness.Verdict {
 	}
 	path, why := built(builder, "native_app")
 	if path == "" {
-		panic(harness.Verdict{Status: harness.Error, Reason: "the application did not build with " + familyBuilder + ": " + why})
+		x.Errorf("", "the application did not build with %s: %s", familyBuilder, why)
 	}
 	bin, err := readELF(builder.Impl.HostPath(path))
 	if err != nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: err.Error()})
+		x.Errorf("", "%v", err)
 	}
 	dir := filepath.Dir(x.Impl.Lib)
 	run := func() appRun {
@@ -79,13 +79,13 @@ func runMPICHFamily(x *harness.X) harness.Verdict {
 	// The reference: x's own build of the application on x, no injectors.
 	own, whyOwn := built(self(x), "native_app")
 	if own == "" {
-		panic(harness.Verdict{Status: harness.Error, Reason: "the application did not build with " + x.Impl.ID + ": " + whyOwn})
+		x.Errorf("", "the application did not build with %s: %s", x.Impl.ID, whyOwn)
 	}
 	ref := remember("app|native|"+x.Impl.ID+"|"+x.Impl.ID, func() appRun {
 		return runApp(envX(x, self(x)), "native", x.Impl, own, map[string]string{"LD_LIBRARY_PATH": dir}, x.Impl.Lib)
 	})
 	if ref.Problem != "" && len(ref.Mismatches) == 0 {
-		panic(harness.Verdict{Status: harness.Error, Reason: x.Impl.ID + "'s own build of the application: " + ref.Problem})
+		x.Errorf("", "%s's own build of the application: %s", x.Impl.ID, ref.Problem)
 	}
 	cell = sameAs(cell, ref)
 	if len(ref.Mismatches) > 0 {

@@ -109,9 +109,9 @@ func judgeCallingAddress(withPMPI bool) func(x *harness.X) harness.Verdict {
 				got = append(got, a)
 			}
 		}
-		var f findings
+		var f harness.Problems
 		if len(got) != 3 {
-			f.add(ev, "%s: the tool saw %d of the application's 3 MPI_Barrier calls", name, len(got))
+			f.Add(ev, "%s: the tool saw %d of the application's 3 MPI_Barrier calls", name, len(got))
 		}
 		for _, a := range got {
 			wantSym, wantObj := a.site, path.Base(app)
@@ -120,10 +120,10 @@ func judgeCallingAddress(withPMPI bool) func(x *harness.X) harness.Verdict {
 			}
 			ok := a.RC == 0 && a.Obj != nil && path.Base(*a.Obj) == wantObj && deref(a.Sym) == wantSym && a.Inside
 			if !ok {
-				f.add(ev, "%s: MPI_Barrier called from %s: QMPI_Get_calling_address returned %d and gave %s, want an address inside %s of %s", name, a.site, a.RC, a, wantSym, wantObj)
+				f.Add(ev, "%s: MPI_Barrier called from %s: QMPI_Get_calling_address returned %d and gave %s, want an address inside %s of %s", name, a.site, a.RC, a, wantSym, wantObj)
 			}
 		}
-		f.failOn(x)
+		f.FailOn(x)
 		if withPMPI {
 			return harness.Verdict{Reason: "with a PMPI tool loaded, the calling address of all 3 MPI_Barrier calls lay inside the PMPI tool's MPI_Barrier"}
 		}

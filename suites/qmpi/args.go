@@ -72,62 +72,62 @@ func judgeArgs(what string) func(x *harness.X) harness.Verdict {
 			Env:     map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "mod:rec"},
 		})
 		ev := recordsText(recs)
-		apps := decodeAll[argsApp](x, recs, "app_args")
+		apps := harness.Decode[argsApp](recs, "app_args")
 		if len(apps) != 2 {
 			x.Errorf(ev, "want an app_args record from each of 2 ranks, got %d", len(apps))
 		}
 		if inits := recs.Kind("init", -1); len(inits) != 4 {
 			x.Errorf(ev, "want init callbacks for mod and rec on both ranks, got %d (QMPI-REG-02 judges the callbacks)", len(inits))
 		}
-		var f findings
+		var f harness.Problems
 		switch what {
 		case "received":
 			type modIn struct {
 				Tag, Count, V0, Dest, Int, World int
 			}
-			got := decodeAll[modIn](x, recs, "mod_send_in")
+			got := harness.Decode[modIn](recs, "mod_send_in")
 			if len(got) != 1 {
-				f.add(ev, "the outer tool saw %d MPI_Send calls, want 1", len(got))
+				f.Add(ev, "the outer tool saw %d MPI_Send calls, want 1", len(got))
 			}
 			for _, m := range got {
 				if m.Tag != 10 || m.Count != 1 || m.V0 != 5 || m.Dest != 1 || m.Int != 1 || m.World != 1 {
-					f.add(ev, "the outer tool got tag %d, count %d, value %d, dest %d, MPI_INT %v, MPI_COMM_WORLD %v; the application passed tag 10, count 1, value 5, dest 1, MPI_INT, MPI_COMM_WORLD", m.Tag, m.Count, m.V0, m.Dest, m.Int == 1, m.World == 1)
+					f.Add(ev, "the outer tool got tag %d, count %d, value %d, dest %d, MPI_INT %v, MPI_COMM_WORLD %v; the application passed tag 10, count 1, value 5, dest 1, MPI_INT, MPI_COMM_WORLD", m.Tag, m.Count, m.V0, m.Dest, m.Int == 1, m.World == 1)
 				}
 			}
 		case "changed":
-			sent := decodeAll[recSend](x, recs, "rec_send")
+			sent := harness.Decode[recSend](recs, "rec_send")
 			if len(sent) != 1 {
-				f.add(ev, "rec saw %d MPI_Send calls, want 1", len(sent))
+				f.Add(ev, "rec saw %d MPI_Send calls, want 1", len(sent))
 			} else if s := sent[0]; s.Tag != 1010 || s.Count != 2 || s.V0 != 777 || s.V1 != 778 {
-				f.add(ev, "the inner tool got tag %d, count %d, values %d %d after the outer tool changed them to 1010, 2, 777 778", s.Tag, s.Count, s.V0, s.V1)
+				f.Add(ev, "the inner tool got tag %d, count %d, values %d %d after the outer tool changed them to 1010, 2, 777 778", s.Tag, s.Count, s.V0, s.V1)
 			}
 			for _, a := range apps {
 				if a.Rank == 1 && (a.RecvRC != 0 || a.RecvTag != 1010 || a.RecvCount != 2 || len(a.Recv) < 2 || a.Recv[0] != 777 || a.Recv[1] != 778) {
-					f.add(ev, "rank 1 received rc %d, tag %d, count %d, values %v; the tool sent tag 1010, count 2, values 777 778", a.RecvRC, a.RecvTag, a.RecvCount, a.Recv)
+					f.Add(ev, "rank 1 received rc %d, tag %d, count %d, values %v; the tool sent tag 1010, count 2, values 777 778", a.RecvRC, a.RecvTag, a.RecvCount, a.Recv)
 				}
 			}
 		case "passed":
 			type modTS struct {
 				RCBelow int `json:"rc_below"`
 			}
-			for _, m := range decodeAll[modTS](x, recs, "mod_type_size") {
+			for _, m := range harness.Decode[modTS](recs, "mod_type_size") {
 				if m.RCBelow != apps[0].ErrType {
-					f.add(ev, "the outer tool got %d from the inner tool's MPI_Type_size, which returned MPI_ERR_TYPE (%d)", m.RCBelow, apps[0].ErrType)
+					f.Add(ev, "the outer tool got %d from the inner tool's MPI_Type_size, which returned MPI_ERR_TYPE (%d)", m.RCBelow, apps[0].ErrType)
 				}
 			}
 			for _, a := range apps {
 				if a.TypeSizeRC != a.ErrType {
-					f.add(ev, "rank %d: MPI_Type_size returned %d to the application; the inner tool returned MPI_ERR_TYPE (%d)", a.Rank, a.TypeSizeRC, a.ErrType)
+					f.Add(ev, "rank %d: MPI_Type_size returned %d to the application; the inner tool returned MPI_ERR_TYPE (%d)", a.Rank, a.TypeSizeRC, a.ErrType)
 				}
 			}
 		case "set":
 			for _, a := range apps {
 				if a.BarrierRC != a.ErrOther {
-					f.add(ev, "rank %d: MPI_Barrier returned %d to the application; the outer tool returned MPI_ERR_OTHER (%d)", a.Rank, a.BarrierRC, a.ErrOther)
+					f.Add(ev, "rank %d: MPI_Barrier returned %d to the application; the outer tool returned MPI_ERR_OTHER (%d)", a.Rank, a.BarrierRC, a.ErrOther)
 				}
 			}
 		}
-		f.failOn(x)
+		f.FailOn(x)
 		return harness.Verdict{Reason: map[string]string{
 			"received": "mod:rec: the outer tool got MPI_Send's arguments as the application passed them (value 5, count 1, MPI_INT, dest 1, tag 10, MPI_COMM_WORLD)",
 			"changed":  "mod:rec: tag 10→1010, count 1→2 and the buffer swapped by mod reached rec and rank 1's MPI_Recv",
@@ -135,16 +135,6 @@ func judgeArgs(what string) func(x *harness.X) harness.Verdict {
 			"set":      "mod:rec: MPI_ERR_OTHER returned by mod in place of MPI_Barrier's MPI_SUCCESS reached the application",
 		}[what]}
 	}
-}
-
-// decodeAll decodes every record of one kind, ending the check with Error
-// on a malformed one.
-func decodeAll[T any](x *harness.X, recs *harness.Records, kind string) []T {
-	out, err := harness.DecodeKind[T](recs, kind)
-	if err != nil {
-		x.Errorf("", "%v", err)
-	}
-	return out
 }
 
 // recordsText is every record of a job, rank by rank, capped.

@@ -144,12 +144,12 @@ func runBadCase(x *harness.X, c badCase) (mine []string, evidence string) {
 		x.Errorf(res.Evidence(), "%v", recErr)
 	}
 	if recs != nil {
-		for _, b := range decodeAll[badCall](x, recs, "bad_call") {
+		for _, b := range harness.Decode[badCall](recs, "bad_call") {
 			if b.RC == 0 && !(c.name == "after_finalize" && postCallWork[b.Call]) {
 				add("%s returned MPI_SUCCESS", b.Call)
 			}
 		}
-		for _, b := range decodeAll[badCheck](x, recs, "bad_check") {
+		for _, b := range harness.Decode[badCheck](recs, "bad_check") {
 			if !b.OK {
 				add("%s: no (%s)", b.What, b.Detail)
 			}
@@ -175,10 +175,10 @@ func judgeListShape(x *harness.X, c badCase, recs *harness.Records, add func(str
 	type reg struct {
 		RC int `json:"rc"`
 	}
-	regs := decodeAll[reg](x, recs, "bad_register")
+	regs := harness.Decode[reg](recs, "bad_register")
 	inits := len(recs.Kind("bad_init", -1))
 	hooks := len(recs.Kind("bad_hook", -1))
-	apps := decodeAll[appInit](x, recs, "app_init_returned")
+	apps := harness.Decode[appInit](recs, "app_init_returned")
 	regRC, initRC := -1, -1
 	if len(regs) > 0 {
 		regRC = regs[0].RC

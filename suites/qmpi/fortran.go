@@ -40,7 +40,7 @@ func judgeFortranBindings(x *harness.X) harness.Verdict {
 		{"qmpi_fortran_use_mpi_f08", "use mpi_f08", x.Caps.Fortran.UseMPIF08},
 	}
 	var done, missing []string
-	var f findings
+	var f harness.Problems
 	for _, b := range bindings {
 		if !b.works {
 			missing = append(missing, b.label)
@@ -63,12 +63,12 @@ func judgeFortranBindings(x *harness.X) harness.Verdict {
 				sums++
 				for fn, n := range want {
 					if s.Calls[fn] != n {
-						f.add(ev, "%s: rank %d: the C tool %s saw %d MPI_%s calls of the Fortran program, which made %d", b.label, rank, s.Name, s.Calls[fn], strings.ToUpper(fn), n)
+						f.Add(ev, "%s: rank %d: the C tool %s saw %d MPI_%s calls of the Fortran program, which made %d", b.label, rank, s.Name, s.Calls[fn], strings.ToUpper(fn), n)
 					}
 				}
 			}
 			if sums != 2 {
-				f.add(ev, "%s: rank %d: %d of the 2 tool instances reported (init callbacks: %d)", b.label, rank, sums, len(recs.Kind("init", rank)))
+				f.Add(ev, "%s: rank %d: %d of the 2 tool instances reported (init callbacks: %d)", b.label, rank, sums, len(recs.Kind("init", rank)))
 			}
 		}
 		done = append(done, b.label)
@@ -76,7 +76,7 @@ func judgeFortranBindings(x *harness.X) harness.Verdict {
 	if len(done) == 0 {
 		x.Unsupported("not measurable here: no Fortran binding builds and runs: %s", x.Caps.Fortran.Reason)
 	}
-	f.failOn(x)
+	f.FailOn(x)
 	reason := fmt.Sprintf("L0:L1 saw every call of the %s programs exactly once (init, comm_rank, send, recv, allreduce, barrier, finalize)", strings.Join(done, ", "))
 	if len(missing) > 0 {
 		reason += fmt.Sprintf("; not tried, the binding does not work here: %s (%s)", strings.Join(missing, ", "), x.Caps.Fortran.Reason)

@@ -36,7 +36,7 @@ var idLists = []string{"L0:L0:L1:L0:L2", stackList(32)}
 func judgeIDs(calls bool) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		requireQMPI(x)
-		var f findings
+		var f harness.Problems
 		var shown []string
 		for _, list := range idLists {
 			names := listNames(list)
@@ -45,28 +45,28 @@ func judgeIDs(calls bool) func(x *harness.X) harness.Verdict {
 				ev := r.evidence()
 				if !calls {
 					if len(r.Inits) != len(names) {
-						f.add(ev, "rank %d: %d init callbacks for %d listed instances (%s)", r.Rank, len(r.Inits), len(names), summarizeList(list))
+						f.Add(ev, "rank %d: %d init callbacks for %d listed instances (%s)", r.Rank, len(r.Inits), len(names), summarizeList(list))
 					}
 					owner := map[int]string{}
 					for _, in := range r.Inits {
 						if prev, dup := owner[in.Tool]; dup {
-							f.add(ev, "rank %d: id %d was handed to two instances (%s and %s) of %s", r.Rank, in.Tool, prev, in.Name, summarizeList(list))
+							f.Add(ev, "rank %d: id %d was handed to two instances (%s and %s) of %s", r.Rank, in.Tool, prev, in.Name, summarizeList(list))
 						}
 						owner[in.Tool] = in.Name
 					}
 				} else {
 					if len(r.Summaries) != len(names) {
-						f.add(ev, "rank %d: %d of the %d listed instances of %s reported their calls", r.Rank, len(r.Summaries), len(names), summarizeList(list))
+						f.Add(ev, "rank %d: %d of the %d listed instances of %s reported their calls", r.Rank, len(r.Summaries), len(names), summarizeList(list))
 					}
 					// Each instance counts the calls that arrive with its own
 					// id (tool_layer.c): per instance, not per id, so that two
 					// instances given one id are told apart.
 					if len(r.Summaries) > 0 && r.Summaries[0].UnknownIDs != 0 { // one count per process
-						f.add(ev, "rank %d: %d intercepted calls arrived with an id no init callback was given", r.Rank, r.Summaries[0].UnknownIDs)
+						f.Add(ev, "rank %d: %d intercepted calls arrived with an id no init callback was given", r.Rank, r.Summaries[0].UnknownIDs)
 					}
 					for _, s := range r.Summaries {
 						if s.Calls["comm_rank"] != r.Calls.Calls["comm_rank"] || s.Calls["init"] != 1 {
-							f.add(ev, "rank %d: instance %s (id %d) saw %d MPI_Comm_rank and %d MPI_Init calls under its id; the application made %d and 1", r.Rank, s.Name, s.Tool, s.Calls["comm_rank"], s.Calls["init"], r.Calls.Calls["comm_rank"])
+							f.Add(ev, "rank %d: instance %s (id %d) saw %d MPI_Comm_rank and %d MPI_Init calls under its id; the application made %d and 1", r.Rank, s.Name, s.Tool, s.Calls["comm_rank"], s.Calls["init"], r.Calls.Calls["comm_rank"])
 						}
 					}
 				}
@@ -75,7 +75,7 @@ func judgeIDs(calls bool) func(x *harness.X) harness.Verdict {
 				}
 			}
 		}
-		f.failOn(x)
+		f.FailOn(x)
 		if calls {
 			return harness.Verdict{Reason: fmt.Sprintf("each instance's calls carry its own id: %s", strings.Join(shown, "; "))}
 		}

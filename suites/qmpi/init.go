@@ -50,7 +50,7 @@ func judgeInit(what string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		requireQMPI(x)
 		names := listNames(initList)
-		var f findings
+		var f harness.Problems
 		for _, mode := range []string{"init", "thread"} {
 			initFn := map[string]string{"init": "init", "thread": "init_thread"}[mode]
 			ranks := runLayer(x, layerRun{Name: "qmpi_app_layer " + mode, List: initList, Trace: "init,init_thread,finalize", Args: []string{mode, "1"}})
@@ -63,16 +63,16 @@ func judgeInit(what string) func(x *harness.X) harness.Verdict {
 				case "before":
 					for name, rc := range r.Register.RCs {
 						if rc != 0 {
-							f.add(ev, "rank %d: QMPI_Register_tool_name(%q) of a listed tool returned %d", r.Rank, name, rc)
+							f.Add(ev, "rank %d: QMPI_Register_tool_name(%q) of a listed tool returned %d", r.Rank, name, rc)
 						}
 					}
 					for _, in := range r.Inits {
 						if in.Line > r.InitLine {
-							f.add(ev, "rank %d: the init callback of instance %d (%s) came after the application's %s returned", r.Rank, in.Tool, in.Name, initCall[mode])
+							f.Add(ev, "rank %d: the init callback of instance %d (%s) came after the application's %s returned", r.Rank, in.Tool, in.Name, initCall[mode])
 						}
 					}
 					if len(r.Inits) == 0 {
-						f.add(ev, "rank %d: no init callback ran before %s returned", r.Rank, initCall[mode])
+						f.Add(ev, "rank %d: no init callback ran before %s returned", r.Rank, initCall[mode])
 					}
 				case "once":
 					perName := map[string]int{}
@@ -80,37 +80,37 @@ func judgeInit(what string) func(x *harness.X) harness.Verdict {
 						perName[in.Name]++
 					}
 					if len(r.Inits) != len(names) || perName["L0"] != 2 || perName["L1"] != 1 {
-						f.add(ev, "rank %d (%s): %d init callbacks (%v) for the list %s, want one per instance (L0 twice, L1 once)", r.Rank, initCall[mode], len(r.Inits), perName, initList)
+						f.Add(ev, "rank %d (%s): %d init callbacks (%v) for the list %s, want one per instance (L0 twice, L1 once)", r.Rank, initCall[mode], len(r.Inits), perName, initList)
 					}
 				case "register":
 					for _, in := range r.Inits {
 						if in.StorageRC != 0 || in.FunctionRC != 0 {
-							f.add(ev, "rank %d: instance %d: QMPI_Register_tool_storage returned %d, QMPI_Register_function %d", r.Rank, in.Tool, in.StorageRC, in.FunctionRC)
+							f.Add(ev, "rank %d: instance %d: QMPI_Register_tool_storage returned %d, QMPI_Register_function %d", r.Rank, in.Tool, in.StorageRC, in.FunctionRC)
 						}
 					}
 					if len(r.Inits) == 0 {
-						f.add(ev, "rank %d: no init callback ran, so nothing was registered", r.Rank)
+						f.Add(ev, "rank %d: no init callback ran, so nothing was registered", r.Rank)
 					}
 				case "intercept":
 					if r.Init.RC != 0 {
-						f.add(ev, "rank %d: the application's %s returned %d", r.Rank, initCall[mode], r.Init.RC)
+						f.Add(ev, "rank %d: the application's %s returned %d", r.Rank, initCall[mode], r.Init.RC)
 					}
 					for _, fn := range []string{initFn, "finalize"} {
 						got, want := sequence(r, fn), nested(names, 1)
 						if d := firstDiff(got, want); d != "" {
-							f.add(ev, "rank %d (%s): the stack's work around MPI_%s: %s (got %s, want %s)", r.Rank, mode, fnTitle(fn), d, strings.Join(got, " "), strings.Join(want, " "))
+							f.Add(ev, "rank %d (%s): the stack's work around MPI_%s: %s (got %s, want %s)", r.Rank, mode, fnTitle(fn), d, strings.Join(got, " "), strings.Join(want, " "))
 						}
 					}
 					for _, in := range r.Inits {
 						s := r.summaryOf(in.Tool)
 						if s == nil || s.Calls[initFn] != 1 || s.Calls["finalize"] != 1 {
-							f.add(ev, "rank %d (%s): instance %d (%s) did not see MPI_%s and MPI_Finalize exactly once: %+v", r.Rank, mode, in.Tool, in.Name, fnTitle(initFn), s)
+							f.Add(ev, "rank %d (%s): instance %d (%s) did not see MPI_%s and MPI_Finalize exactly once: %+v", r.Rank, mode, in.Tool, in.Name, fnTitle(initFn), s)
 						}
 					}
 				}
 			}
 		}
-		f.failOn(x)
+		f.FailOn(x)
 		return harness.Verdict{Reason: map[string]string{
 			"before":    initList + ": QMPI_Register_tool_name succeeded for each listed name, and all init callbacks ran before MPI_Init/MPI_Init_thread returned",
 			"once":      initList + ": 3 init callbacks per rank (L0 twice, L1 once), with MPI_Init and with MPI_Init_thread",

@@ -300,27 +300,3 @@ func firstDiff(got, want []string) string {
 	}
 	return ""
 }
-
-// findings collects what a rule found wrong, each with its evidence, for
-// x.FailOn: a rule reports every problem, not only the first.
-type findings struct {
-	list []string
-	ev   []string
-	seen map[string]bool
-}
-
-func (f *findings) add(evidence, format string, args ...any) {
-	f.list = append(f.list, fmt.Sprintf(format, args...))
-	if f.seen == nil {
-		f.seen = map[string]bool{}
-	}
-	if evidence != "" && !f.seen[evidence] {
-		f.seen[evidence] = true
-		f.ev = append(f.ev, evidence)
-	}
-}
-
-// failOn ends the rule with Fail when anything was found.
-func (f *findings) failOn(x *harness.X) {
-	x.FailOn(f.list, strings.Join(f.ev, "\n"))
-}

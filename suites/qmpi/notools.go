@@ -55,23 +55,23 @@ func judgeNoTools(what string) func(x *harness.X) harness.Verdict {
 		loaded := runLayer(x, layerRun{Name: "qmpi_app_layer with an unlisted tool", NoTool: true, NoList: true, Args: []string{"init", "3"},
 			Preload: []string{x.Fixture("qmpi_tool_send")}})
 		registerRC := "no answer recorded"
-		var f findings
+		var f harness.Problems
 		for i, r := range loaded {
 			ev := r.evidence()
 			b := bare[i]
 			if what == "results" {
 				if b.Result.Sum != b.Result.WantSum || b.Result.ExtraMessages != 0 || (r.Rank == 1 && b.Result.Received != 3) {
-					f.add(b.evidence(), "rank %d without tools: sum %d (want %d), %d of 3 messages, %d extra", r.Rank, b.Result.Sum, b.Result.WantSum, b.Result.Received, b.Result.ExtraMessages)
+					f.Add(b.evidence(), "rank %d without tools: sum %d (want %d), %d of 3 messages, %d extra", r.Rank, b.Result.Sum, b.Result.WantSum, b.Result.Received, b.Result.ExtraMessages)
 				}
 				if !reflect.DeepEqual(r.Result, b.Result) || !reflect.DeepEqual(r.Calls, b.Calls) || r.Init != b.Init {
-					f.add(ev+"\n"+b.evidence(), "rank %d: with an unlisted tool loaded the application saw %+v %+v, without it %+v %+v", r.Rank, r.Result, r.Calls, b.Result, b.Calls)
+					f.Add(ev+"\n"+b.evidence(), "rank %d: with an unlisted tool loaded the application saw %+v %+v, without it %+v %+v", r.Rank, r.Result, r.Calls, b.Result, b.Calls)
 				}
 				continue
 			}
 			for _, line := range r.Raw {
 				for _, k := range []string{`"kind":"init"`, `"kind":"pre"`, `"kind":"post"`} {
 					if strings.Contains(line, k) {
-						f.add(ev, "rank %d: no tool is listed, yet the loaded tool was initialized or intercepted a call: %s", r.Rank, line)
+						f.Add(ev, "rank %d: no tool is listed, yet the loaded tool was initialized or intercepted a call: %s", r.Rank, line)
 					}
 				}
 				if m := registerRCRe.FindStringSubmatch(line); m != nil {
@@ -79,7 +79,7 @@ func judgeNoTools(what string) func(x *harness.X) harness.Verdict {
 				}
 			}
 		}
-		f.failOn(x)
+		f.FailOn(x)
 		if what == "results" {
 			return harness.Verdict{Reason: "no tool listed: 3 messages and the in-place sum right, results and call counts identical with and without a loaded tool; the other suites list no tool, so their verdicts here are those of QMPI compiled in and idle"}
 		}
@@ -93,21 +93,21 @@ func judgeNoTools(what string) func(x *harness.X) harness.Verdict {
 func judgeEmptyList(x *harness.X) harness.Verdict {
 	ranks := runLayer(x, layerRun{Name: "qmpi_app_layer with an empty tool list", NoTool: true, List: "", Args: []string{"init", "3"},
 		Preload: []string{x.Fixture("qmpi_tool_send")}})
-	var f findings
+	var f harness.Problems
 	for _, r := range ranks {
 		ev := r.evidence()
 		for _, line := range r.Raw {
 			for _, k := range []string{`"kind":"init"`, `"kind":"pre"`, `"kind":"post"`} {
 				if strings.Contains(line, k) {
-					f.add(ev, "rank %d: the tool list is empty, yet the loaded tool was initialized or intercepted a call: %s", r.Rank, line)
+					f.Add(ev, "rank %d: the tool list is empty, yet the loaded tool was initialized or intercepted a call: %s", r.Rank, line)
 				}
 			}
 		}
 		if r.Result.Sum != r.Result.WantSum || r.Result.ExtraMessages != 0 || (r.Rank == 1 && r.Result.Received != 3) {
-			f.add(ev, "rank %d: sum %d (want %d), %d of 3 messages, %d extra", r.Rank, r.Result.Sum, r.Result.WantSum, r.Result.Received, r.Result.ExtraMessages)
+			f.Add(ev, "rank %d: sum %d (want %d), %d of 3 messages, %d extra", r.Rank, r.Result.Sum, r.Result.WantSum, r.Result.Received, r.Result.ExtraMessages)
 		}
 	}
-	f.failOn(x)
+	f.FailOn(x)
 	return harness.Verdict{Reason: "MPIR_CVAR_QMPI_TOOL_LIST=\"\": the loaded tool was never initialized nor called; 3 messages and the in-place sum right"}
 }
 
@@ -136,24 +136,24 @@ func judgeCompiledOut(x *harness.X) harness.Verdict {
 	}
 	_, recs := x.Job(harness.Job{Name: "qmpi_app_stub_calls", Ranks: 1, Program: x.Fixture("qmpi_app_stub_calls")})
 	ev := recordsText(recs)
-	calls := decodeAll[stubCall](x, recs, "stub_call")
+	calls := harness.Decode[stubCall](recs, "stub_call")
 	if len(calls) != 12 {
 		x.Errorf(ev, "want 12 QMPI calls recorded (6 before and 6 after MPI_Init), got %d", len(calls))
 	}
-	var f findings
+	var f harness.Problems
 	if len(recs.Kind("stub_init_called", -1)) > 0 {
-		f.add(ev, "QMPI is compiled out, yet a registered init callback was called")
+		f.Add(ev, "QMPI is compiled out, yet a registered init callback was called")
 	}
 	codes := map[int][]string{}
 	for _, c := range calls {
 		if c.RC == 0 {
-			f.add(ev, "QMPI is compiled out (QMPI_Register_tool_name answered %d to the capability probe), yet %s %s returned MPI_SUCCESS", x.Caps.QMPI.RC, c.Call, c.When)
+			f.Add(ev, "QMPI is compiled out (QMPI_Register_tool_name answered %d to the capability probe), yet %s %s returned MPI_SUCCESS", x.Caps.QMPI.RC, c.Call, c.When)
 		}
 		codes[c.RC] = append(codes[c.RC], c.Call)
 	}
-	f.failOn(x)
+	f.FailOn(x)
 	words := map[int]string{}
-	for _, e := range decodeAll[errString](x, recs, "error_string") {
+	for _, e := range harness.Decode[errString](recs, "error_string") {
 		words[e.Code] = strings.TrimSpace(e.String)
 	}
 	var parts []string

@@ -51,19 +51,19 @@ func orderRun(x *harness.X, list string) []*layerRank {
 func judgeStackOrder(x *harness.X) harness.Verdict {
 	requireQMPI(x)
 	lists := orderLists()
-	var f findings
+	var f harness.Problems
 	for _, list := range lists {
 		names := listNames(list)
 		for _, r := range orderRun(x, list) {
 			fn := map[int]string{0: "send", 1: "recv"}[r.Rank]
 			got, want := sequence(r, fn), nested(names, orderSends+1)
 			if d := firstDiff(got, want); d != "" {
-				f.add(r.evidence(), "%s, rank %d, MPI_%s: %s (first call: got %s; want %s)", summarizeList(list), r.Rank, fnTitle(fn), d,
+				f.Add(r.evidence(), "%s, rank %d, MPI_%s: %s (first call: got %s; want %s)", summarizeList(list), r.Rank, fnTitle(fn), d,
 					strings.Join(head(got, 2*len(names)+1), " "), strings.Join(head(want, 2*len(names)+1), " "))
 			}
 		}
 	}
-	f.failOn(x)
+	f.FailOn(x)
 	return harness.Verdict{Reason: fmt.Sprintf("pre/MPI/post work nested in list order for %d stacks (6 orders of L0:L1:L2; 1 to 32 instances), MPI_Send and MPI_Recv", len(lists))}
 }
 

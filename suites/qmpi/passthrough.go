@@ -83,7 +83,7 @@ const passSends = 3
 func judgePass(what string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		requireQMPI(x)
-		var f findings
+		var f harness.Problems
 		for _, p := range passStacks {
 			ranks := runLayer(x, layerRun{List: p.list, Funcs: p.spec(), Trace: "send,recv,allreduce,comm_rank", Args: []string{"init", fmt.Sprint(passSends)}})
 			for _, r := range ranks {
@@ -92,16 +92,16 @@ func judgePass(what string) func(x *harness.X) harness.Verdict {
 				case "mpi":
 					// MPI did the work once: no duplicate message, the sum not doubled.
 					if r.Result.ExtraMessages != 0 || (r.Rank == 1 && r.Result.Received != passSends) {
-						f.add(ev, "%s (%s): rank %d received %d messages for %d sends: MPI_Send did not reach MPI exactly once", p.list, p.spec(), r.Rank, r.Result.Received, passSends)
+						f.Add(ev, "%s (%s): rank %d received %d messages for %d sends: MPI_Send did not reach MPI exactly once", p.list, p.spec(), r.Rank, r.Result.Received, passSends)
 					}
 					if r.Result.Sum != r.Result.WantSum {
-						f.add(ev, "%s (%s): rank %d: in-place MPI_Allreduce gave %d, want %d: it did not reach MPI exactly once", p.list, p.spec(), r.Rank, r.Result.Sum, r.Result.WantSum)
+						f.Add(ev, "%s (%s): rank %d: in-place MPI_Allreduce gave %d, want %d: it did not reach MPI exactly once", p.list, p.spec(), r.Rank, r.Result.Sum, r.Result.WantSum)
 					}
 				case "registered", "unregistered":
 					for _, in := range r.Inits {
 						s := r.summaryOf(in.Tool)
 						if s == nil {
-							f.add(ev, "rank %d: no summary for instance %d", r.Rank, in.Tool)
+							f.Add(ev, "rank %d: no summary for instance %d", r.Rank, in.Tool)
 							continue
 						}
 						for _, fn := range layerFns {
@@ -111,12 +111,12 @@ func judgePass(what string) func(x *harness.X) harness.Verdict {
 								want = r.Calls.Calls[fn]
 							}
 							if registered == (what == "registered") && s.Calls[fn] != want {
-								f.add(ev, "%s (%s): rank %d: %s saw %d MPI_%s calls, want %d (the application made %d)", p.list, p.spec(), r.Rank, in.Name, s.Calls[fn], fnTitle(fn), want, r.Calls.Calls[fn])
+								f.Add(ev, "%s (%s): rank %d: %s saw %d MPI_%s calls, want %d (the application made %d)", p.list, p.spec(), r.Rank, in.Name, s.Calls[fn], fnTitle(fn), want, r.Calls.Calls[fn])
 							}
 						}
 					}
 					if len(r.Inits) != len(listNames(p.list)) {
-						f.add(ev, "%s: rank %d: %d init callbacks for %d listed instances", p.list, r.Rank, len(r.Inits), len(listNames(p.list)))
+						f.Add(ev, "%s: rank %d: %d init callbacks for %d listed instances", p.list, r.Rank, len(r.Inits), len(listNames(p.list)))
 					}
 					if what == "registered" {
 						continue
@@ -128,13 +128,13 @@ func judgePass(what string) func(x *harness.X) harness.Verdict {
 							want = nil // no tool traces it: MPI is reached unseen
 						}
 						if d := firstDiff(got, want); d != "" {
-							f.add(ev, "%s (%s): rank %d, MPI_%s: %s (got %s)", p.list, p.spec(), r.Rank, fnTitle(fn), d, strings.Join(head(got, 12), " "))
+							f.Add(ev, "%s (%s): rank %d, MPI_%s: %s (got %s)", p.list, p.spec(), r.Rank, fnTitle(fn), d, strings.Join(head(got, 12), " "))
 						}
 					}
 				}
 			}
 		}
-		f.failOn(x)
+		f.FailOn(x)
 		return harness.Verdict{Reason: map[string]string{
 			"registered":   fmt.Sprintf("3 stacks (%s): every registering instance saw each call of its functions once", passStacks[0].spec()),
 			"mpi":          "3 stacks: MPI did each send and the in-place MPI_Allreduce exactly once",

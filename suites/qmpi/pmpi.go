@@ -35,22 +35,22 @@ func judgePMPIWithQMPI(x *harness.X) harness.Verdict {
 		Args: []string{"init", fmt.Sprint(sends)}, Preload: []string{x.Fixture("qmpi_pmpi_tool")},
 	})
 	position := -1
-	var f findings
+	var f harness.Problems
 	for _, r := range ranks {
 		ev := r.evidence()
 		counters := r.Summaries
 		if r.PMPI == nil {
-			f.add(ev, "rank %d: the PMPI tool wrote no summary", r.Rank)
+			f.Add(ev, "rank %d: the PMPI tool wrote no summary", r.Rank)
 		} else {
 			counters = append([]layerSummary{*r.PMPI}, counters...)
 		}
 		if len(r.Summaries) != len(qmpiNames) {
-			f.add(ev, "rank %d: %d QMPI instances summarized, want %d", r.Rank, len(r.Summaries), len(qmpiNames))
+			f.Add(ev, "rank %d: %d QMPI instances summarized, want %d", r.Rank, len(r.Summaries), len(qmpiNames))
 		}
 		for _, s := range counters {
 			for _, fn := range layerFns {
 				if s.Calls[fn] != r.Calls.Calls[fn] {
-					f.add(ev, "rank %d: %s saw %d MPI_%s calls, the application made %d", r.Rank, s.Name, s.Calls[fn], fnTitle(fn), r.Calls.Calls[fn])
+					f.Add(ev, "rank %d: %s saw %d MPI_%s calls, the application made %d", r.Rank, s.Name, s.Calls[fn], fnTitle(fn), r.Calls.Calls[fn])
 				}
 			}
 		}
@@ -59,7 +59,7 @@ func judgePMPIWithQMPI(x *harness.X) harness.Verdict {
 			got := sequence(r, fn)
 			if calls == 0 {
 				if len(got) > 0 {
-					f.add(ev, "rank %d made no MPI_%s call, yet tools recorded %s", r.Rank, fnTitle(fn), strings.Join(head(got, 8), " "))
+					f.Add(ev, "rank %d made no MPI_%s call, yet tools recorded %s", r.Rank, fnTitle(fn), strings.Join(head(got, 8), " "))
 				}
 				continue
 			}
@@ -71,16 +71,16 @@ func judgePMPIWithQMPI(x *harness.X) harness.Verdict {
 				}
 			}
 			if found < 0 {
-				f.add(ev, "rank %d, MPI_%s: the PMPI tool and L0:L1 are not properly nested: %s", r.Rank, fnTitle(fn), strings.Join(head(got, 14), " "))
+				f.Add(ev, "rank %d, MPI_%s: the PMPI tool and L0:L1 are not properly nested: %s", r.Rank, fnTitle(fn), strings.Join(head(got, 14), " "))
 				continue
 			}
 			if position >= 0 && found != position {
-				f.add(ev, "rank %d, MPI_%s: the PMPI tool sits at position %d here, %d elsewhere", r.Rank, fnTitle(fn), found, position)
+				f.Add(ev, "rank %d, MPI_%s: the PMPI tool sits at position %d here, %d elsewhere", r.Rank, fnTitle(fn), found, position)
 			}
 			position = found
 		}
 	}
-	f.failOn(x)
+	f.FailOn(x)
 	where := map[int]string{0: "outermost, above every QMPI tool (it intercepts the application's calls and its PMPI_ calls enter the QMPI stack)", 1: "between L0 and L1", 2: "innermost, below every QMPI tool"}[position]
 	return harness.Verdict{Reason: fmt.Sprintf("PMPI tool and L0:L1 each saw every call once; the PMPI tool sits %s", where)}
 }

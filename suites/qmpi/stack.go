@@ -84,50 +84,50 @@ func runTwoInstances(x *harness.X) ([]sendRank, string) {
 
 func judgeTwoCopies(x *harness.X) harness.Verdict {
 	ranks, ev := runTwoInstances(x)
-	var f findings
+	var f harness.Problems
 	for _, r := range ranks {
 		if len(r.inits) != 2 {
-			f.add(ev, "rank %d: %d init callbacks for t:t, want 2", r.rank, len(r.inits))
+			f.Add(ev, "rank %d: %d init callbacks for t:t, want 2", r.rank, len(r.inits))
 			continue
 		}
 		a, b := r.inits[0], r.inits[1]
 		if a.Tool == b.Tool {
-			f.add(ev, "rank %d: both instances of t got id %d", r.rank, a.Tool)
+			f.Add(ev, "rank %d: both instances of t got id %d", r.rank, a.Tool)
 		}
 		if a.Storage == b.Storage {
-			f.add(ev, "rank %d: both instances registered storage %s (fixture fault)", r.rank, a.Storage)
+			f.Add(ev, "rank %d: both instances registered storage %s (fixture fault)", r.rank, a.Storage)
 		}
 		storage := map[int]string{}
 		for _, in := range r.inits {
 			if in.StorageRC != 0 {
-				f.add(ev, "rank %d: QMPI_Register_tool_storage of instance %d returned %d", r.rank, in.Tool, in.StorageRC)
+				f.Add(ev, "rank %d: QMPI_Register_tool_storage of instance %d returned %d", r.rank, in.Tool, in.StorageRC)
 			}
 			storage[in.Tool] = in.Storage
 		}
 		for _, h := range r.hooks {
 			if h.kind == "pre" && (h.StorageRC != 0 || h.Storage != storage[h.Tool]) {
-				f.add(ev, "rank %d: in instance %d's MPI_Send, QMPI_Get_tool_storage returned %d and gave %s; the instance registered %q", r.rank, h.Tool, h.StorageRC, h.Storage, storage[h.Tool])
+				f.Add(ev, "rank %d: in instance %d's MPI_Send, QMPI_Get_tool_storage returned %d and gave %s; the instance registered %q", r.rank, h.Tool, h.StorageRC, h.Storage, storage[h.Tool])
 			}
 		}
 	}
-	f.failOn(x)
+	f.FailOn(x)
 	in := ranks[0].inits
 	return harness.Verdict{Reason: fmt.Sprintf("t:t: ids %d and %d, storages %s and %s, each returned in its own instance's calls", in[0].Tool, in[1].Tool, in[0].Storage, in[1].Storage)}
 }
 
 func judgeTwoNested(x *harness.X) harness.Verdict {
 	ranks, ev := runTwoInstances(x)
-	var f findings
+	var f harness.Problems
 	var ids []int
 	initFirst := false
 	for _, r := range ranks {
 		if len(r.inits) != 2 {
-			f.add(ev, "rank %d: %d init callbacks for t:t, want 2", r.rank, len(r.inits))
+			f.Add(ev, "rank %d: %d init callbacks for t:t, want 2", r.rank, len(r.inits))
 			continue
 		}
 		for _, in := range r.inits {
 			if in.FunctionRC != 0 {
-				f.add(ev, "rank %d: QMPI_Register_function(MPI_SEND_T) of instance %d returned %d", r.rank, in.Tool, in.FunctionRC)
+				f.Add(ev, "rank %d: QMPI_Register_function(MPI_SEND_T) of instance %d returned %d", r.rank, in.Tool, in.FunctionRC)
 			}
 		}
 		// Which instance is first-listed is not observable: ids carry no
@@ -157,10 +157,10 @@ func judgeTwoNested(x *harness.X) harness.Verdict {
 				fmt.Sprintf("post:%d", inner.Tool), fmt.Sprintf("post:%d", outer.Tool))
 		}
 		if d := firstDiff(got, want); d != "" {
-			f.add(ev, "rank %d: the pre/post work of instances %d (outer) and %d (inner) around %d sends: %s (got %s)", r.rank, outer.Tool, inner.Tool, n, d, strings.Join(head(got, 8), " "))
+			f.Add(ev, "rank %d: the pre/post work of instances %d (outer) and %d (inner) around %d sends: %s (got %s)", r.rank, outer.Tool, inner.Tool, n, d, strings.Join(head(got, 8), " "))
 		}
 	}
-	f.failOn(x)
+	f.FailOn(x)
 	order := "the outer one was initialized second"
 	if initFirst {
 		order = "the outer one was initialized first"

@@ -35,7 +35,7 @@ func judgeStorage(threads bool) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		requireQMPI(x)
 		ranks := runLayer(x, layerRun{List: storageList, Trace: "none", Args: []string{"thread", "3", "4", "1000"}})
-		var f findings
+		var f harness.Problems
 		var checked int64
 		for _, r := range ranks {
 			ev := r.evidence()
@@ -43,7 +43,7 @@ func judgeStorage(threads bool) func(x *harness.X) harness.Verdict {
 				requireMultiple(x, r)
 			}
 			if len(r.Inits) != len(listNames(storageList)) {
-				f.add(ev, "rank %d: %d init callbacks for %s", r.Rank, len(r.Inits), storageList)
+				f.Add(ev, "rank %d: %d init callbacks for %s", r.Rank, len(r.Inits), storageList)
 			}
 			seen := map[string]int{}
 			for _, in := range r.Inits {
@@ -53,21 +53,21 @@ func judgeStorage(threads bool) func(x *harness.X) harness.Verdict {
 				seen[in.Storage] = in.Tool
 				s := r.summaryOf(in.Tool)
 				if s == nil {
-					f.add(ev, "rank %d: no summary for instance %d", r.Rank, in.Tool)
+					f.Add(ev, "rank %d: no summary for instance %d", r.Rank, in.Tool)
 					continue
 				}
 				if s.BadStorage != 0 {
-					f.add(ev, "rank %d: instance %d (%s, storage %s): QMPI_Get_tool_storage gave another pointer (or an error) on %d calls", r.Rank, in.Tool, in.Name, in.Storage, s.BadStorage)
+					f.Add(ev, "rank %d: instance %d (%s, storage %s): QMPI_Get_tool_storage gave another pointer (or an error) on %d calls", r.Rank, in.Tool, in.Name, in.Storage, s.BadStorage)
 				}
 				for _, fn := range layerFns {
 					if threads && s.Calls[fn] != r.Calls.Calls[fn] {
-						f.add(ev, "rank %d: instance %d saw %d MPI_%s calls, the application made %d", r.Rank, in.Tool, s.Calls[fn], fnTitle(fn), r.Calls.Calls[fn])
+						f.Add(ev, "rank %d: instance %d saw %d MPI_%s calls, the application made %d", r.Rank, in.Tool, s.Calls[fn], fnTitle(fn), r.Calls.Calls[fn])
 					}
 					checked += s.Calls[fn]
 				}
 			}
 		}
-		f.failOn(x)
+		f.FailOn(x)
 		if threads {
 			return harness.Verdict{Reason: fmt.Sprintf("%s on 2 ranks, 4 threads × 1000 MPI_Comm_rank: every instance counted every call, with its own storage on all %d", storageList, checked)}
 		}

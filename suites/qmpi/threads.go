@@ -28,7 +28,7 @@ const (
 func judgeThreads(x *harness.X) harness.Verdict {
 	requireQMPI(x)
 	ranks := runLayer(x, layerRun{List: "L0:L1", Trace: "none", Args: []string{"thread", "3", fmt.Sprint(threadCount), fmt.Sprint(threadCalls)}})
-	var f findings
+	var f harness.Problems
 	for _, r := range ranks {
 		ev := r.evidence()
 		requireMultiple(x, r)
@@ -36,27 +36,27 @@ func judgeThreads(x *harness.X) harness.Verdict {
 			x.Errorf(ev, "rank %d: the application counted %d MPI_Comm_rank calls, want %d (fixture fault)", r.Rank, r.Calls.Calls["comm_rank"], want)
 		}
 		if r.Result.Threads != threadCount || r.Result.WrongRank != 0 {
-			f.add(ev, "rank %d: %d threads ran, %d MPI_Comm_rank calls gave a wrong rank or an error", r.Rank, r.Result.Threads, r.Result.WrongRank)
+			f.Add(ev, "rank %d: %d threads ran, %d MPI_Comm_rank calls gave a wrong rank or an error", r.Rank, r.Result.Threads, r.Result.WrongRank)
 		}
 		if len(r.Inits) != 2 {
-			f.add(ev, "rank %d: %d init callbacks for L0:L1", r.Rank, len(r.Inits))
+			f.Add(ev, "rank %d: %d init callbacks for L0:L1", r.Rank, len(r.Inits))
 		}
 		for _, in := range r.Inits {
 			s := r.summaryOf(in.Tool)
 			if s == nil {
-				f.add(ev, "rank %d: no summary for instance %d", r.Rank, in.Tool)
+				f.Add(ev, "rank %d: no summary for instance %d", r.Rank, in.Tool)
 				continue
 			}
 			for _, fn := range layerFns {
 				if s.Calls[fn] != r.Calls.Calls[fn] {
-					f.add(ev, "rank %d: %s saw %d MPI_%s calls, the application made %d", r.Rank, in.Name, s.Calls[fn], fnTitle(fn), r.Calls.Calls[fn])
+					f.Add(ev, "rank %d: %s saw %d MPI_%s calls, the application made %d", r.Rank, in.Name, s.Calls[fn], fnTitle(fn), r.Calls.Calls[fn])
 				}
 			}
 			if s.BadStorage != 0 || s.UnknownIDs != 0 {
-				f.add(ev, "rank %d: %s: %d calls with the wrong storage, %d with an unknown id", r.Rank, in.Name, s.BadStorage, s.UnknownIDs)
+				f.Add(ev, "rank %d: %s: %d calls with the wrong storage, %d with an unknown id", r.Rank, in.Name, s.BadStorage, s.UnknownIDs)
 			}
 		}
 	}
-	f.failOn(x)
+	f.FailOn(x)
 	return harness.Verdict{Reason: fmt.Sprintf("L0:L1, %d threads × %d MPI_Comm_rank per rank: both instances counted exactly %d, storage right on every call", threadCount, threadCalls, threadCount*threadCalls+1)}
 }
