@@ -7,7 +7,7 @@ import "github.com/mpits/mpits/harness"
 // Suite is the ABI suite.
 var Suite = &harness.Suite{
 	Name: "ABI",
-	Checks: []harness.Check{crossRun, matrix, constants, abiInfo, handles, exports, launch,
+	Checks: []harness.Check{crossRun, matrix, constants, abiInfo, handles, exports, launch, mpitThroughABI,
 		fingerprintCheck, mpichFamily, fortranConv},
 	Fixtures: []harness.Fixture{
 		{Name: "abi_version", Sources: []string{"abi/abi_version.c"}, ABI: true},
@@ -15,6 +15,7 @@ var Suite = &harness.Suite{
 		{Name: "abi_constants", Sources: []string{"abi/constants.c"}, Headers: []string{"abi/common.h", "abi/standard_constants.h"}, ABI: true},
 		{Name: "abi_info", Sources: []string{"abi/abi_info.c"}, ABI: true, Flags: []string{"-pthread"}},
 		{Name: "abi_launch", Sources: []string{"abi/launch.c"}, ABI: true},
+		{Name: "abi_mpit", Sources: []string{"abi/mpit.c"}, ABI: true},
 		// The pre-standard ABIs: built with each implementation's own wrapper.
 		{Name: "native_app", Sources: []string{"abi/app.c"}},
 		{Name: "abi_fingerprint", Sources: []string{"abi/fingerprint.c"}, Headers: []string{"abi/common.h"}},
@@ -32,6 +33,7 @@ var Suite = &harness.Suite{
 		{Name: "inject_abi_handle_reserved", Sources: []string{"inject/abi_handle_reserved.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
 		{Name: "inject_abi_toint_unstable", Sources: []string{"inject/abi_toint_unstable.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
 		{Name: "inject_abi_export_shadow", Sources: []string{"inject/abi_export_shadow.c"}, ABI: true, Shared: true},
+		{Name: "inject_abi_mpit_native", Sources: []string{"inject/abi_mpit_native.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
 		{Name: "inject_abi_libversion_off", Sources: []string{"inject/abi_libversion_off.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
 		{Name: "inject_native_status_swap", Sources: []string{"inject/abi_status_swap.c"}, Shared: true, Flags: []string{"-ldl"}},
 		{Name: "inject_native_c2f_off", Sources: []string{"inject/abi_c2f_off.c"}, Shared: true, Flags: []string{"-ldl"}},
