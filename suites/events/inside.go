@@ -28,20 +28,20 @@ var insideCheck = harness.Define(harness.Check{
 		// queried element by element with MPI_T_EVENT_READ or copied into a
 		// contiguous event buffer with MPI_T_EVENT_COPY": the same data, at the
 		// displacements MPI_T_EVENT_GET_INFO gives.
-		{ID: "EVT-X1", Source: "MPI-5.0 §15.3.8.6", Basis: harness.Normative,
+		{ID: "ED-2", Source: "MPI-5.0 §15.3.8.6", Basis: harness.Normative,
 			Text:      "MPI_T_event_copy holds, at each element's displacement, what MPI_T_event_read gives for that element",
 			Injectors: []string{"inject_events_read_corrupt"}, Judge: insideJudge("copy")},
 		// §15.3.8.7: "The source_index argument returns the index of the
 		// source of the event instance": an index of §15.3.8.1's sources, in
 		// [0, MPI_T_source_get_num).
-		{ID: "SRC-X1", Source: "MPI-5.0 §15.3.8.7", Basis: harness.Normative,
+		{ID: "ED-7", Source: "MPI-5.0 §15.3.8.7", Basis: harness.Normative,
 			Text:      "MPI_T_event_get_source in a callback gives an index below MPI_T_source_get_num",
 			Injectors: []string{"inject_events_query_bad"}, Judge: insideJudge("source")},
 		// §15.3.8.1: "The ordering argument [...] returns whether event
 		// callbacks of this source will be invoked in chronological order,
 		// i.e., the timestamps reported by MPI_T_EVENT_GET_TIMESTAMP of
 		// subsequent events of the same source are monotonically increasing."
-		{ID: "SRC-X2", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+		{ID: "ED-5", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
 			Text:      "the events of an ordered source reach their callbacks on a rank with non-decreasing timestamps",
 			Injectors: []string{"inject_events_instance_ts_back"}, Judge: insideJudge("order")},
 	},

@@ -61,6 +61,38 @@ var metaCheck = harness.Define(harness.Check{
 		{ID: "SRC-X3", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
 			Text:      "two ad-hoc timestamps of one source, one after the other, do not go back",
 			Injectors: []string{"inject_events_timestamp_back"}, Judge: metaRule("SRC-X3")},
+		// §15.3.8.3: "The name of the event type must be unique with respect
+		// to all other names for event types used by the MPI implementation."
+		{ID: "EVT-5", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+			Text:      "no two event types have the same name",
+			Injectors: []string{"inject_events_name_clash"}, Judge: metaRule("EVT-5")},
+		// §15.3.8.3: "For the latter case, the argument
+		// array_of_displacements returns an array of byte displacements in the
+		// event buffer in ascending order starting with zero." (Two elements
+		// at one displacement overlap: EVT-X3's.)
+		{ID: "EVT-11", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+			Text:      "an event type's element displacements start at zero and ascend (none below the one before it)",
+			Injectors: []string{"inject_events_meta_broken"}, Judge: metaRule("EVT-11")},
+		// §15.3.8.3: "If the argument to info provided by the user is the
+		// NULL pointer, this argument is ignored, otherwise an MPI
+		// implementation is required to return all hints that are supported
+		// by the implementation for a registration handle for this event type
+		// and have default values specified; [...] If no such hints exist, a
+		// handle to a newly created info object is returned that contains no
+		// key/value pair." ("MPI can optionally return an info object" before
+		// it is the optional argument: a NULL info is ignored.)
+		{ID: "EVT-13", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+			Text:      "MPI_T_event_get_info with a non-NULL info argument returns an info object (an empty one when there are no hints), never MPI_INFO_NULL",
+			Injectors: []string{"inject_events_out_args"}, Judge: metaRule("EVT-13")},
+		// §15.3.8.1 (MPI_T_SOURCE_GET_INFO): "If the argument to info provided
+		// by the user is the NULL pointer, this argument is ignored, otherwise
+		// an MPI implementation is required to return all hints that are
+		// supported by the implementation for this source and have default
+		// values specified; [...] If no such hints exist, a handle to a newly
+		// created info object is returned that contains no key/value pair."
+		{ID: "SRC-4", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+			Text:      "MPI_T_source_get_info with a non-NULL info argument returns an info object (an empty one when there are no hints), never MPI_INFO_NULL",
+			Injectors: []string{"inject_events_out_args"}, Judge: metaRule("SRC-4")},
 		// §15.3.9.2: "The index values returned in indices by ...
 		// MPI_T_CATEGORY_GET_EVENTS ... can be used as input to ...
 		// MPI_T_EVENT_GET_INFO".
@@ -82,6 +114,9 @@ type metaEvent struct {
 	Bind      string   `json:"bind"`
 	IndexRC   int      `json:"get_index_rc"`
 	GetIndex  int      `json:"get_index"`
+	InfoKeys  int      `json:"info_keys"` // -1: MPI_INFO_NULL came back
+	SigRC     int      `json:"sig_rc"`
+	Sig       string   `json:"sig"` // everything a second call said (event_meta_again.h)
 }
 
 type metaSource struct {
@@ -93,6 +128,15 @@ type metaSource struct {
 	MaxTicks       string   `json:"max_ticks"`
 	Timestamps     []string `json:"timestamps"`
 	TimestampRCs   []string `json:"timestamp_rcs"`
+	InfoKeys       int      `json:"info_keys"` // -1: MPI_INFO_NULL came back
+	Rate           struct {
+		RC0  string `json:"rc0"`
+		RC1  string `json:"rc1"`
+		T0   string `json:"t0"`
+		T1   string `json:"t1"`
+		LoNs string `json:"lo_ns"`
+		HiNs string `json:"hi_ns"`
+	} `json:"rate"` // two timestamps 50 ms apart, bracketed by the system clock
 }
 
 type metaCategory struct {
@@ -112,9 +156,22 @@ type metaSummary struct {
 	OutOfRange string `json:"out_of_range_rc"`
 }
 
+// metaJob is the meta job of x's implementation: the walks and the items of
+// fixtures/c/events/event_meta.c, run again from the item after any the
+// process died in (each run once, whichever rule asks first); the records
+// of every run together. A death outside the items is an Error.
 func metaJob(x *harness.X) *jobOut {
-	j := sharedJob(x, "events_event_meta", 1, nil)
-	j.mustBeWhole()
+	const name = "events_event_meta"
+	res := x.LaunchResuming(harness.Job{Name: name, Ranks: 1, Program: x.Fixture(name)})
+	all := &harness.Records{Fixture: name}
+	for _, r := range res.Records {
+		all.All = append(all.All, r.All...)
+	}
+	j := &jobOut{Name: name, Recs: all, Died: res.Items()}
+	j.Evidence = fmt.Sprintf("%s: %d run(s)", name, len(res.Records))
+	for _, d := range res.Died {
+		j.Evidence += fmt.Sprintf("; died in item %d (%s)", d.Item, d.How)
+	}
 	return j
 }
 
@@ -123,8 +180,34 @@ func metaRule(rule string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		found, reason, j := runMeta(x)
 		x.FailOn(found[rule], j.Evidence)
+		if why, ok := unmeasured(rule, j); ok {
+			x.Unsupported("not measurable here: %s", why)
+		}
 		return harness.Verdict{Reason: reason}
 	}
+}
+
+// unmeasured says why a rule of the meta walk had nothing to act on.
+func unmeasured(rule string, j *jobOut) (string, bool) {
+	evs, srcs := decode[metaEvent](j, "event"), decode[metaSource](j, "source")
+	named, elements := 0, 0
+	for _, e := range evs {
+		if e.RC == 0 {
+			named++
+			elements += len(e.Displs)
+		}
+	}
+	switch {
+	case rule == "EVT-5" && named < 2:
+		return fmt.Sprintf("%d event type(s) answer MPI_T_event_get_info: no two names to compare", named), true
+	case rule == "EVT-11" && elements == 0:
+		return "no event type has elements", true
+	case rule == "EVT-13" && named == 0:
+		return "no event type answers MPI_T_event_get_info", true
+	case rule == "SRC-4" && len(srcs) == 0:
+		return "no source", true
+	}
+	return "", false
 }
 
 // runMeta files every problem of the meta job under the rule it breaks.
@@ -154,8 +237,17 @@ func runMeta(x *harness.X) (map[string][]string, string, *jobOut) {
 	if len(evs) != s.Num {
 		x.Errorf(j.Evidence, "%d event records for %d events", len(evs), s.Num)
 	}
+	names := map[string]int{}
 	for _, e := range evs {
 		checkEventInfo(e, add)
+		if e.RC != 0 {
+			continue
+		}
+		if first, ok := names[e.Name]; ok {
+			add("EVT-5", "event types %d and %d are both named %q", first, e.Index, e.Name)
+		} else {
+			names[e.Name] = e.Index
+		}
 	}
 	if s.SourcesRC != 0 || (s.Num > 0 && s.Sources < 1) {
 		add("SRC-1", "%d event types but MPI_T_source_get_num gives %d (rc %d)", s.Num, s.Sources, s.SourcesRC)
@@ -186,9 +278,21 @@ func runMeta(x *harness.X) (map[string][]string, string, *jobOut) {
 }
 
 func checkEventInfo(e metaEvent, add func(rule, format string, args ...any)) {
-	switch {
-	case e.RC != 0:
+	if e.RC != 0 {
 		return // every index answering get_info is EVT-1's
+	}
+	if e.InfoKeys < 0 {
+		add("EVT-13", "event %d (%q): MPI_T_event_get_info with a non-NULL info returned MPI_SUCCESS and MPI_INFO_NULL, not an info object", e.Index, e.Name)
+	}
+	for i, d := range e.Displs {
+		switch {
+		case i == 0 && d != 0:
+			add("EVT-11", "event %q: the first element is at displacement %d, not 0", e.Name, d)
+		case i > 0 && d < e.Displs[i-1]:
+			add("EVT-11", "event %q: element %d at displacement %d, below element %d's %d", e.Name, i, d, i-1, e.Displs[i-1])
+		}
+	}
+	switch {
 	case e.Name == "":
 		add("EVT-X2", "event %d has an empty name", e.Index)
 	case e.Verbosity == "invalid":
@@ -228,6 +332,9 @@ func checkSource(s metaSource, add func(rule, format string, args ...any)) {
 	if s.RC != 0 {
 		add("SRC-1", "MPI_T_source_get_info(%d) returned %d", s.Index, s.RC)
 		return
+	}
+	if s.InfoKeys < 0 {
+		add("SRC-4", "source %d (%q): MPI_T_source_get_info with a non-NULL info returned MPI_SUCCESS and MPI_INFO_NULL, not an info object", s.Index, s.Name)
 	}
 	if s.Ordering == "invalid" {
 		add("SRC-2", "source %q: ordering is neither MPI_T_SOURCE_ORDERED nor MPI_T_SOURCE_UNORDERED", s.Name)

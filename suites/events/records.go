@@ -102,6 +102,7 @@ type jobOut struct {
 	Evidence string
 	Recs     *harness.Records
 	RecErr   error
+	Died     map[int]harness.Died // items a resumed job died in (metaJob)
 }
 
 // decode decodes every record of kind into T, setting Rank where T has it.

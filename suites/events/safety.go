@@ -54,6 +54,14 @@ var safetyCheck = harness.Define(harness.Check{
 		{ID: "DROP-1", Source: "MPI-5.0 §15.3.8.5", Basis: harness.Normative,
 			Text:      "instances dropped for lack of a valid callback are reported to the dropped handler with their count, before the next delivered callback",
 			Injectors: []string{"inject_events_cb_never"}, Judge: safetyJudge("count")},
+		// §15.3.8.5: "The source_index provides the index of the source that
+		// dropped the corresponding event information. The argument cb_safety
+		// describes the safety requirements the callback function must fulfill
+		// in the current invocation. The possible values for cb_safety are
+		// described in Table 21."
+		{ID: "DROP-4", Source: "MPI-5.0 §15.3.8.5", Basis: harness.Normative,
+			Text:      "the dropped handler gets the index of the source of the dropped event (the one its delivered instances report) and a cb_safety that is one of the four levels",
+			Injectors: []string{"inject_events_cb_wrong_identity"}, Judge: judgeDroppedArgs},
 	},
 })
 

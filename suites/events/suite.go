@@ -7,10 +7,10 @@ import "github.com/mpits/mpits/harness"
 // Suite is the MPI_T events suite.
 var Suite = &harness.Suite{
 	Name:   "MPI_T events",
-	Checks: []harness.Check{eventInfo, metaCheck, deliverCheck, safetyCheck, asyncCheck, insideCheck, handleCheck, infoCheck, threadsCheck, seedCheck},
+	Checks: []harness.Check{eventInfo, metaCheck, stableCheck, callsCheck, deliverCheck, safetyCheck, asyncCheck, insideCheck, handleCheck, infoCheck, threadsCheck, seedCheck},
 	Fixtures: []harness.Fixture{
 		{Name: "events_event_info", Sources: []string{"events/event_info.c"}},
-		{Name: "events_event_meta", Sources: []string{"events/event_meta.c"}, Headers: []string{"events/events_common.h"}},
+		{Name: "events_event_meta", Sources: []string{"events/event_meta.c"}, Headers: []string{"events/events_common.h", "events/event_meta_again.h", "events/event_meta_args.h"}},
 		{Name: "events_deliver", Sources: []string{"events/events_deliver.c"}, Headers: []string{"events/events_actions.h", "events/events_callbacks.h", "events/events_common.h"}},
 		{Name: "events_threads", Sources: []string{"events/events_threads.c"}, Headers: []string{"events/events_actions.h", "events/events_callbacks.h", "events/events_common.h"}, Flags: []string{"-pthread"}},
 	},
@@ -34,6 +34,12 @@ var Suite = &harness.Suite{
 		injector("inject_events_read_crash", "events_read_crash.c"),
 		injector("inject_events_query_bad", "events_query_bad.c"),
 		injector("inject_events_instance_ts_back", "events_instance_ts_back.c"),
+		injector("inject_events_unchecked", "events_unchecked.c"),
+		injector("inject_events_out_args", "events_out_args.c"),
+		injector("inject_events_meta_drift", "events_meta_drift.c"),
+		injector("inject_events_name_clash", "events_name_clash.c"),
+		injector("inject_events_clock_fast", "events_clock_fast.c"),
+		injector("inject_events_alloc_refused", "events_alloc_refused.c"),
 	},
 }
 

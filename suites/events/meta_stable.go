@@ -1,0 +1,226 @@
+package events
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// What MPI_T says about event types and sources holds over the run: the
+// meta job (fixtures/c/events/event_meta.c, event_meta_again.h) walks them,
+// does some MPI activity and walks them again, and reads each source's clock
+// twice 50 ms apart. Each rule judges its own records.
+var stableCheck = harness.Define(harness.Check{
+	ID:    "EVENTS-META-002",
+	Needs: "events",
+	Title: "event types and sources hold still over the run (the same information, no index lost, counts that do not go down) and a source's clock ticks as it declares",
+	Rules: []harness.Rule{
+		// §15.3.8.3: "After a successful call to MPI_T_EVENT_GET_INFO for a
+		// particular event type, subsequent calls to this routine that query
+		// information about the same event type must return the same
+		// information."
+		{ID: "EVT-6", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+			Text:      "MPI_T_event_get_info of an event type, called again after some MPI activity, gives the same name, verbosity, elements (datatypes, displacements), enumeration, binding, description and info key count",
+			Injectors: []string{"inject_events_meta_drift"}, Judge: judgeSameInfo},
+		// §15.3.8.3: "An MPI implementation is allowed to increase the number
+		// of event types during the execution of an MPI process. However, MPI
+		// implementations are not allowed to change the index of an event type
+		// or to delete an event type once it has been made visible to the user"
+		{ID: "EVT-14", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+			Text:      "after some MPI activity MPI_T_event_get_num is not lower, every event type seen before still answers MPI_T_event_get_info, and MPI_T_event_get_index of its name gives the same index",
+			Injectors: []string{"inject_events_meta_drift"}, Judge: judgeEventsStay},
+		// §15.3.8.1: "An MPI implementation is allowed to increase the number
+		// of sources during the execution of an MPI process. However, MPI
+		// implementations are not allowed to change the index of an event
+		// source or to delete an event source once it has been made visible to
+		// the user"
+		{ID: "SRC-8", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+			Text:      "after some MPI activity MPI_T_source_get_num is not lower and every source seen before still answers MPI_T_source_get_info at its index, with its name",
+			Injectors: []string{"inject_events_meta_drift"}, Judge: judgeSourcesStay},
+		// §15.3.8.1: "The ticks_per_seconds argument returns the number of
+		// ticks elapsed in one second for the timer used for the specific
+		// source." "The max_ticks argument returns the largest number of ticks
+		// reported by this source as a timestamp before the value overflows."
+		{ID: "SRC-7", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+			Text:      "a source's ad-hoc timestamps advance by its ticks_per_second per second (within 10 % over 50 ms, the interval bracketed by the system's monotonic clock) and none exceeds its max_ticks",
+			Injectors: []string{"inject_events_clock_fast"}, Judge: judgeClock},
+	},
+})
+
+type againSummary struct {
+	NumRC     int `json:"num_rc"`
+	Num       int `json:"num"`
+	SourcesRC int `json:"sources_rc"`
+	Sources   int `json:"sources"`
+}
+
+type eventAgain struct {
+	Index    int    `json:"index"`
+	RC       int    `json:"rc"`
+	Sig      string `json:"sig"`
+	IndexRC  int    `json:"get_index_rc"`
+	GetIndex int    `json:"get_index"`
+}
+
+type sourceAgain struct {
+	Index int    `json:"index"`
+	RC    int    `json:"rc"`
+	Name  string `json:"name"`
+}
+
+// againRecs is the meta walk and the walk after it (Error when the second
+// walk is missing: the job ended before the items, which resuming reports).
+func againRecs(x *harness.X) (*jobOut, metaSummary, againSummary) {
+	runMeta(x) // unsupported without event types, Error on a broken walk
+	j := metaJob(x)
+	sum := decode[metaSummary](j, "summary")[0]
+	again := decode[againSummary](j, "again")
+	if len(again) != 1 {
+		x.Errorf(j.Evidence, "events_event_meta wrote %d \"again\" records, not 1", len(again))
+	}
+	return j, sum, again[0]
+}
+
+func judgeSameInfo(x *harness.X) harness.Verdict {
+	j, _, _ := againRecs(x)
+	first := map[int]metaEvent{}
+	for _, e := range decode[metaEvent](j, "event") {
+		if e.RC == 0 && e.SigRC == 0 {
+			first[e.Index] = e
+		}
+	}
+	var bad []string
+	n := 0
+	for _, a := range decode[eventAgain](j, "event_again") {
+		e, ok := first[a.Index]
+		if !ok || a.RC != 0 {
+			continue // a failed call is EVT-1's, a vanished type EVT-14's
+		}
+		n++
+		if a.Sig != e.Sig {
+			bad = append(bad, fmt.Sprintf("event %d (%q): first %s; later %s", a.Index, e.Name, e.Sig, a.Sig))
+		}
+	}
+	x.FailOn(bad, "")
+	if n == 0 {
+		x.Unsupported("not measurable here: no event type answered MPI_T_event_get_info twice")
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("%d event types answered the same before and after some MPI activity", n)}
+}
+
+func judgeEventsStay(x *harness.X) harness.Verdict {
+	j, sum, again := againRecs(x)
+	var bad []string
+	if again.NumRC != 0 || again.Num < sum.Num {
+		bad = append(bad, fmt.Sprintf("MPI_T_event_get_num gave %d, later %d (rc %d)", sum.Num, again.Num, again.NumRC))
+	}
+	names := map[int]string{}
+	for _, e := range decode[metaEvent](j, "event") {
+		if e.RC == 0 {
+			names[e.Index] = e.Name
+		}
+	}
+	for _, a := range decode[eventAgain](j, "event_again") {
+		name, ok := names[a.Index]
+		switch {
+		case !ok:
+			continue // never visible: EVT-1's
+		case a.RC != 0:
+			bad = append(bad, fmt.Sprintf("event %d (%q) answered MPI_T_event_get_info, later it returned %d", a.Index, name, a.RC))
+		case a.IndexRC != 0:
+			bad = append(bad, fmt.Sprintf("MPI_T_event_get_index(%q) returned %d after some MPI activity", name, a.IndexRC))
+		case a.GetIndex != a.Index:
+			bad = append(bad, fmt.Sprintf("event %q was at index %d, later MPI_T_event_get_index gives %d", name, a.Index, a.GetIndex))
+		}
+	}
+	x.FailOn(bad, jsonOf(decode[eventAgain](j, "event_again")))
+	return harness.Verdict{Reason: fmt.Sprintf("%d event types, later %d, each still at its index", sum.Num, again.Num)}
+}
+
+func judgeSourcesStay(x *harness.X) harness.Verdict {
+	j, sum, again := againRecs(x)
+	var bad []string
+	if sum.SourcesRC != 0 {
+		x.Unsupported("not measurable here: MPI_T_source_get_num returned %d", sum.SourcesRC)
+	}
+	if again.SourcesRC != 0 || again.Sources < sum.Sources {
+		bad = append(bad, fmt.Sprintf("MPI_T_source_get_num gave %d, later %d (rc %d)", sum.Sources, again.Sources, again.SourcesRC))
+	}
+	names := map[int]string{}
+	for _, s := range decode[metaSource](j, "source") {
+		if s.RC == 0 {
+			names[s.Index] = s.Name
+		}
+	}
+	for _, a := range decode[sourceAgain](j, "source_again") {
+		name, ok := names[a.Index]
+		switch {
+		case !ok:
+			continue // never visible: SRC-1's
+		case a.RC != 0:
+			bad = append(bad, fmt.Sprintf("source %d (%q) answered MPI_T_source_get_info, later it returned %d", a.Index, name, a.RC))
+		case a.Name != name:
+			bad = append(bad, fmt.Sprintf("source %d was %q, later %q", a.Index, name, a.Name))
+		}
+	}
+	x.FailOn(bad, jsonOf(decode[sourceAgain](j, "source_again")))
+	if sum.Sources == 0 && again.Sources == 0 {
+		x.Unsupported("not measurable here: no source")
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("%d sources, later %d, each still at its index with its name", sum.Sources, again.Sources)}
+}
+
+// judgeClock compares each source's ticks over a bracketed 50 ms with its
+// ticks_per_second, and every ad-hoc timestamp with its max_ticks.
+func judgeClock(x *harness.X) harness.Verdict {
+	_, _, j := runMeta(x)
+	var bad, ok []string
+	for _, s := range decode[metaSource](j, "source") {
+		tps, _ := parseCount(s.TicksPerSecond)
+		max, _ := parseCount(s.MaxTicks)
+		if s.RC != 0 || tps <= 0 || max <= 0 {
+			continue // SRC-1's, SRC-3's
+		}
+		r := s.Rate
+		if r.RC0 != "MPI_SUCCESS" || r.RC1 != "MPI_SUCCESS" {
+			continue // no ad-hoc timestamps (SRC-5: MPI_T_ERR_NOT_SUPPORTED)
+		}
+		t0, _ := parseCount(r.T0)
+		t1, _ := parseCount(r.T1)
+		for i, t := range append(timestampsOf(s), t0, t1) {
+			if t > max {
+				bad = append(bad, fmt.Sprintf("source %q: ad-hoc timestamp %d (read %d) is above max_ticks %d", s.Name, t, i+1, max))
+			}
+		}
+		lo, _ := parseCount(r.LoNs)
+		hi, _ := parseCount(r.HiNs)
+		// The ticks the declared rate gives for the bracketed interval, with
+		// 10 % and a tick either way.
+		want := func(ns int64, f float64) float64 { return float64(ns) * f * float64(tps) / 1e9 }
+		got := float64(t1 - t0)
+		if got < want(lo, 0.9)-1 || got > want(hi, 1.1)+1 {
+			bad = append(bad, fmt.Sprintf("source %q: %d ticks in %.1f to %.1f ms; at the declared %d ticks per second that is %.0f to %.0f ticks (measured rate about %.3g per second)",
+				s.Name, t1-t0, float64(lo)/1e6, float64(hi)/1e6, tps, want(lo, 1), want(hi, 1), got*1e9/math.Max(float64(hi+lo)/2, 1)))
+			continue
+		}
+		ok = append(ok, fmt.Sprintf("%s: %d ticks in %.1f-%.1f ms at %d/s", s.Name, t1-t0, float64(lo)/1e6, float64(hi)/1e6, tps))
+	}
+	x.FailOn(bad, jsonOf(decode[metaSource](j, "source")))
+	if len(ok) == 0 {
+		x.Unsupported("not measurable here: no source gives ad-hoc timestamps (or none declares its ticks)")
+	}
+	return harness.Verdict{Reason: strings.Join(ok, "; ")}
+}
+
+func timestampsOf(s metaSource) []int64 {
+	var out []int64
+	for i, t := range s.Timestamps {
+		if i < len(s.TimestampRCs) && s.TimestampRCs[i] == "success" {
+			v, _ := parseCount(t)
+			out = append(out, v)
+		}
+	}
+	return out
+}
