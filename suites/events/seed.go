@@ -20,12 +20,19 @@ var seedCheck = harness.Define(harness.Check{
 		{ID: "SEED2-1", Source: "seed 002", Basis: harness.SeedBasis,
 			Text:      "every callback gets the user_data pointer the tool gave at registration",
 			Injectors: []string{"inject_events_cb_wrong_user_data"}, Judge: seedJudge("user")},
-		// Seed 002: "Callback info must enable unambiguous identification to
-		// which thread/process it belongs to": the registration handle the
-		// callback gets is the one MPI_T_event_handle_alloc gave.
-		{ID: "SEED2-2", Source: "seed 002", Basis: harness.SeedBasis,
-			Text:      "every callback and dropped handler gets the registration handle MPI_T_event_handle_alloc gave",
+		// §15.3.8.4: "The argument event_registration corresponds to the
+		// event-registration handle returned by MPI_T_EVENT_HANDLE_ALLOC for
+		// the user function to the same event type and bound object
+		// combination." (Seed 002 asks the same: "Callback info must enable
+		// unambiguous identification".)
+		{ID: "CB-9", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+			Text:      "every callback gets as event_registration the handle MPI_T_event_handle_alloc gave for its event type",
 			Injectors: []string{"inject_events_cb_wrong_identity"}, Judge: seedJudge("handle")},
+		// §15.3.8.5: "The argument event_registration corresponds to the
+		// event registration handle to which the dropped data corresponds."
+		{ID: "DROP-3", Source: "MPI-5.0 §15.3.8.5", Basis: harness.Normative,
+			Text:      "every dropped handler gets as event_registration the handle whose events were dropped",
+			Injectors: []string{"inject_events_cb_wrong_identity"}, Judge: seedJudge("dropped")},
 		// Seed 002: the same sentence: the callback runs in the process that
 		// registered it.
 		{ID: "SEED2-3", Source: "seed 002", Basis: harness.SeedBasis,
@@ -44,7 +51,7 @@ var seedCheck = harness.Define(harness.Check{
 func seedJudge(kind string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		r := needEvents(x)
-		n := 0
+		n, dropped := 0, 0
 		tids := map[[2]int]bool{}
 		var bad, ev []string
 		for _, j := range []*jobOut{r.Probe, r.Deliver} {
@@ -56,6 +63,7 @@ func seedJudge(kind string) func(x *harness.X) harness.Verdict {
 				switch {
 				case kind == "user" && !c.UserOK:
 					add("rank %d: a callback of %s got a user_data that is not the pointer given at registration: the tool cannot tell which registration it is", c.Rank, c.Event)
+				case kind == "dropped":
 				case kind == "handle" && !c.HandleOK:
 					add("rank %d: a callback of %s got another registration handle than MPI_T_event_handle_alloc gave", c.Rank, c.Event)
 				case kind == "pid" && !c.PidOK:
@@ -68,8 +76,9 @@ func seedJudge(kind string) func(x *harness.X) harness.Verdict {
 				tids[[2]int{c.Rank, c.Tid}] = true
 				n++
 			}
-			if kind == "handle" {
+			if kind == "dropped" {
 				for _, d := range decode[droppedRec](j, "dropped") {
+					dropped++
 					if !d.HandleOK {
 						bad = append(bad, fmt.Sprintf("rank %d: a dropped handler got another registration handle than MPI_T_event_handle_alloc gave", d.Rank))
 						ev = append(ev, jsonOf([]droppedRec{d}))
@@ -79,6 +88,12 @@ func seedJudge(kind string) func(x *harness.X) harness.Verdict {
 		}
 		if len(bad) > 0 {
 			x.Failf(jsonOf(ev), "%s", firstAndMore(bad))
+		}
+		if kind == "dropped" {
+			if dropped == 0 {
+				x.Unsupported("not measurable here: no dropped handler ran")
+			}
+			return harness.Verdict{Reason: fmt.Sprintf("%d dropped-handler calls got the registration handle whose events were dropped", dropped)}
 		}
 		if n == 0 {
 			x.Unsupported("not measurable here: no callback ran")
