@@ -23,7 +23,8 @@ import (
 // "must be nonnegative", PERCENTAGE "between 0.0 ... and 1.0", and a TIMER
 // of type MPI_DOUBLE is in MPI_Wtime units (it cannot grow by more than the
 // time that passed). What the standard leaves undefined (ALL_HANDLES for
-// read/write/readreset, a freed session) is recorded, not judged.
+// read/write/readreset) is recorded, not judged; a freed session is
+// PVAR-42's (pvar_lifecycle.go).
 var pvarOps = harness.Define(harness.Check{
 	ID:    "MPIT-PVAR-OPS-001",
 	Needs: "mpit",
@@ -49,24 +50,43 @@ var pvarOps = harness.Define(harness.Check{
 		{ID: "PVAR-27", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
 			Text:  "a handle used with a session it does not belong to gives MPI_T_ERR_INVALID_HANDLE",
 			Judge: pvarOpsRule("PVAR-27")},
-		// with MPI_T_PVAR_ALL_HANDLES they return MPI_SUCCESS "(even if there are no noncontinuous variables ...)", "(even if there are no valid handles or all are read-only)"
+		// MPI_T_PVAR_START with MPI_T_PVAR_ALL_HANDLES: "the routine returns MPI_SUCCESS if all variables are started successfully (even if there are no noncontinuous variables to be started)" (§15.3.7.5)
 		{ID: "PVAR-33", Source: "MPI-5.0 §15.3.7.5", Basis: harness.Normative,
-			Text:      "start, stop and reset with MPI_T_PVAR_ALL_HANDLES return MPI_SUCCESS, also in a session with no handle",
+			Text:      "start with MPI_T_PVAR_ALL_HANDLES returns MPI_SUCCESS, skipping continuous and started handles, also in a session with no handle",
 			Injectors: []string{"inject_mpit_pvar_startstop"}, Judge: pvarOpsRule("PVAR-33")},
+		// MPI_T_PVAR_STOP with MPI_T_PVAR_ALL_HANDLES: "the routine returns MPI_SUCCESS if all variables are stopped successfully (even if there are no noncontinuous variables to be stopped)" (§15.3.7.5)
+		{ID: "PVAR-34", Source: "MPI-5.0 §15.3.7.5", Basis: harness.Normative,
+			Text:      "stop with MPI_T_PVAR_ALL_HANDLES returns MPI_SUCCESS, skipping continuous handles, also in a session with no handle",
+			Injectors: []string{"inject_mpit_pvar_startstop"}, Judge: pvarOpsRule("PVAR-34")},
+		// MPI_T_PVAR_RESET with MPI_T_PVAR_ALL_HANDLES: "the routine returns MPI_SUCCESS if all variables are reset successfully (even if there are no valid handles or all are read-only)" (§15.3.7.6)
+		{ID: "PVAR-39", Source: "MPI-5.0 §15.3.7.6", Basis: harness.Normative,
+			Text:      "reset with MPI_T_PVAR_ALL_HANDLES returns MPI_SUCCESS, skipping read-only handles, also in a session with no handle",
+			Injectors: []string{"inject_mpit_pvar_startstop"}, Judge: pvarOpsRule("PVAR-39")},
 		// readonly "is set to zero if the variable can be written or reset by the user" (§15.3.7.2)
 		{ID: "PVAR-37a", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: harness.Normative,
 			Text:       "write, reset and (where atomic) readreset of a writable variable (readonly = 0) succeed without a crash",
 			Conformers: []string{"conform_mpit_pvar_writable"}, Judge: pvarOpsRule("PVAR-37a")},
-		// their values "must be nonnegative", PERCENTAGE "between 0.0 ... and 1.0" (§15.3.7.1)
+		// LEVEL, SIZE, watermark, COUNTER, AGGREGATE, TIMER: their values "are nonnegative", "must be nonnegative" (§15.3.7.1)
 		{ID: "PVAR-12", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
-			Text:  "LEVEL, SIZE, watermark, COUNTER, AGGREGATE and TIMER values are nonnegative, PERCENTAGE values within [0, 1]",
+			Text:  "LEVEL, SIZE, watermark, COUNTER, AGGREGATE and TIMER values are nonnegative",
 			Judge: pvarOpsRule("PVAR-12")},
+		// PERCENTAGE: "The value must always be between 0.0 (resource not used at all) and 1.0 (resource completely used)." (§15.3.7.1)
+		{ID: "PVAR-13", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
+			Text:      "PERCENTAGE values lie within [0.0, 1.0]",
+			Injectors: []string{"inject_mpit_pvar_values_off"}, Judge: pvarOpsRule("PVAR-13")},
 		// a TIMER of type MPI_DOUBLE is in "units ... consistent with MPI_WTIME" (§15.3.7.1)
 		{ID: "PVAR-20", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
-			Text:      "a TIMER of type MPI_DOUBLE grows by no more than the MPI_Wtime interval it was read across, and never goes down",
+			Text:      "a TIMER of type MPI_DOUBLE grows by no more than the MPI_Wtime interval it was read across",
 			Injectors: []string{"inject_mpit_timer_fast"}, Judge: pvarOpsRule("PVAR-20")},
 	},
 })
+
+// errFacts are the err records that state a fact (rc MPI_SUCCESS when it
+// holds), not a return code: what breaks when it does not hold.
+var errFacts = map[string]string{
+	"session_create_new":     "two MPI_T_pvar_session_create calls did not give two new sessions (MPI_T_PVAR_SESSION_NULL, or the same twice)",
+	"session_free_sets_null": "MPI_T_pvar_session_free did not set the session to MPI_T_PVAR_SESSION_NULL",
+}
 
 // pvarOpsRuleFor names the rule a problem of the pvar job breaks.
 func pvarOpsRuleFor(note string) string {
@@ -81,10 +101,20 @@ func pvarOpsRuleFor(note string) string {
 		return "PVAR-40"
 	case strings.HasPrefix(note, "read_other_session"):
 		return "PVAR-27"
+	case strings.HasPrefix(note, "stop_all_handles"):
+		return "PVAR-34"
+	case strings.HasPrefix(note, "reset_all_handles"):
+		return "PVAR-39"
 	case strings.Contains(note, "_all_handles"), note == "the error cases killed the process":
 		return "PVAR-33"
-	case strings.Contains(note, "is negative"), strings.Contains(note, "outside [0, 1]"):
+	case strings.HasPrefix(note, "session_create"):
+		return "PVAR-21"
+	case strings.HasPrefix(note, "session_free"):
+		return "PVAR-22"
+	case strings.Contains(note, "is negative"):
 		return "PVAR-12"
+	case strings.Contains(note, "outside [0, 1]"):
+		return "PVAR-13"
 	case strings.Contains(note, "DOUBLE timer"):
 		return "PVAR-20"
 	}
@@ -129,10 +159,26 @@ func pvarOpsMeasured(r *pvarRecs, rule string) string {
 		if !errs("read_other_session") {
 			return "no handle to try in another session"
 		}
-	case "PVAR-33":
-		if !errs("start_all_handles") && len(r.crashed("err_exit")) == 0 {
-			return "the MPI_T_PVAR_ALL_HANDLES cases did not run"
+	case "PVAR-33", "PVAR-34", "PVAR-39":
+		what := map[string]string{"PVAR-33": "start", "PVAR-34": "stop", "PVAR-39": "reset"}[rule]
+		if !errs(what+"_all_handles") && len(r.crashed("err_exit")) == 0 {
+			return "the " + what + "(MPI_T_PVAR_ALL_HANDLES) cases did not run"
 		}
+	case "PVAR-21":
+		if !errs("session_create") {
+			return "the session cases did not run"
+		}
+	case "PVAR-22":
+		if !errs("session_free") {
+			return "the session cases did not run"
+		}
+	case "PVAR-13":
+		for _, v := range r.vars {
+			if v.Class == "PERCENTAGE" && v.Usable != 0 {
+				return ""
+			}
+		}
+		return "no PERCENTAGE variable"
 	case "PVAR-37a":
 		if len(r.mutates) == 0 && len(r.crashed("mutate_exit")) == 0 {
 			return "no writable performance variable (readonly = 0)"
@@ -193,6 +239,12 @@ func runPvarOps(x *harness.X) (tally, string, string) {
 		}
 	}
 	for _, e := range r.errs {
+		if fact, ok := errFacts[e.What]; ok {
+			if e.RC != "MPI_SUCCESS" {
+				note(e.What+" does not hold", fact)
+			}
+			continue
+		}
 		if !anyOf(e.RC, e.Want) {
 			who := e.Name
 			if e.Index >= 0 {
@@ -248,9 +300,6 @@ func runPvarOps(x *harness.X) (tally, string, string) {
 				if da > s.WallA+1e-6 || db > s.WallB+1e-6 {
 					note("a DOUBLE timer grew by more than the MPI_Wtime interval it was read across (not MPI_Wtime units)",
 						fmt.Sprintf("%s (%d): A +%g s in %g s, B +%g s in %g s", s.Name, s.Index, da, s.WallA, db, s.WallB))
-				}
-				if da < 0 || db < 0 {
-					note("a DOUBLE timer went down", fmt.Sprintf("%s (%d): A +%g s, B +%g s", s.Name, s.Index, da, db))
 				}
 			}
 		}

@@ -26,6 +26,8 @@ type pvarRecs struct {
 	mutates   []mutateRec
 	errs      []errRec
 	ubs       []ubRec
+	freed     []ubRec
+	unstarted []unstartedRec
 }
 
 type pvarSummary struct {
@@ -59,10 +61,12 @@ type probeRec struct {
 	ReadRC    string `json:"read_rc"`
 	Overrun   int    `json:"overrun"`
 	FreeRC    string `json:"free_rc"`
+	FreedNull int    `json:"freed_null"` // the handle is MPI_T_PVAR_HANDLE_NULL after the free (-1: not freed)
 }
 
 // childExit is an item of the items run the process died in: Kind is
-// probe_exit, mutate_exit (Index: the variable's), err_exit or ub_exit.
+// probe_exit, mutate_exit (Index: the variable's), err_exit, ub_exit or
+// freed_exit (Index: the case's).
 type childExit struct {
 	Kind  string
 	Index int
@@ -106,6 +110,29 @@ type stopRec struct {
 	ALater   vals   `json:"a_later"`
 	BBefore  vals   `json:"b_before"`
 	BLater   vals   `json:"b_later"`
+	DOK      int    `json:"d_ok"` // session D's handle, started after A's stop, was read
+	DBefore  vals   `json:"d_before"`
+	DLater   vals   `json:"d_later"`
+}
+
+// unstartedRec is a handle of session C, allocated with A's (before
+// traffic X), read at allocation and after X, then started after X beside
+// B's (made after X).
+type unstartedRec struct {
+	Index    int    `json:"index"`
+	Name     string `json:"name"`
+	Class    string `json:"class"`
+	Datatype string `json:"datatype"`
+	RC0      string `json:"rc0"`      // the read at allocation
+	RCPre    string `json:"rc_pre"`   // the read after X, before the start
+	StartRC  string `json:"start_rc"` // the start
+	RC       string `json:"rc"`       // the read after the start
+	C0       vals   `json:"c0"`
+	CPre     vals   `json:"c_pre"`
+	CStarted vals   `json:"c_started"`
+	A0       vals   `json:"a0"`
+	AMid     vals   `json:"a_mid"`
+	B0       vals   `json:"b0"`
 }
 
 type truthRec struct {
@@ -170,13 +197,13 @@ func pvarJob(x *harness.X) *pvarRecs {
 		x.Unsupported("MPI_T_pvar_get_num gives 0 after MPI_Init: no performance variables")
 	}
 	items := x.LaunchResuming(harness.Job{Name: "mpit_pvars_items", Ranks: 2, Program: x.Fixture("mpit_pvars"), Args: []string{"items"}})
-	n := -1 // the number of listed variables: the items run counts 2n + 2 items
+	n := -1 // the number of listed variables: the items run counts 2n + 5 items
 	var avoid []string
 	for _, recs := range items.Records {
 		for _, c := range decode[struct {
 			Count int `json:"count"`
 		}](recs, "items") {
-			n = (c.Count - 2) / 2
+			n = (c.Count - 5) / 2
 		}
 	}
 	for _, d := range items.Died {
@@ -205,8 +232,10 @@ func pvarJob(x *harness.X) *pvarRecs {
 			e.Kind, e.Index = "mutate_exit", r.vars[d.Item-n].Index
 		case d.Item == 2*n:
 			e.Kind = "err_exit"
-		default:
+		case d.Item == 2*n+1:
 			e.Kind = "ub_exit"
+		default:
+			e.Kind, e.Index = "freed_exit", d.Item-2*n-2 // the freed-session case
 		}
 		r.exits = append(r.exits, e)
 	}
@@ -215,12 +244,14 @@ func pvarJob(x *harness.X) *pvarRecs {
 		r.mutates = append(r.mutates, decode[mutateRec](recs, "mutate")...)
 		r.errs = append(r.errs, decode[errRec](recs, "err")...)
 		r.ubs = append(r.ubs, decode[ubRec](recs, "ub")...)
+		r.freed = append(r.freed, decode[ubRec](recs, "freed")...)
 	}
 	r.sums = decode[sumRec](recs, "sum")
 	r.same = decode[sameRec](recs, "same")
 	r.stops = decode[stopRec](recs, "stop")
 	r.truth = decode[truthRec](recs, "truth")
 	r.startstop = decode[startStopRec](recs, "startstop")
+	r.unstarted = decode[unstartedRec](recs, "unstarted")
 	return r
 }
 

@@ -30,10 +30,10 @@ var sessionsCheck = harness.Define(harness.Check{
 	Rules: []harness.Rule{
 		// §15.3.7.1: the starting value of COUNTER, AGGREGATE and TIMER "is 0"
 		// ("the value that is assigned to the variable the first time that it
-		// is used or whenever it is reset"); non-continuous variables "are in
-		// a stopped state after their handle has been allocated".
+		// is used"); non-continuous variables "are in a stopped state after
+		// their handle has been allocated". (Reset: PVAR-38, readreset: PVAR-41.)
 		{ID: "PVAR-14a", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
-			Text:       "a non-continuous COUNTER, AGGREGATE or TIMER handle reads 0 after allocation (before and after traffic), after reset and after readreset",
+			Text:       "a non-continuous COUNTER, AGGREGATE or TIMER handle reads 0 after allocation (before and after traffic)",
 			Injectors:  []string{"inject_mpit_pvar_frozen"},
 			Conformers: []string{"conform_mpit_pvar_handles"}, Judge: sessionRule("PVAR-14a")},
 		// The same sentences, for continuous variables "continuously updated
@@ -74,6 +74,20 @@ var sessionsCheck = harness.Define(harness.Check{
 		{ID: "PVAR-35", Source: "MPI-5.0 §15.3.7.6", Basis: harness.Normative,
 			Text:      "MPI_T_pvar_read succeeds on the handles of both sessions",
 			Injectors: []string{"inject_mpit_pvar_read_fails"}, Judge: sessionRule("PVAR-35")},
+		// §15.3.7.6: "The MPI_T_PVAR_RESET call sets the performance variable
+		// with the handle identified by the parameter handle to its starting
+		// value specified in Section Performance Variable Classes" (0 for
+		// COUNTER, AGGREGATE, TIMER; the current state, level, size or
+		// percentage for STATE, LEVEL, SIZE, PERCENTAGE).
+		{ID: "PVAR-38", Source: "MPI-5.0 §15.3.7.6", Basis: harness.Normative,
+			Text:      "after a successful reset, a COUNTER, AGGREGATE or TIMER handle reads 0 and a STATE, LEVEL, SIZE or PERCENTAGE handle reads the current value (what another session's handle reads)",
+			Injectors: []string{"inject_mpit_pvar_reset_noop"}, Judge: sessionRule("PVAR-38")},
+		// §15.3.7.6 (MPI_T_PVAR_READRESET): "This call atomically combines
+		// the functionality of MPI_T_PVAR_READ and MPI_T_PVAR_RESET with the
+		// same semantics as if these two calls were called separately."
+		{ID: "PVAR-41", Source: "MPI-5.0 §15.3.7.6", Basis: harness.Normative,
+			Text:      "a successful readreset of an atomic variable returns the value just written (what a read would) and leaves the handle at its starting value",
+			Injectors: []string{"inject_mpit_pvar_reset_noop"}, Judge: sessionRule("PVAR-41")},
 		// What a variable counts is the implementation's own description of it
 		// (its name and desc), not the standard's: quality.
 		{ID: "PVAR-16", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Quality,
@@ -86,8 +100,11 @@ var sessionsCheck = harness.Define(harness.Check{
 var sessionRuleOf = map[string]string{
 	"a non-continuous (started at allocation) handle does not start at 0":                         "PVAR-14a",
 	"a non-continuous (started at allocation) handle made after traffic X does not start at 0":    "PVAR-14a",
-	"a reset SUM-class handle does not read its starting value 0":                                 "PVAR-14a",
-	"after readreset a SUM-class handle does not read 0":                                          "PVAR-14a",
+	"a reset SUM-class handle does not read its starting value 0":                                 "PVAR-38",
+	"a reset handle does not read the current value":                                              "PVAR-38",
+	"after readreset a SUM-class handle does not read 0":                                          "PVAR-41",
+	"after readreset a handle does not read the current value":                                    "PVAR-41",
+	"readreset did not return what a read would (the value just written)":                         "PVAR-41",
 	"a continuous handle does not start at 0":                                                     "PVAR-14b",
 	"a continuous handle made after traffic X does not start at 0":                                "PVAR-14b",
 	"session B does not count only the traffic after its handle was made (A_end ≠ A_mid + B_end)": "PVAR-24",
@@ -142,6 +159,10 @@ func judgePvar14b(x *harness.X) harness.Verdict {
 }
 
 var sumClasses = set("COUNTER", "AGGREGATE", "TIMER")
+
+// levelClasses read the current state of a resource: their starting value
+// is that state (§15.3.7.1).
+var levelClasses = set("STATE", "LEVEL", "SIZE", "PERCENTAGE")
 
 // runSessions notes every problem of the session job under the rule it
 // breaks (sessionRuleOf), and says what was measured.
@@ -221,7 +242,7 @@ func runSessions(x *harness.X) (tally, string, sessionCounts) {
 		}
 	}
 	// write, reset, readreset in A must leave B alone (writable variables)
-	mutated := 0
+	mutated, resets, readresets := 0, 0, 0
 	for _, m := range r.mutates {
 		who := fmt.Sprintf("%s (%d)", m.Name, m.Index)
 		dbl := m.Datatype == "MPI_DOUBLE"
@@ -241,6 +262,12 @@ func runSessions(x *harness.X) (tally, string, sessionCounts) {
 			if sumClasses[m.Class] && !m.AAfterReset.zero() {
 				note("a reset SUM-class handle does not read its starting value 0", fmt.Sprintf("%s: %s", who, m.AAfterReset))
 			}
+			if levelClasses[m.Class] && !m.AAfterReset.same(m.BAfterReset, dbl) {
+				note("a reset handle does not read the current value", fmt.Sprintf("%s (%s): %s, session B %s", who, m.Class, m.AAfterReset, m.BAfterReset))
+			}
+			if sumClasses[m.Class] || levelClasses[m.Class] {
+				resets++
+			}
 		}
 		if m.ReadresetRC == "MPI_SUCCESS" {
 			if !m.BAfterReadreset.same(m.BAfterReset, dbl) {
@@ -249,6 +276,13 @@ func runSessions(x *harness.X) (tally, string, sessionCounts) {
 			if sumClasses[m.Class] && !m.AAfterReadreset.zero() {
 				note("after readreset a SUM-class handle does not read 0", fmt.Sprintf("%s: %s", who, m.AAfterReadreset))
 			}
+			if levelClasses[m.Class] && !m.AAfterReadreset.same(m.BAfterReadreset, dbl) {
+				note("after readreset a handle does not read the current value", fmt.Sprintf("%s (%s): %s, session B %s", who, m.Class, m.AAfterReadreset, m.BAfterReadreset))
+			}
+			if m.WriteRC == "MPI_SUCCESS" && !m.ReadresetValue.same(m.Written, dbl) {
+				note("readreset did not return what a read would (the value just written)", fmt.Sprintf("%s: wrote %s, readreset returned %s", who, m.Written, m.ReadresetValue))
+			}
+			readresets++
 		}
 	}
 	var untested []string
@@ -272,12 +306,12 @@ func runSessions(x *harness.X) (tally, string, sessionCounts) {
 	if len(untested) > 0 {
 		reason += "; not measured (see MPIT-PVAR-OPS-001): " + strings.Join(untested, ", ")
 	}
-	return broken, reason, sessionCounts{sum: nsum, cont: ncont, same: len(r.same), stops: len(r.stops), mutated: mutated, truths: len(r.truth)}
+	return broken, reason, sessionCounts{sum: nsum, cont: ncont, same: len(r.same), stops: len(r.stops), mutated: mutated, truths: len(r.truth), resets: resets, readresets: readresets}
 }
 
 // sessionCounts is how many variables each part of the session job had to
 // judge.
-type sessionCounts struct{ sum, cont, same, stops, mutated, truths int }
+type sessionCounts struct{ sum, cont, same, stops, mutated, truths, resets, readresets int }
 
 // measured says what a rule had to act on, or why nothing.
 func (c sessionCounts) measured(rule string) string {
@@ -297,6 +331,10 @@ func (c sessionCounts) measured(rule string) string {
 		n, what = c.sum+c.same, "no performance variable to read"
 	case "PVAR-16":
 		n, what = c.truths, "no variable whose value the traffic determines"
+	case "PVAR-38":
+		n, what = c.resets, "no writable COUNTER, AGGREGATE, TIMER, STATE, LEVEL, SIZE or PERCENTAGE variable accepted a reset"
+	case "PVAR-41":
+		n, what = c.readresets, "no atomic writable performance variable accepted a readreset"
 	}
 	if n > 0 {
 		return ""

@@ -8,7 +8,7 @@ import "github.com/mpits/mpits/harness"
 var Suite = &harness.Suite{
 	Name: "MPI_T",
 	Checks: []harness.Check{cvarIndex, initFinalize, stringsCheck, namesCheck, metadataCheck, cvarRW,
-		sessionsCheck, pvarOps, threadsCheck, robustCheck, errorsCheck, modelsCheck, acrossCheck, headerCheck, enduranceCheck, bindingCheck},
+		sessionsCheck, pvarOps, pvarValuesCheck, pvarStartStopCheck, pvarLifecycleCheck, threadsCheck, robustCheck, errorsCheck, modelsCheck, acrossCheck, headerCheck, enduranceCheck, bindingCheck},
 	Fixtures: []harness.Fixture{
 		{Name: "mpit_cvar_index", Sources: []string{"mpit/cvar_index.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_init_finalize", Sources: []string{"mpit/init_finalize.c"}, Headers: []string{"mpit/mpit_util.h"}},
@@ -69,6 +69,12 @@ var Suite = &harness.Suite{
 		injector("inject_mpit_cvar_env_ignored", "inject/mpit_cvar_env_ignored.c"),
 		injector("inject_mpit_query_thread_follows", "inject/mpit_query_thread_follows.c"),
 		injector("inject_mpit_is_thread_main_off", "inject/mpit_is_thread_main_off.c"),
+		injector("inject_mpit_pvar_values_off", "inject/mpit_pvar_values_off.c"),
+		injector("inject_mpit_pvar_lifecycle_off", "inject/mpit_pvar_lifecycle_off.c"),
+		injector("inject_mpit_freed_session", "inject/mpit_freed_session.c"),
+		injector("inject_mpit_pvar_stop_leaks", "inject/mpit_pvar_stop_leaks.c"),
+		injector("inject_mpit_pvar_counts_stopped", "inject/mpit_pvar_counts_stopped.c"),
+		injector("inject_mpit_pvar_reset_noop", "inject/mpit_pvar_reset_noop.c"),
 	},
 }
 

@@ -1,0 +1,118 @@
+package mpit
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// Sessions and handles made and freed (MPI-5.0 §15.3.7.3, §15.3.7.4), from
+// the items run of fixtures/c/mpit/pvars.c (pvar_items.c: the probe of each
+// variable, the error cases, the freed-session item).
+var pvarLifecycleCheck = harness.Define(harness.Check{
+	ID:    "MPIT-PVAR-LIFECYCLE",
+	Needs: "mpit",
+	Title: "performance experiment sessions are created new and freed to MPI_T_PVAR_SESSION_NULL, handles freed to MPI_T_PVAR_HANDLE_NULL, and a freed session is refused",
+	Rules: []harness.Rule{
+		// §15.3.7.3: "This call creates a new performance experiment session
+		// for accessing performance variables and returns a handle for this
+		// performance experiment session in the argument pe_session".
+		{ID: "PVAR-21", Source: "MPI-5.0 §15.3.7.3", Basis: harness.Normative,
+			Text:      "MPI_T_pvar_session_create returns MPI_SUCCESS and a new session: not MPI_T_PVAR_SESSION_NULL, not one that exists",
+			Injectors: []string{"inject_mpit_pvar_lifecycle_off"}, Judge: judgePvarLifecycle("PVAR-21")},
+		// §15.3.7.3: "On a successful return, MPI sets the performance
+		// experiment session identifier to MPI_T_PVAR_SESSION_NULL."
+		{ID: "PVAR-22", Source: "MPI-5.0 §15.3.7.3", Basis: harness.Normative,
+			Text:      "MPI_T_pvar_session_free returns MPI_SUCCESS and sets the session to MPI_T_PVAR_SESSION_NULL",
+			Injectors: []string{"inject_mpit_pvar_lifecycle_off"}, Judge: judgePvarLifecycle("PVAR-22")},
+		// §15.3.7.4: "On a successful return, MPI sets the handle to
+		// MPI_T_PVAR_HANDLE_NULL."
+		{ID: "PVAR-28", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+			Text:      "a successful MPI_T_pvar_handle_free sets the handle to MPI_T_PVAR_HANDLE_NULL",
+			Injectors: []string{"inject_mpit_pvar_lifecycle_off"}, Judge: judgePvar28},
+		// §15.3.7.3: "Calls to the MPI tool information interface can no
+		// longer be made within the context of a performance experiment
+		// session after it is freed"; what such a call does §15.3.10 leaves
+		// undefined ("if a user passes invalid parameter values to any
+		// routine, the behavior of the implementation is undefined"), Table 23
+		// names MPI_T_ERR_INVALID_SESSION: quality.
+		{ID: "PVAR-42", Source: "MPI-5.0 §15.3.7.3, §15.3.10", Basis: harness.Quality,
+			Text:      "MPI_T_pvar_handle_alloc and MPI_T_pvar_start(MPI_T_PVAR_ALL_HANDLES) with a freed session (the null value it was set to, a stale copy) return an error code (MPI_T_ERR_INVALID_SESSION the one Table 23 names) and do not crash",
+			Injectors: []string{"inject_mpit_freed_session"}, Judge: judgePvar42},
+	},
+})
+
+// judgePvarLifecycle judges a session rule from the error cases of the
+// items run (runPvarOps files them under it).
+func judgePvarLifecycle(rule string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		broken, _, _ := runPvarOps(x)
+		broken.failFor(x, rule, pvarOpsRuleFor, "")
+		r := pvarJob(x)
+		if why := pvarOpsMeasured(r, rule); why != "" {
+			x.Unsupported("not measurable here: %s", why)
+		}
+		n := 0
+		for _, e := range r.errs {
+			if strings.HasPrefix(e.What, map[string]string{"PVAR-21": "session_create", "PVAR-22": "session_free"}[rule]) {
+				n++
+			}
+		}
+		return harness.Verdict{Reason: fmt.Sprintf("%d session cases hold", n)}
+	}
+}
+
+func judgePvar28(x *harness.X) harness.Verdict {
+	r := pvarJob(x)
+	var bad []string
+	n := 0
+	for _, p := range r.probes {
+		if p.FreeRC != "MPI_SUCCESS" {
+			continue // PVAR-26's
+		}
+		n++
+		if p.FreedNull != 1 {
+			bad = append(bad, fmt.Sprintf("%s (%d): the handle is not MPI_T_PVAR_HANDLE_NULL after MPI_T_pvar_handle_free", p.Name, p.Index))
+		}
+	}
+	if len(bad) > 0 {
+		x.Failf(strings.Join(bad, "\n"), "%s", firstAndMore(bad))
+	}
+	if n == 0 {
+		x.Unsupported("not measurable here: no handle was freed successfully")
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("%d handles freed to MPI_T_PVAR_HANDLE_NULL", n)}
+}
+
+// freedCases are the freed-session items, in order (pvar_items.c, freed()).
+var freedCases = []string{"handle_alloc(freed session)", "start(freed session, MPI_T_PVAR_ALL_HANDLES)", "handle_alloc(stale copy of a freed session)"}
+
+func judgePvar42(x *harness.X) harness.Verdict {
+	r := pvarJob(x)
+	var bad, got []string
+	for _, f := range r.freed {
+		switch f.RC {
+		case "MPI_SUCCESS":
+			bad = append(bad, f.What+" returned MPI_SUCCESS")
+		case "MPI_T_ERR_INVALID_SESSION":
+			got = append(got, f.What+" "+f.RC)
+		default:
+			got = append(got, f.What+" "+f.RC+" (not the code Table 23 names)")
+		}
+	}
+	for k, e := range r.crashed("freed_exit") {
+		what := fmt.Sprintf("freed-session case %d", k)
+		if k >= 0 && k < len(freedCases) {
+			what = freedCases[k]
+		}
+		bad = append(bad, fmt.Sprintf("%s killed the process (%s)", what, e.How))
+	}
+	sort.Strings(bad)
+	failOn(x, bad, "other cases: "+strings.Join(got, "; "))
+	if len(got) == 0 && len(bad) == 0 {
+		x.Unsupported("not measurable here: the freed-session cases did not run")
+	}
+	return harness.Verdict{Reason: strings.Join(got, "; ")}
+}

@@ -1,0 +1,177 @@
+package mpit
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// When handles count (MPI-5.0 §15.3.7.3, §15.3.7.5), from the traffic run
+// of fixtures/c/mpit/pvars.c: session C's handles are allocated before
+// traffic X and started after it, beside B's made after X; session A's are
+// stopped before R3 while B's run on and D's are started just before it
+// (what R3 moves); continuous handles are never started.
+var pvarStartStopCheck = harness.Define(harness.Check{
+	ID:    "MPIT-PVAR-STARTSTOP",
+	Needs: "mpit",
+	Title: "continuous handles follow the library from allocation on, non-continuous ones count only once started, and a stop in one session does not stop another's handle",
+	Rules: []harness.Rule{
+		// §15.3.7.5: "Performance variables that have the continuous flag set
+		// during the query procedure are continuously updated once a handle
+		// has been allocated."
+		{ID: "PVAR-29", Source: "MPI-5.0 §15.3.7.5", Basis: harness.Normative,
+			Text:      "a handle of a continuous variable, never started, follows the traffic that moves the variable",
+			Injectors: []string{"inject_mpit_pvar_frozen"}, Judge: judgePvar29},
+		// §15.3.7.5: "All other variables are in a stopped state after their
+		// handle has been allocated; their values are not updated until they
+		// have been started by the user."
+		{ID: "PVAR-31", Source: "MPI-5.0 §15.3.7.5", Basis: harness.Normative,
+			Text:      "a handle of a non-continuous variable allocated before traffic X and started after it counts nothing of X: it reads what a handle made after X reads (and, where it can be read before its start, what it read at allocation)",
+			Injectors: []string{"inject_mpit_pvar_counts_stopped"}, Judge: judgePvar31},
+		// §15.3.7.3: "Starting, stopping, reading, writing, or resetting a
+		// variable in one performance experiment session shall not influence
+		// whether a variable is started, stopped, read, written, or reset in
+		// another performance experiment session."
+		{ID: "PVAR-23", Source: "MPI-5.0 §15.3.7.3", Basis: harness.Normative,
+			Text:      "stopping a handle in session A leaves session B's handle of the variable started: it counts what a handle started in session D counts",
+			Injectors: []string{"inject_mpit_pvar_stop_leaks"}, Judge: judgePvar23},
+	},
+})
+
+func judgePvar29(x *harness.X) harness.Verdict {
+	r := pvarJob(x)
+	cont := map[int]bool{}
+	for _, v := range r.vars {
+		cont[v.Index] = v.Continuous != 0
+	}
+	// per continuous variable with a ground truth: whether the traffic moved
+	// it (expected values differ, or a delta is expected) and the handle did
+	type follow struct {
+		name                  string
+		expected, got         map[float64]bool
+		deltaWant, deltaMoved bool
+	}
+	seen := map[int]*follow{}
+	for _, t := range r.truth {
+		if !cont[t.Index] || t.RC != "MPI_SUCCESS" {
+			continue
+		}
+		f := seen[t.Index]
+		if f == nil {
+			f = &follow{name: t.Name, expected: map[float64]bool{}, got: map[float64]bool{}}
+			seen[t.Index] = f
+		}
+		if strings.HasSuffix(t.What, "match_attempts") { // read as a difference
+			f.deltaWant = f.deltaWant || t.Expected != 0
+			f.deltaMoved = f.deltaMoved || t.Got != 0
+			continue
+		}
+		f.expected[t.Expected] = true
+		f.got[t.Got] = true
+	}
+	var bad, ok []string
+	for idx, f := range seen {
+		moves := f.deltaWant || len(f.expected) > 1
+		followed := f.deltaMoved || len(f.got) > 1
+		switch {
+		case !moves:
+		case followed:
+			ok = append(ok, f.name)
+		default:
+			bad = append(bad, fmt.Sprintf("%s (%d): the traffic moves it, its handle (never started) kept reading %s", f.name, idx, keysOf(f.got, f.deltaWant)))
+		}
+	}
+	sort.Strings(bad)
+	sort.Strings(ok)
+	if len(bad) > 0 {
+		x.Failf(strings.Join(bad, "\n"), "a continuous handle was not updated: %s", firstAndMore(bad))
+	}
+	if len(ok) == 0 {
+		x.Unsupported("not measurable here: no continuous variable whose value the traffic determines")
+	}
+	others := 0
+	for _, s := range r.sums {
+		if s.Continuous != 0 && !s.AEnd.same(s.A0, s.Datatype == "MPI_DOUBLE") {
+			others++
+		}
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("continuous handles never started followed the traffic: %s; %d continuous SUM-class handles moved", strings.Join(ok, ", "), others)}
+}
+
+// keysOf shows the values a handle read (the differences, for deltas).
+func keysOf(m map[float64]bool, delta bool) string {
+	if delta && len(m) == 0 {
+		return "the same value (difference 0)"
+	}
+	var s []string
+	for k := range m {
+		s = append(s, fmt.Sprint(k))
+	}
+	sort.Strings(s)
+	return strings.Join(s, ", ")
+}
+
+func judgePvar31(x *harness.X) harness.Verdict {
+	r := pvarJob(x)
+	var bad, held []string
+	refused := 0
+	for _, u := range r.unstarted {
+		if u.StartRC != "MPI_SUCCESS" || u.RC != "MPI_SUCCESS" {
+			continue // PVAR-32's and PVAR-35's
+		}
+		dbl := u.Datatype == "MPI_DOUBLE"
+		who := fmt.Sprintf("%s (%d, %s)", u.Name, u.Index, u.Class)
+		n := len(bad)
+		if u.RC0 == "MPI_SUCCESS" && u.RCPre == "MPI_SUCCESS" && !u.CPre.same(u.C0, dbl) {
+			bad = append(bad, fmt.Sprintf("%s: never started, read %s at allocation and %s after traffic X", who, u.C0, u.CPre))
+		}
+		if u.RCPre != "MPI_SUCCESS" {
+			refused++
+		}
+		if !u.CStarted.same(u.B0, dbl) {
+			bad = append(bad, fmt.Sprintf("%s: allocated before traffic X and started after it, read %s; session B's handle, made after X, %s", who, u.CStarted, u.B0))
+		}
+		if len(bad) == n && !u.AMid.same(u.A0, dbl) {
+			held = append(held, u.Name)
+		}
+	}
+	if len(bad) > 0 {
+		x.Failf(strings.Join(bad, "\n"), "a handle was updated before it was started: %s", firstAndMore(bad))
+	}
+	if len(held) == 0 {
+		x.Unsupported("not measurable here: no non-continuous variable that traffic X moves (%d handles started late)", len(r.unstarted))
+	}
+	reason := fmt.Sprintf("%s allocated before traffic X and started after it counted nothing of X: %s", plural(len(held), "handle", "handles"), examples(uniq(held)))
+	if refused > 0 {
+		reason += fmt.Sprintf("; reading a handle never started returned an error for %d (not judged)", refused)
+	}
+	return harness.Verdict{Reason: reason}
+}
+
+func judgePvar23(x *harness.X) harness.Verdict {
+	r := pvarJob(x)
+	var bad, ran []string
+	for _, s := range r.stops {
+		if s.DOK == 0 {
+			continue
+		}
+		dbl := s.Datatype == "MPI_DOUBLE"
+		if s.DLater.same(s.DBefore, dbl) {
+			continue // R3 does not move it
+		}
+		if s.BLater.same(s.BBefore, dbl) {
+			bad = append(bad, fmt.Sprintf("%s (%d): after A's handle was stopped, B's read %s → %s while D's, started then, read %s → %s", s.Name, s.Index, s.BBefore, s.BLater, s.DBefore, s.DLater))
+		} else {
+			ran = append(ran, s.Name)
+		}
+	}
+	if len(bad) > 0 {
+		x.Failf(strings.Join(bad, "\n"), "stopping a handle in session A stopped session B's: %s", firstAndMore(bad))
+	}
+	if len(ran) == 0 {
+		x.Unsupported("not measurable here: no non-continuous SUM-class variable that R3 moves (%d stopped)", len(r.stops))
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("%s of session B counted on after session A's were stopped: %s", plural(len(ran), "handle", "handles"), examples(uniq(ran)))}
+}

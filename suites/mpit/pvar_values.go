@@ -1,0 +1,133 @@
+package mpit
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// How the values of one handle move between reads, by class (MPI-5.0
+// §15.3.7.1), from the traffic run of fixtures/c/mpit/pvars.c: each handle
+// of sessions A, B and D is read several times while it is started (or
+// continuous) and never reset.
+var pvarValuesCheck = harness.Define(harness.Check{
+	ID:    "MPIT-PVAR-VALUES",
+	Needs: "mpit",
+	Title: "COUNTER, AGGREGATE and TIMER values never decrease between resets; high-water marks never fall, low-water marks never rise",
+	Rules: []harness.Rule{
+		// §15.3.7.1, COUNTER, AGGREGATE and TIMER: "The value of a variable
+		// of this class increases monotonically from the initialization or
+		// reset of the performance variable."
+		{ID: "PVAR-15", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
+			Text:      "a COUNTER, AGGREGATE or TIMER handle never reads less than it read before, as long as it is not reset",
+			Injectors: []string{"inject_mpit_pvar_values_off"}, Judge: judgeMonotone("PVAR-15")},
+		// §15.3.7.1: a HIGHWATERMARK "is nonnegative and grows monotonically
+		// from the initialization or reset of the variable"; a LOWWATERMARK
+		// "is nonnegative and decreases monotonically from the initialization
+		// or reset of the variable".
+		{ID: "PVAR-17", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
+			Text:      "a HIGHWATERMARK handle never reads less, a LOWWATERMARK handle never more, than it read before, as long as it is not reset",
+			Injectors: []string{"inject_mpit_pvar_values_off"}, Judge: judgeMonotone("PVAR-17")},
+	},
+})
+
+// judgeMonotone checks every handle's reads in order: for PVAR-15 the SUM
+// classes never go down, for PVAR-17 high-water marks never down and
+// low-water marks never up.
+func judgeMonotone(rule string) func(x *harness.X) harness.Verdict {
+	return func(x *harness.X) harness.Verdict {
+		r := pvarJob(x)
+		broken := tally{}
+		vars, moved := 0, 0
+		for _, s := range r.sums {
+			if s.RCA != "MPI_SUCCESS" || s.RCB != "MPI_SUCCESS" {
+				continue // PVAR-35's
+			}
+			down := false // the direction the class must not go
+			switch {
+			case rule == "PVAR-15" && sumClasses[s.Class], rule == "PVAR-17" && s.Class == "HIGHWATERMARK":
+			case rule == "PVAR-17" && s.Class == "LOWWATERMARK":
+				down = true
+			default:
+				continue
+			}
+			vars++
+			who := fmt.Sprintf("%s (%d, %s)", s.Name, s.Index, s.Class)
+			dbl := s.Datatype == "MPI_DOUBLE"
+			seqs := map[string][]vals{"session A": {s.A0, s.AMid, s.AEnd}, "session B": {s.B0, s.BEnd}}
+			for _, st := range r.stops {
+				if st.Index == s.Index && st.Name == s.Name {
+					// B runs on through R3; D is started just before it
+					seqs["session B"] = append(seqs["session B"], st.BBefore, st.BLater)
+					if st.DOK != 0 {
+						seqs["session D"] = []vals{st.DBefore, st.DLater}
+					}
+				}
+			}
+			if !s.AEnd.same(s.A0, dbl) {
+				moved++
+			}
+			for _, who2 := range []string{"session A", "session B", "session D"} {
+				seq := seqs[who2]
+				for k := 1; k < len(seq); k++ {
+					if i, ok := against(seq[k-1], seq[k], dbl, down); !ok {
+						what := "went down"
+						if down {
+							what = "went up"
+						}
+						broken.note(fmt.Sprintf("a %s handle %s between two reads", s.Class, what),
+							fmt.Sprintf("%s, %s: element %d read %s then %s", who, who2, i, seq[k-1][i], seq[k][i]))
+					}
+				}
+			}
+		}
+		var p problems
+		broken.into(&p, "; ")
+		p.fail(x, "broken")
+		classes := map[string]string{"PVAR-15": "COUNTER, AGGREGATE or TIMER", "PVAR-17": "HIGHWATERMARK or LOWWATERMARK"}[rule]
+		if vars == 0 {
+			x.Unsupported("not measurable here: no %s variable was read", classes)
+		}
+		return harness.Verdict{Reason: fmt.Sprintf("%s (%d moved by the traffic) kept their direction across every read", plural(vars, classes+" variable", classes+" variables"), moved)}
+	}
+}
+
+// against says whether b is not below a (not above, when down), element by
+// element, and else the first element that is.
+func against(a, b vals, double, down bool) (int, bool) {
+	for i := range a {
+		if i >= len(b) {
+			break
+		}
+		lo, hi := a, b
+		if down {
+			lo, hi = b, a
+		}
+		if less(hi[i], lo[i], double) {
+			return i, false
+		}
+	}
+	return 0, true
+}
+
+// less compares two recorded numbers: integers exactly, doubles within a
+// rounding tolerance.
+func less(a, b json.Number, double bool) bool {
+	if !double {
+		if x, err := strconv.ParseInt(string(a), 10, 64); err == nil {
+			if y, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+				return x < y
+			}
+		}
+		if x, err := strconv.ParseUint(string(a), 10, 64); err == nil {
+			if y, err := strconv.ParseUint(string(b), 10, 64); err == nil {
+				return x < y
+			}
+		}
+	}
+	x, _ := a.Float64()
+	y, _ := b.Float64()
+	return x < y-tol(x, y)
+}
