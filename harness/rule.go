@@ -81,12 +81,8 @@ func (s *Suite) Info(c Check, r Rule) RuleInfo {
 	if inj == nil {
 		inj = []string{}
 	}
-	needs := r.Needs
-	if needs == "" {
-		needs = c.Needs
-	}
 	return RuleInfo{ID: r.ID, Suite: s.Name, Check: c.ID, Source: r.Source, Basis: r.Basis, Rule: r.Text,
-		Needs: needs, File: file, Line: line, Injectors: inj, Conformers: r.Conformers}
+		Needs: r.Needs, File: file, Line: line, Injectors: inj, Conformers: r.Conformers}
 }
 
 // RuleInfos lists every rule of the suites in declaration order.

@@ -91,14 +91,6 @@ func built(e *harness.Env, name string) (string, string) {
 	return b.Path, ""
 }
 
-// requireABI ends the check as unsupported where there is no libmpi_abi,
-// with the reason the capability probe measured.
-func requireABI(x *harness.X) {
-	if !x.Caps.HasABI() || x.Impl.ABI == nil {
-		x.Unsupported("%s", x.Caps.ABI.Reason)
-	}
-}
-
 // realHost resolves a path as im sees it to the host's real file; inside a
 // root, absolute symlinks point into the root (as the loader there sees them).
 func realHost(im *harness.Impl, p string) string {

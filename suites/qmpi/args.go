@@ -65,7 +65,6 @@ type recSend struct {
 // judgeArgs judges one statement on the one run of app_args under mod:rec.
 func judgeArgs(what string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
-		requireQMPI(x)
 		_, recs := x.JobOnce(harness.Job{
 			Name: "qmpi_app_args", Ranks: 2, Program: x.Fixture("qmpi_app_args"),
 			RankEnv: map[string]string{"LD_PRELOAD": x.Fixture("qmpi_tool_args")},

@@ -185,7 +185,6 @@ func exemptMacro(fn string) bool {
 }
 
 func analyseCoverage(x *harness.X) *coverFound {
-	requireQMPI(x)
 	b := buildCoverage(x)
 	res, recs := coverRun(x, b)
 	c := &coverFound{header: b.Header, skipped: b.Skipped, misses: map[string]string{}, ev: recordsText(recs) + "\n" + res.Evidence()}

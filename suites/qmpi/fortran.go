@@ -30,7 +30,6 @@ var fortranCalls = []map[string]int64{
 }
 
 func judgeFortranBindings(x *harness.X) harness.Verdict {
-	requireQMPI(x)
 	bindings := []struct {
 		fixture, label string
 		works          bool

@@ -35,7 +35,6 @@ var idLists = []string{"L0:L0:L1:L0:L2", stackList(32)}
 
 func judgeIDs(calls bool) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
-		requireQMPI(x)
 		var f harness.Problems
 		var shown []string
 		for _, list := range idLists {

@@ -48,7 +48,6 @@ var initCall = map[string]string{"init": "MPI_Init", "thread": "MPI_Init_thread"
 // judgeInit judges one statement on both runs (MPI_Init, MPI_Init_thread).
 func judgeInit(what string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
-		requireQMPI(x)
 		names := listNames(initList)
 		var f harness.Problems
 		for _, mode := range []string{"init", "thread"} {

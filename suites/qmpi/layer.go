@@ -126,14 +126,6 @@ func capLines(lines []string, n int) string {
 	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n… (%d more records)", len(lines)-n)
 }
 
-// requireQMPI ends the check as unsupported where QMPI does not work, with
-// the reason the capability probe measured.
-func requireQMPI(x *harness.X) {
-	if !x.Caps.QMPI.Works {
-		x.Unsupported("%s", x.Caps.QMPI.Reason)
-	}
-}
-
 // runLayer runs app_layer under tool_layer (once per identical job: the
 // rules of a check share it) and decodes every rank's records.
 func runLayer(x *harness.X, run layerRun) []*layerRank {

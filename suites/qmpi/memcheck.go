@@ -37,6 +37,7 @@ var memcheck = harness.Define(harness.Check{
 type vgError struct {
 	PID    string
 	Kind   string   // "Invalid write of size 8"
+	Run    string   // the workload it came from
 	Stack  []string // function names, innermost first
 	Memory []string // the functions that allocated or freed the memory touched
 	Lines  []string // the whole report
@@ -148,22 +149,21 @@ var (
 
 // memcheckFound is what one set of runs under memcheck found.
 type memcheckFound struct {
-	inLayer  []vgError
-	evidence map[int]string // per inLayer error: the workload and the report
-	other    []vgError
-	uninit   int
-	runs     int
-	crash    string // a workload that crashed after invalid accesses in the layer
-	stop     any    // the set ended early: an error or unsupported verdict
+	inLayer []vgError
+	other   []vgError
+	uninit  int
+	runs    int
+	crash   string // a workload that crashed after invalid accesses in the layer
+	stop    any    // the set ended early: an error or unsupported verdict
 }
 
 func (m *memcheckFound) rule(address bool) ([]vgError, []string) {
 	var errs []vgError
 	var ev []string
-	for i, e := range m.inLayer {
+	for _, e := range m.inLayer {
 		if e.inCallingAddress() == address {
 			errs = append(errs, e)
-			ev = append(ev, m.evidence[i])
+			ev = append(ev, fmt.Sprintf("== %s\n%s", e.Run, strings.Join(e.Lines, "\n")))
 		}
 	}
 	return errs, ev
@@ -181,7 +181,7 @@ func judgeMemcheck(address bool) func(x *harness.X) harness.Verdict {
 		m, ok := memcheckDone[key]
 		memcheckMu.Unlock()
 		if !ok {
-			m = &memcheckFound{evidence: map[int]string{}}
+			m = &memcheckFound{}
 			func() {
 				defer func() { m.stop = recover() }()
 				memcheckOnce(x, m)
@@ -229,7 +229,6 @@ func judgeMemcheck(address bool) func(x *harness.X) harness.Verdict {
 
 // memcheckOnce runs the workloads under memcheck and fills m.
 func memcheckOnce(x *harness.X, m *memcheckFound) {
-	requireQMPI(x)
 	if _, err := os.Stat(x.Impl.HostPath("/usr/bin/valgrind")); err != nil {
 		x.Unsupported("not measurable here: no valgrind where %s runs (%v)", x.Impl.ID, err)
 	}
@@ -267,7 +266,7 @@ func memcheckOnce(x *harness.X, m *memcheckFound) {
 		for _, e := range errs {
 			switch {
 			case e.invalid() && e.inQMPI():
-				m.evidence[len(m.inLayer)] = fmt.Sprintf("== %s\n%s", r.name, strings.Join(e.Lines, "\n"))
+				e.Run = r.name
 				m.inLayer = append(m.inLayer, e)
 			case e.invalid():
 				m.other = append(m.other, e)

@@ -60,20 +60,18 @@ func judgeNoTools(what string) func(x *harness.X) harness.Verdict {
 			ev := r.evidence()
 			b := bare[i]
 			if what == "results" {
-				if b.Result.Sum != b.Result.WantSum || b.Result.ExtraMessages != 0 || (r.Rank == 1 && b.Result.Received != 3) {
-					f.Add(b.evidence(), "rank %d without tools: sum %d (want %d), %d of 3 messages, %d extra", r.Rank, b.Result.Sum, b.Result.WantSum, b.Result.Received, b.Result.ExtraMessages)
+				if why := wrongResults(b); why != "" {
+					f.Add(b.evidence(), "rank %d without tools: %s", r.Rank, why)
 				}
 				if !reflect.DeepEqual(r.Result, b.Result) || !reflect.DeepEqual(r.Calls, b.Calls) || r.Init != b.Init {
 					f.Add(ev+"\n"+b.evidence(), "rank %d: with an unlisted tool loaded the application saw %+v %+v, without it %+v %+v", r.Rank, r.Result, r.Calls, b.Result, b.Calls)
 				}
 				continue
 			}
+			for _, line := range actedLines(r) {
+				f.Add(ev, "rank %d: no tool is listed, yet the loaded tool was initialized or intercepted a call: %s", r.Rank, line)
+			}
 			for _, line := range r.Raw {
-				for _, k := range []string{`"kind":"init"`, `"kind":"pre"`, `"kind":"post"`} {
-					if strings.Contains(line, k) {
-						f.Add(ev, "rank %d: no tool is listed, yet the loaded tool was initialized or intercepted a call: %s", r.Rank, line)
-					}
-				}
 				if m := registerRCRe.FindStringSubmatch(line); m != nil {
 					registerRC = "QMPI_Register_tool_name returned " + m[1]
 				}
@@ -96,19 +94,38 @@ func judgeEmptyList(x *harness.X) harness.Verdict {
 	var f harness.Problems
 	for _, r := range ranks {
 		ev := r.evidence()
-		for _, line := range r.Raw {
-			for _, k := range []string{`"kind":"init"`, `"kind":"pre"`, `"kind":"post"`} {
-				if strings.Contains(line, k) {
-					f.Add(ev, "rank %d: the tool list is empty, yet the loaded tool was initialized or intercepted a call: %s", r.Rank, line)
-				}
-			}
+		for _, line := range actedLines(r) {
+			f.Add(ev, "rank %d: the tool list is empty, yet the loaded tool was initialized or intercepted a call: %s", r.Rank, line)
 		}
-		if r.Result.Sum != r.Result.WantSum || r.Result.ExtraMessages != 0 || (r.Rank == 1 && r.Result.Received != 3) {
-			f.Add(ev, "rank %d: sum %d (want %d), %d of 3 messages, %d extra", r.Rank, r.Result.Sum, r.Result.WantSum, r.Result.Received, r.Result.ExtraMessages)
+		if why := wrongResults(r); why != "" {
+			f.Add(ev, "rank %d: %s", r.Rank, why)
 		}
 	}
 	f.FailOn(x)
 	return harness.Verdict{Reason: "MPIR_CVAR_QMPI_TOOL_LIST=\"\": the loaded tool was never initialized nor called; 3 messages and the in-place sum right"}
+}
+
+// actedLines are the rank's records that show a tool initialized or
+// intercepting a call.
+func actedLines(r *layerRank) []string {
+	var out []string
+	for _, line := range r.Raw {
+		for _, k := range []string{`"kind":"init"`, `"kind":"pre"`, `"kind":"post"`} {
+			if strings.Contains(line, k) {
+				out = append(out, line)
+			}
+		}
+	}
+	return out
+}
+
+// wrongResults says how app_layer's 3 messages and in-place sum came out
+// wrong on the rank, "" when they did not.
+func wrongResults(r *layerRank) string {
+	if r.Result.Sum != r.Result.WantSum || r.Result.ExtraMessages != 0 || (r.Rank == 1 && r.Result.Received != 3) {
+		return fmt.Sprintf("sum %d (want %d), %d of 3 messages, %d extra", r.Result.Sum, r.Result.WantSum, r.Result.Received, r.Result.ExtraMessages)
+	}
+	return ""
 }
 
 var registerRCRe = regexp.MustCompile(`"kind":"register","rc":(-?\d+)`)

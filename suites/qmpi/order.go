@@ -49,7 +49,6 @@ func orderRun(x *harness.X, list string) []*layerRank {
 }
 
 func judgeStackOrder(x *harness.X) harness.Verdict {
-	requireQMPI(x)
 	lists := orderLists()
 	var f harness.Problems
 	for _, list := range lists {
@@ -69,7 +68,6 @@ func judgeStackOrder(x *harness.X) harness.Verdict {
 
 // judgeInitOrder reports the order of the init callbacks against the list.
 func judgeInitOrder(x *harness.X) harness.Verdict {
-	requireQMPI(x)
 	seen := map[string][]string{}
 	for _, list := range orderLists() {
 		names := listNames(list)

@@ -82,7 +82,6 @@ const passSends = 3
 
 func judgePass(what string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
-		requireQMPI(x)
 		var f harness.Problems
 		for _, p := range passStacks {
 			ranks := runLayer(x, layerRun{List: p.list, Funcs: p.spec(), Trace: "send,recv,allreduce,comm_rank", Args: []string{"init", fmt.Sprint(passSends)}})

@@ -57,7 +57,6 @@ type sendRank struct {
 
 // runTwoInstances runs app_send under t:t once and decodes both ranks.
 func runTwoInstances(x *harness.X) ([]sendRank, string) {
-	requireQMPI(x)
 	_, recs := x.JobOnce(harness.Job{
 		Name: "qmpi_app_send", Ranks: 2, Program: x.Fixture("qmpi_app_send"),
 		RankEnv: map[string]string{"LD_PRELOAD": x.Fixture("qmpi_tool_send")},

@@ -33,7 +33,6 @@ const storageList = "L0:L1:L2:L3"
 
 func judgeStorage(threads bool) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
-		requireQMPI(x)
 		ranks := runLayer(x, layerRun{List: storageList, Trace: "none", Args: []string{"thread", "3", "4", "1000"}})
 		var f harness.Problems
 		var checked int64

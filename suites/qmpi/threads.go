@@ -26,7 +26,6 @@ const (
 )
 
 func judgeThreads(x *harness.X) harness.Verdict {
-	requireQMPI(x)
 	ranks := runLayer(x, layerRun{List: "L0:L1", Trace: "none", Args: []string{"thread", "3", fmt.Sprint(threadCount), fmt.Sprint(threadCalls)}})
 	var f harness.Problems
 	for _, r := range ranks {
