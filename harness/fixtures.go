@@ -77,7 +77,7 @@ func Build(im *Impl, f Fixture) Built {
 	files := append(append([]string{}, f.Sources...), f.Headers...)
 	helpers := []string{}
 	if !f.Fortran {
-		helpers = []string{recordHelper, "lib/mpits_record.h", "lib/mpits_items.h"}
+		helpers = []string{recordHelper, "lib/mpits_record.h", "lib/mpits_items.h", "lib/mpits_mpit_rc.h"}
 	}
 	sources := []sourceSet{{src, files}, {fixtures, helpers}}
 	key, err := buildKey(im, f, sources)
