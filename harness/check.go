@@ -67,8 +67,11 @@ type X struct {
 	Caps     *Caps
 	Fixtures map[string]Built
 	Preload  []string // paths (as the implementation sees them) of injector libraries
-	All      []*Env   // every implementation of the run, for checks across them
-	g        gomega.Gomega
+	// Injecting: the preloaded libraries are fault injectors, which do not
+	// cure what the implementation itself dies of (LaunchResuming).
+	Injecting bool
+	All       []*Env // every implementation of the run, for checks across them
+	g         gomega.Gomega
 }
 
 type failure struct{ msg string }

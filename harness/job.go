@@ -63,6 +63,7 @@ func Run(j Job) (*Result, error) {
 	if j.Deadline == 0 {
 		j.Deadline = 60 * time.Second
 	}
+	defer acquireSlots(j.Ranks)()
 	dir, err := os.MkdirTemp(im.HostPath("/tmp"), "mpits-job-")
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot make a job folder under %s: %v", im.ID, im.HostPath("/tmp"), err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A program that may die in one of many items (a variable that crashes the
@@ -28,14 +29,30 @@ type Resumed struct {
 	Died    []Died
 }
 
+// resumedPlain keeps the outcome of each resumed program run without
+// injectors, by implementation and job.
+var resumedPlain sync.Map
+
 // maxResumes bounds the runs of one resumed program.
 const maxResumes = 64
 
 // LaunchResuming runs j (each run once per identical job, as LaunchOnce) until
 // a run ends well. A run that dies before its first attempt, or after its
-// last, ends the check with Error: it is not an item's doing.
+// last, ends the check with Error: it is not an item's doing. With fault
+// injectors preloaded it starts from the items that died in the same
+// program's run without them: an injector spec proves the judge, and need
+// not find the implementation's own deaths again, one launch each. (A
+// conforming shim may cure them, so its runs start afresh.)
 func (x *X) LaunchResuming(j Job) *Resumed {
 	out := &Resumed{}
+	key := x.Impl.ID + "\x00" + jobKey(j)
+	if len(x.Preload) > 0 {
+		if r, ok := resumedPlain.Load(key); ok && x.Injecting {
+			out.Died = append(out.Died, r.(*Resumed).Died...)
+		}
+	} else {
+		defer func() { resumedPlain.Store(key, out) }()
+	}
 	from, base := 0, j.Args
 	for run := 0; ; run++ {
 		if run == maxResumes {

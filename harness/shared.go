@@ -10,6 +10,7 @@ import (
 // runs each distinct job once per process and implementation and set of
 // preloaded injectors, and replays its outcome (a harness panic included).
 type launched struct {
+	done chan struct{} // closed when the run has ended
 	res  *Result
 	recs *Records
 	err  error
@@ -21,25 +22,35 @@ var (
 	launches = map[string]*launched{}
 )
 
-// LaunchOnce is Launch, run once for identical jobs.
+// LaunchOnce is Launch, run once for identical jobs: rules judged side by
+// side that need the same job wait for the one run of it.
 func (x *X) LaunchOnce(j Job) (*Result, *Records, error) {
-	key := strings.Join([]string{x.Impl.ID, strings.Join(x.Preload, ":"), j.Name, j.Program,
-		strings.Join(j.Args, "\x01"), itoa(j.Ranks), strings.Join(sortedAssignments(j.Env), "\x01"), strings.Join(sortedAssignments(j.RankEnv), "\x01")}, "\x00")
+	key := x.Impl.ID + "\x00" + strings.Join(x.Preload, ":") + "\x00" + jobKey(j)
 	launchMu.Lock()
-	defer launchMu.Unlock()
 	l, ok := launches[key]
 	if !ok {
-		l = &launched{}
+		l = &launched{done: make(chan struct{})}
+		launches[key] = l
+	}
+	launchMu.Unlock()
+	if !ok {
 		func() {
+			defer close(l.done)
 			defer func() { l.stop = recover() }()
 			l.res, l.recs, l.err = x.Launch(j)
 		}()
-		launches[key] = l
 	}
+	<-l.done
 	if l.stop != nil {
 		panic(l.stop)
 	}
 	return l.res, l.recs, l.err
+}
+
+// jobKey tells identical jobs of one implementation apart.
+func jobKey(j Job) string {
+	return strings.Join([]string{j.Name, j.Program, strings.Join(j.Args, "\x01"), itoa(j.Ranks),
+		strings.Join(sortedAssignments(j.Env), "\x01"), strings.Join(sortedAssignments(j.RankEnv), "\x01")}, "\x00")
 }
 
 // JobOnce is Job, run once for identical jobs.

@@ -56,6 +56,7 @@ func (s *Suite) Run(t *testing.T) {
 			e.all = all
 			envs[e.Impl.ID] = e
 		}
+		s.prefetch(impls, envs)
 	})
 	s.declare(impls, envs)
 	ginkgo.ReportAfterSuite("mpits summary", func(r ginkgo.Report) { fmt.Print(Summary(r)) })
@@ -108,19 +109,19 @@ func (s *Suite) declare(impls []*Impl, envs map[string]*Env) {
 			}
 		})
 	}
-	ginkgo.Describe(InjectorContainer, ginkgo.Label("injector"), func() {
+	ginkgo.Describe(InjectorContainer, ginkgo.Label(SelftestLabels...), func() {
 		for _, c := range s.Checks {
 			for _, r := range c.AllRules() {
 				for _, inj := range r.Injectors {
 					r, inj := r, inj
 					ginkgo.It(r.ID+" fails under "+inj, ginkgo.Label(r.ID), func() {
-						proveFails(r, inj, impls, envs)
+						expectProof(r, inj, Fail, proveOnce(r, inj, Fail, impls, envs))
 					})
 				}
 				for _, shim := range r.Conformers {
 					r, shim := r, shim
 					ginkgo.It(r.ID+" passes under "+shim, ginkgo.Label(r.ID), func() {
-						provePasses(r, shim, impls, envs)
+						expectProof(r, shim, Pass, proveOnce(r, shim, Pass, impls, envs))
 					})
 				}
 			}
@@ -136,25 +137,32 @@ type Judged struct {
 }
 
 // verdicts remembers each rule's verdict per implementation in this
-// process, so that an injector spec need not judge it again first.
-var verdicts sync.Map
+// process: rules are judged side by side ahead of their specs (prefetch),
+// and an injector spec needs the verdicts of every implementation.
+var verdicts sync.Map // rule and implementation -> *onceVerdict
 
-// evaluateOnce judges r on e's implementation, or returns the verdict this
-// process already has.
+type onceVerdict struct {
+	once sync.Once
+	v    Verdict
+}
+
+// evaluateOnce judges r on e's implementation, or waits for the verdict
+// this process already has or is reaching.
 func evaluateOnce(r Rule, e *Env) Verdict {
-	key := r.ID + "\x00" + e.Impl.ID
-	if v, ok := verdicts.Load(key); ok {
-		return v.(Verdict)
-	}
-	v := e.Evaluate(r, nil)
-	verdicts.Store(key, v)
-	return v
+	m, _ := verdicts.LoadOrStore(r.ID+"\x00"+e.Impl.ID, &onceVerdict{})
+	o := m.(*onceVerdict)
+	o.once.Do(func() { o.v = e.Evaluate(r, nil) })
+	return o.v
 }
 
 // Evaluate judges r on this implementation with the injectors preloaded:
 // an implementation that is unavailable gives unsupported, a broken
 // capability probe an error, without judging.
-func (e *Env) Evaluate(r Rule, preload []string) Verdict {
+func (e *Env) Evaluate(r Rule, preload []string) Verdict { return e.evaluate(r, preload, false) }
+
+// evaluate is Evaluate, telling whether the preloaded libraries are fault
+// injectors.
+func (e *Env) evaluate(r Rule, preload []string, injecting bool) Verdict {
 	if e.Caps != nil && !e.Caps.Available {
 		return Verdict{Status: Unsupported, Reason: "implementation unavailable: " + e.Caps.Reason}
 	}
@@ -163,55 +171,83 @@ func (e *Env) Evaluate(r Rule, preload []string) Verdict {
 		return Verdict{Status: Error, Reason: "the capability probe broke: " + e.Caps.Problems[0], Evidence: strings.Join(e.Caps.Problems, "\n")}
 	}
 	x := e.X()
-	x.Preload = preload
+	x.Preload, x.Injecting = preload, injecting
 	return Evaluate(r, x)
 }
 
 // X is what a check runs with on this implementation.
 func (e *Env) X() *X { return &X{Impl: e.Impl, Caps: e.Caps, Fixtures: e.Fixtures, All: e.all} }
 
-// proveFails judges the rule with the injector preloaded on the first
-// implementation where it passes without it, and expects Fail.
-func proveFails(r Rule, inj string, impls []*Impl, envs map[string]*Env) {
+// A proof is the outcome of one fault-injector (or conforming-shim) spec:
+// the rule judged with the library preloaded on the first implementation
+// that gives the other verdict without it, or why no implementation can.
+type proof struct {
+	impl     string
+	buildErr string
+	v        Verdict
+	skip     string
+}
+
+type onceProof struct {
+	once sync.Once
+	p    proof
+}
+
+var proofs sync.Map // rule and library -> *onceProof
+
+// proveOnce finds the proof that r gives want with lib preloaded, once per
+// process: an injector (want Fail) runs where r passes, a conforming shim
+// (want Pass) where it fails.
+func proveOnce(r Rule, lib string, want Status, impls []*Impl, envs map[string]*Env) proof {
+	m, _ := proofs.LoadOrStore(r.ID+"\x00"+lib, &onceProof{})
+	o := m.(*onceProof)
+	o.once.Do(func() { o.p = prove(r, lib, want, impls, envs) })
+	return o.p
+}
+
+func prove(r Rule, lib string, want Status, impls []*Impl, envs map[string]*Env) proof {
+	without := Pass
+	if want == Pass {
+		without = Fail
+	}
 	for _, im := range impls {
 		e := envs[im.ID]
-		if evaluateOnce(r, e).Status != Pass {
+		if evaluateOnce(r, e).Status != without {
 			continue
 		}
-		b := e.Fixtures[inj]
-		gomega.Expect(b.Error).To(gomega.BeEmpty(), "injector %s did not build for %s", inj, im.ID)
-		v := e.Evaluate(r, []string{b.Path})
+		b := e.Fixtures[lib]
+		if b.Error != "" {
+			return proof{impl: im.ID, buildErr: b.Error}
+		}
+		v := e.evaluate(r, []string{b.Path}, want == Fail)
 		v.Evidence = capText(v.Evidence, evidenceCap)
-		ginkgo.AddReportEntry("injected", map[string]any{"impl": im.ID, "injector": inj, "verdict": v})
-		gomega.Expect(v.Status).To(gomega.Equal(Fail), "%s under %s on %s gave %s (%s), not fail", r.ID, inj, im.ID, v.Status, v.Reason)
-		return
+		return proof{impl: im.ID, v: v}
+	}
+	if want == Pass {
+		return proof{skip: fmt.Sprintf("no implementation fails %s, so a conforming shim is not needed to show it passing", r.ID)}
 	}
 	// No implementation passes: the rule is shown failing by a real one, if any.
 	for _, im := range impls {
 		if v := evaluateOnce(r, envs[im.ID]); v.Status == Fail {
-			ginkgo.Skip(fmt.Sprintf("no implementation passes %s; it fails on a real one, %s: %s", r.ID, im.ID, v.Reason))
+			return proof{skip: fmt.Sprintf("no implementation passes %s; it fails on a real one, %s: %s", r.ID, im.ID, v.Reason)}
 		}
 	}
-	ginkgo.Skip(fmt.Sprintf("unsupported: no implementation passes %s, so its injector cannot be shown to break it", r.ID))
+	return proof{skip: fmt.Sprintf("unsupported: no implementation passes %s, so its injector cannot be shown to break it", r.ID)}
 }
 
-// provePasses judges the rule with a conforming shim preloaded on the first
-// implementation that fails it, and expects Pass: the rule can be met.
-func provePasses(r Rule, shim string, impls []*Impl, envs map[string]*Env) {
-	for _, im := range impls {
-		e := envs[im.ID]
-		if evaluateOnce(r, e).Status != Fail {
-			continue
-		}
-		b := e.Fixtures[shim]
-		gomega.Expect(b.Error).To(gomega.BeEmpty(), "conforming shim %s did not build for %s", shim, im.ID)
-		v := e.Evaluate(r, []string{b.Path})
-		v.Evidence = capText(v.Evidence, evidenceCap)
-		ginkgo.AddReportEntry("injected", map[string]any{"impl": im.ID, "injector": shim, "verdict": v})
-		gomega.Expect(v.Status).To(gomega.Equal(Pass), "%s under %s on %s gave %s (%s), not pass", r.ID, shim, im.ID, v.Status, v.Reason)
-		return
+// expectProof ends an injector or shim spec: skipped with its reason, or
+// expecting the verdict want under lib.
+func expectProof(r Rule, lib string, want Status, p proof) {
+	if p.skip != "" {
+		ginkgo.Skip(p.skip)
 	}
-	ginkgo.Skip(fmt.Sprintf("no implementation fails %s, so a conforming shim is not needed to show it passing", r.ID))
+	what := "injector"
+	if want == Pass {
+		what = "conforming shim"
+	}
+	gomega.Expect(p.buildErr).To(gomega.BeEmpty(), "%s %s did not build for %s", what, lib, p.impl)
+	ginkgo.AddReportEntry("injected", map[string]any{"impl": p.impl, "injector": lib, "verdict": p.v})
+	gomega.Expect(p.v.Status).To(gomega.Equal(want), "%s under %s on %s gave %s (%s), not %s", r.ID, lib, p.impl, p.v.Status, p.v.Reason, want)
 }
 
 // evidenceCap bounds the evidence kept in reports: enough to see the fault.
@@ -267,19 +303,16 @@ type Probed struct {
 // MPITS_REPORT_DIR.
 const ProbedFile = "capabilities.json"
 
-// Setup probes every implementation and builds the fixtures for it, two
-// implementations at a time. With MPITS_REPORT_DIR set it writes what it
+// Setup probes every implementation and builds the fixtures for it, all
+// implementations at once (their jobs and builds take slots). With MPITS_REPORT_DIR set it writes what it
 // probed there (ProbedFile).
 func Setup(impls []*Impl, fixtures []Fixture) []*Env {
 	envs := make([]*Env, len(impls))
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
 	for i, im := range impls {
 		wg.Add(1)
 		go func(i int, im *Impl) {
 			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
 			e := &Env{Impl: im, Caps: Probe(im), Fixtures: map[string]Built{}}
 			if e.Caps.Available {
 				for _, f := range fixtures {

@@ -16,23 +16,34 @@ import (
 // made once per test process, without injectors, and kept here.
 var memo = struct {
 	sync.Mutex
-	m map[string]any
-}{m: map[string]any{}}
+	m map[string]*remembered
+}{m: map[string]*remembered{}}
+
+type remembered struct {
+	once sync.Once
+	v    any
+	stop any // what f panicked with, replayed to every caller
+}
 
 // remember returns the value kept under key, computing it with f the first
-// time. Never used for runs with injectors preloaded.
+// time; callers that come while it is computed wait for it. Never used for
+// runs with injectors preloaded.
 func remember[T any](key string, f func() T) T {
 	memo.Lock()
-	v, ok := memo.m[key]
-	memo.Unlock()
-	if ok {
-		return v.(T)
+	r, ok := memo.m[key]
+	if !ok {
+		r = &remembered{}
+		memo.m[key] = r
 	}
-	t := f()
-	memo.Lock()
-	memo.m[key] = t
 	memo.Unlock()
-	return t
+	r.once.Do(func() {
+		defer func() { r.stop = recover() }()
+		r.v = f()
+	})
+	if r.stop != nil {
+		panic(r.stop)
+	}
+	return r.v.(T)
 }
 
 // envX is an X for another implementation of the run, without injectors.
