@@ -126,6 +126,9 @@ func Probe(im *Impl) *Caps {
 	}
 	if im.ABI == nil {
 		c.ABI.Reason = "no libmpi_abi (the implementations file has no abi entry)"
+		if im.ABIReason != "" {
+			c.ABI.Reason = "no libmpi_abi: " + im.ABIReason
+		}
 	} else if abi, err := probeLibrary(im, im.ABI.Lib, "abi"); err != nil {
 		c.ABI.Reason = err.Error()
 		c.Problems = append(c.Problems, err.Error())

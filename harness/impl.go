@@ -29,7 +29,8 @@ type Impl struct {
 	Lib          string            `json:"lib,omitempty"`
 	LibDirs      []string          `json:"lib_dirs,omitempty"`
 	ABI          *ABI              `json:"abi,omitempty"`
-	TwinOf       string            `json:"twin_of,omitempty"` // the same build but for one configure flag (mpich-noqmpi: QMPI compiled out)
+	ABIReason    string            `json:"abi_reason,omitempty"` // why there is no abi entry, as provisioning measured it
+	TwinOf       string            `json:"twin_of,omitempty"`    // the same build but for one configure flag (mpich-noqmpi: QMPI compiled out)
 	Notes        string            `json:"notes,omitempty"`
 }
 

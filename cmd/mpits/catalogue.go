@@ -11,6 +11,7 @@ import (
 	"github.com/mpits/mpits/suites/abi"
 	"github.com/mpits/mpits/suites/events"
 	"github.com/mpits/mpits/suites/mpit"
+	"github.com/mpits/mpits/suites/overhead"
 	"github.com/mpits/mpits/suites/qmpi"
 )
 
@@ -101,8 +102,8 @@ func coverage(rules []harness.RuleInfo, rows []Row) string {
 	var b strings.Builder
 	b.WriteString("\n## Coverage of the checklist\n\n")
 	fmt.Fprintf(&b, "Against the project's checklist of %d rules (`harness/checklist_gen.go`, generated from `rules.psv` by `go run ./cmd/mpits checklist`). ", len(harness.Checklist))
-	b.WriteString("*judged*: a rule of a suite has its id (or the id with a letter, for a part of it); *unsupported here*: judged, but unsupported on every implementation in `verdicts.json`.\n\n")
-	b.WriteString("| area | rules | judged | unsupported here | not yet covered |\n|---|---|---|---|---|\n")
+	b.WriteString("*judged*: a rule of a suite has its id (or the id with a letter, for a part of it); *unsupported here*: judged, but unsupported on every implementation in `verdicts.json`; *measured*: a cost the benchmarks of `suites/overhead` report, never a verdict.\n\n")
+	b.WriteString("| area | rules | judged | unsupported here | measured | not yet covered |\n|---|---|---|---|---|---|\n")
 	statuses := map[string][]Row{}
 	for _, r := range rows {
 		statuses[r.ID] = append(statuses[r.ID], r)
@@ -116,12 +117,17 @@ func coverage(rules []harness.RuleInfo, rows []Row) string {
 		byArea[c.Area] = append(byArea[c.Area], c)
 	}
 	covered := map[string]bool{}
-	var unsupportedNotes []string
-	total := [3]int{}
+	var unsupportedNotes, measuredNotes []string
+	total := [4]int{}
 	for _, area := range areas {
-		judged, unsupported := 0, 0
+		judged, unsupported, measured := 0, 0, 0
 		var missing []string
 		for _, c := range byArea[area] {
+			if where, ok := overhead.Measures[c.ID]; ok {
+				measured++
+				measuredNotes = append(measuredNotes, fmt.Sprintf("- %s: %s", c.ID, where))
+				continue
+			}
 			var mine []harness.RuleInfo
 			for _, r := range rules {
 				if harness.CoversChecklist(r.ID, c.ID) {
@@ -142,9 +148,13 @@ func coverage(rules []harness.RuleInfo, rows []Row) string {
 		total[0] += len(byArea[area])
 		total[1] += judged
 		total[2] += unsupported
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s |\n", area, len(byArea[area]), judged, unsupported, strings.Join(missing, " "))
+		total[3] += measured
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %s |\n", area, len(byArea[area]), judged, unsupported, measured, strings.Join(missing, " "))
 	}
-	fmt.Fprintf(&b, "| all | %d | %d | %d | %d |\n", total[0], total[1], total[2], total[0]-total[1])
+	fmt.Fprintf(&b, "| all | %d | %d | %d | %d | %d |\n", total[0], total[1], total[2], total[3], total[0]-total[1]-total[3])
+	if len(measuredNotes) > 0 {
+		b.WriteString("\nMeasured, not judged:\n\n" + strings.Join(measuredNotes, "\n") + "\n")
+	}
 	if len(unsupportedNotes) > 0 {
 		b.WriteString("\nUnsupported here, with the reason:\n\n" + strings.Join(unsupportedNotes, "\n") + "\n")
 	}

@@ -33,7 +33,7 @@ func cmdReport(args []string) error {
 	}
 	versions := map[string]string{}
 	var order []string
-	for _, p := range probed {
+	for _, p := range historyOrder(probed) {
 		versions[p.Impl.ID] = versionOf(p)
 		order = append(order, p.Impl.ID)
 	}

@@ -49,6 +49,21 @@ var abiInfo = harness.Define(harness.Check{
 			Text:      "where MPI_Abi_get_fortran_info returns an info object, its size keys equal MPI_Type_size of the matching Fortran datatypes",
 			Injectors: []string{"inject_abi_fortran_size_off"},
 			Judge:     judgeFortranInfo},
+		// §20.4.1: "MPI_ABI_SET_FORTRAN_INFO allows the application to inform
+		// the implementation of the sizes of Fortran types and whether or not
+		// optional types are supported by the Fortran compiler. [...] Only the
+		// first call to MPI_ABI_SET_FORTRAN_INFO affects the state of the MPI
+		// library; all subsequent calls will return the error code
+		// MPI_ERR_ABI. If a call to MPI_ABI_SET_FORTRAN_INFO is not
+		// successful, the user should call MPI_ABI_GET_FORTRAN_INFO to
+		// determine what Fortran compiler properties were set." The fixture
+		// sets what get answered (or gfortran's defaults where get answered
+		// MPI_INFO_NULL), so whether or not the first set is taken, get must
+		// answer those values afterwards.
+		{ID: "ABI-FTN-01", Source: "MPI-5.0 §20.4.1", Basis: harness.Normative,
+			Text:      "after MPI_Abi_set_fortran_info, MPI_Abi_get_fortran_info answers every key that was set with the value set, and a second MPI_Abi_set_fortran_info fails with MPI_ERR_ABI",
+			Injectors: []string{"inject_abi_fortran_set_lost"},
+			Judge:     judgeFortranRoundTrip},
 	},
 })
 
@@ -88,6 +103,18 @@ type infoOut struct {
 	fortRC *infoRC
 	finfo  map[string]string
 	fsizes []fortranSize
+	fset   map[string]string // what the fixture passed to MPI_Abi_set_fortran_info
+	fget2  map[string]string // what get answered after it
+	get2RC *infoRC
+	setRC  *fortranSetRec
+}
+
+type fortranSetRec struct {
+	RC1    int `json:"rc1"`
+	Class1 int `json:"class1"`
+	RC2    int `json:"rc2"`
+	Class2 int `json:"class2"`
+	ErrABI int `json:"err_abi"`
 }
 
 func infoRun(x *harness.X) *infoOut {
@@ -122,6 +149,21 @@ func infoRun(x *harness.X) *infoOut {
 		out.finfo[k.Key] = k.Value
 	}
 	out.fsizes = harness.Decode[fortranSize](recs, "fortran_type_size")
+	out.fset, out.fget2 = map[string]string{}, map[string]string{}
+	for _, k := range harness.Decode[infoKey](recs, "fortran_set_key") {
+		out.fset[k.Key] = k.Value
+	}
+	for _, k := range harness.Decode[infoKey](recs, "fortran_get2") {
+		out.fget2[k.Key] = k.Value
+	}
+	if r := recs.Kind("fortran_get2_rc", -1); len(r) == 1 {
+		out.get2RC = &infoRC{}
+		r[0].Decode(out.get2RC)
+	}
+	if r := recs.Kind("fortran_set", -1); len(r) == 1 {
+		out.setRC = &fortranSetRec{}
+		r[0].Decode(out.setRC)
+	}
 	return out
 }
 
@@ -215,4 +257,51 @@ func judgeFortranInfo(x *harness.X) harness.Verdict {
 		x.Unsupported("not measurable here: MPI_Abi_get_fortran_info has none of the size keys (%d keys)", len(out.finfo))
 	}
 	return harness.Verdict{Reason: fmt.Sprintf("%d keys, %d sizes match MPI_Type_size", len(out.finfo), checked)}
+}
+
+func judgeFortranRoundTrip(x *harness.X) harness.Verdict {
+	out := infoRun(x)
+	if out.setRC == nil || out.get2RC == nil || len(out.fset) == 0 {
+		x.Errorf("", "abi_info recorded no MPI_Abi_set_fortran_info round trip")
+	}
+	var p problems
+	if out.get2RC.RC != 0 || out.get2RC.Null == 1 {
+		p.addf("MPI_Abi_get_fortran_info after MPI_Abi_set_fortran_info (rc %d): rc %d, MPI_INFO_NULL: %v",
+			out.setRC.RC1, out.get2RC.RC, out.get2RC.Null == 1)
+	} else {
+		for _, k := range sortedKeys(out.fset) {
+			v, ok := out.fget2[k]
+			switch {
+			case !ok:
+				p.addf("set %s = %q (rc %d), get then has no %s", k, out.fset[k], out.setRC.RC1, k)
+			case !sameInfoValue(v, out.fset[k]):
+				p.addf("set %s = %q (rc %d), get then answers %q", k, out.fset[k], out.setRC.RC1, v)
+			}
+		}
+	}
+	if out.setRC.Class2 != out.setRC.ErrABI {
+		p.addf("the second MPI_Abi_set_fortran_info returned %d (class %d), not MPI_ERR_ABI (%d)", out.setRC.RC2, out.setRC.Class2, out.setRC.ErrABI)
+	}
+	p.fail(x, x.Impl.ID+"'s MPI_Abi_set_fortran_info/MPI_Abi_get_fortran_info",
+		fmt.Sprintf("set: %v\nget after set: %v", out.fset, out.fget2))
+	first := "taken (MPI_SUCCESS)"
+	if out.setRC.RC1 != 0 {
+		first = fmt.Sprintf("refused (rc %d, class %d; the library already knew them)", out.setRC.RC1, out.setRC.Class1)
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("the first set of %d keys %s, get then answers all %d as set, the second set fails with MPI_ERR_ABI",
+		len(out.fset), first, len(out.fset))}
+}
+
+// sameInfoValue compares info values, booleans in any spelling MPI allows.
+func sameInfoValue(a, b string) bool {
+	norm := func(s string) string {
+		switch strings.ToLower(strings.TrimSpace(s)) {
+		case "true", "1":
+			return "true"
+		case "false", "0":
+			return "false"
+		}
+		return strings.TrimSpace(s)
+	}
+	return norm(a) == norm(b)
 }

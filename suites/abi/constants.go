@@ -40,13 +40,21 @@ var constants = harness.Define(harness.Check{
 		// constants, which are specified as integer expressions cast to the
 		// appropriate handle type."; "The definition of these constants is
 		// described in Section Handle Constants [§20.5]"; §20.3.2: "Handles for
-		// MPI objects are defined to be incomplete struct pointers". §20.4:
-		// "Lack of support in the implementation for optional predefined
-		// datatypes is indicated when the type size returned is MPI_UNDEFINED."
-		{ID: "ABI-HND-02", Source: "MPI-5.0 §20.3.2, §20.3.3, §20.4, §20.5", Basis: harness.Normative,
-			Text:      "every predefined handle constant is a pointer-typed compile-time constant with the value the standard fixes, the same in every implementation's ABI header, and the library sizes the predefined datatypes accordingly (a fixed-size type its size, a C type its sizeof, an unsupported optional type MPI_UNDEFINED)",
+		// MPI objects are defined to be incomplete struct pointers".
+		{ID: "ABI-HND-02", Source: "MPI-5.0 §20.3.2, §20.3.3, §20.5", Basis: harness.Normative,
+			Text:      "every predefined handle constant is a pointer-typed compile-time constant with the value the standard fixes, the same in every implementation's ABI header, and the library sizes the predefined datatypes it supports accordingly (a fixed-size type its size, a C type its sizeof)",
 			Injectors: []string{"inject_abi_type_size_off"},
 			Judge:     judgeHandleConstants},
+		// §20.4: "MPI applications can discover the size of Fortran types such
+		// as MPI_INTEGER and MPI_REAL using MPI_TYPE_SIZE. Lack of support in
+		// the implementation for optional predefined datatypes is indicated
+		// when the type size returned is MPI_UNDEFINED." So MPI_Type_size of
+		// an optional predefined datatype (the Fortran ones, the C++ ones,
+		// MPI_LONG_DOUBLE_INT) succeeds, with a size or with MPI_UNDEFINED.
+		{ID: "ABI-DTYPE-01", Source: "MPI-5.0 §20.4", Basis: harness.Normative,
+			Text:      "MPI_Type_size of every optional predefined datatype (Fortran, C++, MPI_LONG_DOUBLE_INT) succeeds and gives a positive size, or MPI_UNDEFINED where the library lacks the type",
+			Injectors: []string{"inject_abi_optional_size_off"},
+			Judge:     judgeOptionalTypes},
 		// §20.3.4: "Integer constants fall into groups, where all constants in
 		// each group must have unique values."; §20.3.3: "All of the constants
 		// are specified in Section Defined Constants [§A.1.1]" (the ABI value
@@ -331,7 +339,6 @@ func constText(c constRec) string {
 // librarySizes: the library sizes the predefined datatypes (other than
 // MPI_AINT/MPI_COUNT/MPI_OFFSET, ABI-TYP-01's) as the handle values mean.
 func librarySizes(out *constantsOut, p *problems) int {
-	undefined, _ := standardValue("MPI_UNDEFINED")
 	n := 0
 	for _, t := range out.Tsize {
 		if intTypes[t.Name] {
@@ -340,19 +347,54 @@ func librarySizes(out *constantsOut, p *problems) int {
 		n++
 		fixed, isFixed := fixedSizes[t.Name]
 		switch {
+		case isOptional(t) && (t.RC != 0 || t.Size <= 0):
+			// ABI-DTYPE-01's: lacking or misreporting an optional type
 		case t.RC != 0:
 			p.addf("MPI_Type_size(%s) returned %d", t.Name, t.RC)
-		case int64(t.Size) == undefined.Value && (optionalTypes[t.Name] || (t.CSize < 0)):
-			// an optional datatype the library does not support
 		case isFixed && t.Size != fixed:
 			p.addf("MPI_Type_size(%s) = %d, the fixed-size type has %d bytes", t.Name, t.Size, fixed)
 		case t.CSize > 0 && t.Size != t.CSize:
 			p.addf("MPI_Type_size(%s) = %d, its C type has %d bytes", t.Name, t.Size, t.CSize)
-		case t.CSize < 0 && !isFixed && t.Size <= 0:
-			p.addf("MPI_Type_size(%s) = %d: neither a size nor MPI_UNDEFINED", t.Name, t.Size)
 		}
 	}
 	return n
+}
+
+// isOptional: a predefined datatype the library may lack (MPI-5.0 §20.4):
+// the C++ types, MPI_LONG_DOUBLE_INT and those without a C type (Fortran).
+func isOptional(t tsizeRec) bool { return optionalTypes[t.Name] || t.CSize < 0 }
+
+func judgeOptionalTypes(x *harness.X) harness.Verdict {
+	out := constantsRun(x)
+	undefined, _ := standardValue("MPI_UNDEFINED")
+	var p problems
+	var lacking []string
+	n := 0
+	for _, t := range out.Tsize {
+		if !isOptional(t) {
+			continue
+		}
+		n++
+		switch {
+		case t.RC != 0:
+			p.addf("MPI_Type_size(%s) returned error %d instead of a size or MPI_UNDEFINED", t.Name, t.RC)
+		case int64(t.Size) == undefined.Value:
+			lacking = append(lacking, t.Name)
+		case t.Size <= 0:
+			p.addf("MPI_Type_size(%s) = %d: neither a size nor MPI_UNDEFINED (%d)", t.Name, t.Size, undefined.Value)
+		}
+	}
+	if n == 0 {
+		x.Errorf("", "abi_constants recorded no MPI_Type_size of an optional datatype")
+	}
+	p.fail(x, x.Impl.ID+"'s MPI_Type_size of optional datatypes", "")
+	reason := fmt.Sprintf("MPI_Type_size succeeds on all %d optional predefined datatypes", n)
+	if len(lacking) > 0 {
+		reason += fmt.Sprintf("; MPI_UNDEFINED (lacked) for %d: %s", len(lacking), shorten(strings.Join(lacking, ", "), 200))
+	} else {
+		reason += ", each with a positive size (the library lacks none)"
+	}
+	return harness.Verdict{Reason: reason}
 }
 
 // libraryClasses: every error class is its own class.

@@ -36,6 +36,17 @@ var matrix = harness.Define(harness.Check{
 			Text:      "the application built against another implementation's ABI header gives, on this implementation's libmpi_abi, the results this implementation's native library gives to its native build",
 			Injectors: []string{"inject_abi_status_swap"},
 			Judge:     judgeOtherABI},
+		// §20.3.6: "ABI compatibility means that the binary object code of the
+		// MPI implementation, libraries that use MPI, and the main MPI
+		// application program can be linked and executed correctly."; §20.3.2:
+		// "Handles for MPI objects are defined to be incomplete struct
+		// pointers" (the ABI header's callback types take these handles). A
+		// user function compiled against the ABI header can only run correctly
+		// if the library hands it the ABI's handle values and error codes.
+		{ID: "ABI-CALL-01", Source: "MPI-5.0 §20.3.2, §20.3.6", Basis: harness.Normative,
+			Text:      "user callbacks of an application built against the ABI header get ABI-encoded arguments from libmpi_abi: a reduction operation MPI_INT, an attribute copy callback its communicator or datatype and extra_state, a communicator error handler its communicator and the error code",
+			Injectors: []string{"inject_abi_callback_native"},
+			Judge:     judgeCallbacks},
 		// MPI-5.0 §9.3.1 (MPI_COMM_CREATE_ERRHANDLER): the user routine's
 		// "second [argument] is the error code to be returned by the MPI
 		// routine that raised the error", with the rest of what app.c checks
@@ -164,4 +175,133 @@ func judgeNativeApp(x *harness.X) harness.Verdict {
 // libmpi_abi, chosen by the loader path alone.
 func abiAppRun(rx *harness.X, b *harness.Env, path string) appRun {
 	return runApp(rx, "abi", b.Impl, path, map[string]string{"LD_LIBRARY_PATH": rx.Impl.ABI.LibDir}, rx.Impl.ABI.Lib)
+}
+
+// callbackKeys are the results of app.c that a user callback reports about
+// the arguments the library passed it (and that it was called at all).
+var callbackKeys = []string{
+	"coll.user_op.called", "coll.user_op.datatype_arg_is_int", "coll.user_op.reduce", "coll.user_op.allreduce",
+	"type.attr.copy_calls", "type.attr.copy_datatype_arg_ok", "type.attr.copied_value",
+	"attr.copy_calls", "attr.copy_comm_arg_ok", "attr.copy_extra_state_ok", "attr.copied_value",
+	"eh.invalid_rank.calls", "eh.invalid_rank.comm_arg_ok", "eh.invalid_rank.class_is_err_rank",
+	"eh.call.calls", "eh.call.code_passed",
+}
+
+// callbackKey is the callback result a mismatch line of runApp is about, or "".
+func callbackKey(m string) string {
+	for _, k := range callbackKeys {
+		if strings.Contains(m, " "+k+" ") || strings.Contains(m, " "+k+":") {
+			return k
+		}
+	}
+	return ""
+}
+
+// judgeCallbacks reads x's own ABI build of the application on x's
+// libmpi_abi: the run ABI-LIB-03 makes (remembered), again under injectors.
+func judgeCallbacks(x *harness.X) harness.Verdict {
+	path, why := built(self(x), "abi_app")
+	if path == "" {
+		x.Errorf("", "the application did not build against %s's ABI header: %s", x.Impl.ID, why)
+	}
+	var run appRun
+	if len(x.Preload) > 0 {
+		run = abiAppRun(x, self(x), path)
+	} else {
+		run = remember("app|abi|"+x.Impl.ID+"|"+x.Impl.ID, func() appRun { return abiAppRun(x, self(x), path) })
+		keepRun(run)
+	}
+	if run.Problem != "" && len(run.Mismatches) == 0 {
+		x.Errorf("", "the ABI build of the application on %s's libmpi_abi: %s", x.Impl.ID, run.Problem)
+	}
+	ref := nativeRef(x, false)
+	native := map[string]bool{}
+	for _, m := range ref.Mismatches {
+		native[m] = true
+	}
+	var p problems
+	var same []string
+	for _, m := range run.Mismatches {
+		k := callbackKey(m)
+		switch {
+		case k == "":
+		case native[m]:
+			same = append(same, m)
+		default:
+			p.addf("%s", m)
+		}
+	}
+	extra := ""
+	if len(same) > 0 {
+		extra = "the native library gives the same (an API question, NATIVE-API-X1): " + strings.Join(same, "; ")
+	}
+	mpitNote := eventCallbacks(x, &p)
+	p.fail(x, x.Impl.ID+"'s libmpi_abi calling the application's callbacks", extra)
+	reason := fmt.Sprintf("%d callback results (user op, comm and datatype attribute copy, comm error handler) as an ABI build expects them; %s", len(callbackKeys), mpitNote)
+	if len(same) > 0 {
+		reason += fmt.Sprintf("; %d differ from MPI the same way on the native library (NATIVE-API-X1): %s", len(same), shorten(strings.Join(same, "; "), 160))
+	}
+	return harness.Verdict{Reason: reason}
+}
+
+type eventsRec struct {
+	Num   int    `json:"num"`
+	Index int    `json:"index"`
+	Name  string `json:"name"`
+}
+
+type eventCbRec struct {
+	AllocRC    int     `json:"alloc_rc"`
+	RegisterRC int     `json:"register_rc"`
+	FreeRC     int     `json:"free_rc"`
+	Calls      int     `json:"calls"`
+	RegOK      int     `json:"reg_ok"`
+	UserOK     int     `json:"user_ok"`
+	InstOK     int     `json:"inst_ok"`
+	Safety     []int64 `json:"safety"`
+	FreeCalls  int     `json:"free_calls"`
+	FreeOK     int     `json:"free_ok"`
+}
+
+// eventCallbacks judges the MPI_T event callbacks of the abi_mpit run (the
+// run ABI-MPIT-01 reads): the registration handle, an ABI callback safety
+// value and the user data, in the event and in the free callback.
+func eventCallbacks(x *harness.X, p *problems) string {
+	recs := mpitRun(x)
+	ev := harness.Decode[eventsRec](recs, "events")
+	if len(ev) != 1 {
+		x.Errorf("", "abi_mpit recorded %d events records, want 1", len(ev))
+	}
+	if ev[0].Index < 0 {
+		return fmt.Sprintf("MPI_T event callbacks not judged: none of the communicator-creation events mpit.c knows among the library's %d event types", ev[0].Num)
+	}
+	cbs := harness.Decode[eventCbRec](recs, "event_cb")
+	if len(cbs) != 1 {
+		x.Errorf("", "abi_mpit recorded no event callback outcome")
+	}
+	c := cbs[0]
+	if c.AllocRC != 0 || c.RegisterRC != 0 {
+		p.addf("MPI_T event %s: MPI_T_event_handle_alloc returned %d, MPI_T_event_register_callback %d", ev[0].Name, c.AllocRC, c.RegisterRC)
+		return ""
+	}
+	safety := abiValues("MPI_T_CB_REQUIRE_")
+	switch {
+	case c.Calls == 0:
+		p.addf("MPI_T event %s: the callback never ran for 3 MPI_Comm_dup", ev[0].Name)
+	case c.RegOK != 1:
+		p.addf("MPI_T event %s: the callback's event_registration is not the handle MPI_T_event_handle_alloc gave", ev[0].Name)
+	case c.UserOK != 1:
+		p.addf("MPI_T event %s: the callback's user_data is not the pointer registered", ev[0].Name)
+	case c.InstOK != 1:
+		p.addf("MPI_T event %s: the callback's event_instance is NULL", ev[0].Name)
+	}
+	for _, s := range c.Safety {
+		if _, ok := safety[s]; !ok {
+			p.addf("MPI_T event %s: the callback's cb_safety is %d, not one of the ABI's MPI_T_CB_REQUIRE_* values", ev[0].Name, s)
+		}
+	}
+	if c.FreeRC == 0 && c.FreeCalls > 0 && c.FreeOK != 1 {
+		p.addf("MPI_T event %s: the free callback got another registration handle or user_data", ev[0].Name)
+	}
+	return fmt.Sprintf("the MPI_T event callback of %s ran %d times with its registration handle, user data and cb_safety %v (ABI values)", ev[0].Name, c.Calls, c.Safety)
 }

@@ -55,12 +55,19 @@ func abiValues(prefix string) map[int64]string {
 	return out
 }
 
-func judgeMPITThroughABI(x *harness.X) harness.Verdict {
+// mpitRun is the one run of fixtures/c/abi/mpit.c on x's libmpi_abi
+// (ABI-MPIT-01's values, ABI-CALL-01's MPI_T event callbacks).
+func mpitRun(x *harness.X) *harness.Records {
 	_, recs := x.JobOnce(harness.Job{Name: "abi_mpit", Ranks: 1, Program: x.Fixture("abi_mpit"),
 		RankEnv: map[string]string{"LD_LIBRARY_PATH": x.Impl.ABI.LibDir}, Deadline: 60 * time.Second})
 	if len(recs.Kind("done", -1)) != 1 {
 		x.Errorf("", "abi_mpit did not reach its end")
 	}
+	return recs
+}
+
+func judgeMPITThroughABI(x *harness.X) harness.Verdict {
+	recs := mpitRun(x)
 	var p harness.Problems
 	seen := map[string]int{}
 	for _, v := range harness.Decode[mpitValue](recs, "value") {

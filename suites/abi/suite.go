@@ -8,7 +8,7 @@ import "github.com/mpits/mpits/harness"
 var Suite = &harness.Suite{
 	Name: "ABI",
 	Checks: []harness.Check{crossRun, matrix, constants, abiInfo, handles, exports, launch, mpitThroughABI,
-		fingerprintCheck, mpichFamily, fortranConv},
+		fingerprintCheck, mpichFamily, fortranConv, headerCheck},
 	Fixtures: []harness.Fixture{
 		{Name: "abi_version", Sources: []string{"abi/abi_version.c"}, ABI: true},
 		{Name: "abi_app", Sources: []string{"abi/app.c"}, ABI: true},
@@ -35,6 +35,11 @@ var Suite = &harness.Suite{
 		{Name: "inject_abi_export_shadow", Sources: []string{"inject/abi_export_shadow.c"}, ABI: true, Shared: true},
 		{Name: "inject_abi_mpit_native", Sources: []string{"inject/abi_mpit_native.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
 		{Name: "inject_abi_libversion_off", Sources: []string{"inject/abi_libversion_off.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
+		{Name: "inject_abi_optional_size_off", Sources: []string{"inject/abi_optional_size_off.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
+		{Name: "inject_abi_callback_native", Sources: []string{"inject/abi_callback_native.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
+		{Name: "inject_abi_fortran_set_lost", Sources: []string{"inject/abi_fortran_set_lost.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
+		{Name: "inject_abi_header_complete", Sources: []string{"inject/abi_header_complete.c"}, ABI: true, Shared: true},
+		{Name: "inject_abi_header_proto", Sources: []string{"inject/abi_header_proto.c"}, ABI: true, Shared: true},
 		{Name: "inject_native_status_swap", Sources: []string{"inject/abi_status_swap.c"}, Shared: true, Flags: []string{"-ldl"}},
 		{Name: "inject_native_c2f_off", Sources: []string{"inject/abi_c2f_off.c"}, Shared: true, Flags: []string{"-ldl"}},
 		{Name: "inject_native_f2c_off", Sources: []string{"inject/abi_f2c_off.c"}, Shared: true, Flags: []string{"-ldl"}},

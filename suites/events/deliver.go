@@ -42,6 +42,17 @@ var deliverCheck = harness.Define(harness.Check{
 		{ID: "CB-11", Source: "MPI-5.0 §15.3.8.6", Basis: harness.Normative,
 			Text:      "MPI_T_event_read in the callback succeeds and gives, for every element the producer pins to the action, the action's value",
 			Injectors: []string{"inject_events_read_corrupt"}, Judge: deliverJudge("elems")},
+		// §15.3: "The MPI tool information interface can be used
+		// independently from the MPI communication functionality. In
+		// particular, the routines of this interface can be called before MPI
+		// is initialized and after MPI is finalized." §15.3.8: "The MPI
+		// implementation is said to raise an event when it invokes a callback
+		// function previously registered by the user for the corresponding
+		// event type.": a handle allocated and a callback registered before
+		// MPI_Init get the events MPI_Init raises.
+		{ID: "CB-14", Source: "MPI-5.0 §15.3, §15.3.8.4", Basis: harness.Normative,
+			Text:      "event handles allocated and callbacks registered before MPI_Init (MPI_T initialized) succeed, and the events the profile says MPI_Init raises reach those callbacks",
+			Injectors: []string{"inject_events_in_cb_refused"}, Judge: judgePreInit},
 		// §15.3.8.4/§15.3.8.6: the event-instance handle passed to the callback
 		// is valid for the duration of the callback, and MPI_T_event_read,
 		// _copy, _get_timestamp and _get_source query it there. A crash while
@@ -276,4 +287,59 @@ func crashInCallback(j *jobOut) string {
 		return fmt.Sprintf("rank %d died inside the callback of %s (%s) while querying the event instance (MPI_T_event_read/_copy/_get_timestamp/_get_source): %s", rank, in.Event, in.Sub, j.Problem)
 	}
 	return ""
+}
+
+// judgePreInit judges the delivery job's mpi_init phases: handles allocated
+// and callbacks registered before MPI_Init, the events raised inside it.
+func judgePreInit(x *harness.X) harness.Verdict {
+	r := needEvents(x)
+	d := r.Deliver
+	if d.Recs == nil {
+		panic(harness.Verdict{Status: harness.Error, Reason: d.RecErr.Error(), Evidence: d.Evidence})
+	}
+	phases := decode[phaseRec](d, "phase")
+	cbs := decode[cbRec](d, "cb")
+	var bad, ev, judged []string
+	for _, pr := range r.Profiles {
+		for _, ph := range pr.Phases {
+			if ph.Action != "mpi_init" {
+				continue
+			}
+			for _, p := range phases {
+				if p.Action != "mpi_init" || p.Mode != "deliver" || !p.Observer || !p.Present {
+					continue
+				}
+				for _, e := range d.errors() {
+					if e.Rank == p.Rank && e.Phase == p.Phase {
+						bad = append(bad, fmt.Sprintf("rank %d: before MPI_Init, %s returned %d", e.Rank, e.What, e.RC))
+						ev = append(ev, jsonOf([]errorRec{e}))
+					}
+				}
+				for _, et := range ph.Events {
+					n := 0
+					for _, c := range cbs {
+						if c.Rank == p.Rank && c.Phase == p.Phase && c.Event == et.Name {
+							n++
+						}
+					}
+					if n != ph.K {
+						bad = append(bad, fmt.Sprintf("rank %d: with a callback registered before MPI_Init, MPI_Init raised %s %d times, not %d", p.Rank, et.Name, n, ph.K))
+					}
+					judged = append(judged, fmt.Sprintf("rank %d: %s x%d", p.Rank, et.Name, n))
+				}
+			}
+		}
+	}
+	if len(bad) > 0 {
+		x.Failf(strings.Join(ev, "")+jsonOf(cbs), "%s", firstAndMore(bad))
+	}
+	if len(judged) == 0 {
+		pre := decode[preinitRec](d, "preinit")
+		num := "no record"
+		if len(pre) > 0 {
+			num = fmt.Sprintf("MPI_T_event_get_num gives %d before MPI_Init (rc %d)", pre[0].Num, pre[0].NumRC)
+		}
+		x.Unsupported("not measurable here: profile %s names no event raised inside MPI_Init (%s)", profileIDs(r.Profiles), num)
+	}
+	return harness.Verdict{Reason: "registered before MPI_Init: " + strings.Join(judged, ", ")}
 }

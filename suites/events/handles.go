@@ -66,6 +66,22 @@ var handleCheck = harness.Define(harness.Check{
 		{ID: "EH-5", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
 			Text:      "free_cb_function is called once, with the freed handle and the user_data given to MPI_T_event_handle_free",
 			Injectors: []string{"inject_events_free_bad"}, Judge: judgeFreeCallback},
+		// §15.3.8.4: "The handle can be used to identify the specific event
+		// registration information, such as event type and bound object, or
+		// even to deallocate the handle from within the callback invocation."
+		// (MPI_T_event_handle_free is not in Table 22: §15.3.8.2 lets it return
+		// MPI_T_ERR_NOT_ACCESSIBLE, which leaves this unmeasurable.)
+		{ID: "CB-15", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+			Text:      "a callback that calls MPI_T_event_handle_free on its own registration handle gets MPI_SUCCESS, and the handle gets none of the instances raised after that callback (MPI_T_ERR_NOT_ACCESSIBLE, which §15.3.8.2 allows, leaves it unmeasured)",
+			Injectors: []string{"inject_events_in_cb_refused"}, Judge: judgeSelfFree},
+		// §15.3.8.4: "typedef void MPI_T_event_free_cb_function(
+		// MPI_T_event_registration event_registration, MPI_T_cb_safety
+		// cb_safety, void *user_data);" with §15.3.8.2: "The MPI
+		// implementation provides the safety requirement as an argument to the
+		// callback when it is invoked." (Table 21's levels.)
+		{ID: "EH-6", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+			Text:      "free_cb_function is invoked with a cb_safety that is one of the four levels of Table 21",
+			Injectors: []string{"inject_events_cb_wrong_identity"}, Judge: judgeFreeSafety},
 		// §15.3.8.4 (MPI_T_EVENT_HANDLE_ALLOC): "Furthermore, if required by
 		// the event type, the registration handle is bound to the object
 		// referred to by the argument obj_handle.": a bound handle receives the
@@ -153,6 +169,7 @@ func judgeFreeCallback(x *harness.X) harness.Verdict {
 	_, views, _ := handleViews(x)
 	var bad, ev []string
 	for _, v := range views {
+		v.frees = mainFrees(v.frees)
 		switch {
 		case len(v.frees) != 1:
 			bad = append(bad, fmt.Sprintf("rank %d: the free callback ran %d times, not once", v.rank, len(v.frees)))
@@ -166,6 +183,18 @@ func judgeFreeCallback(x *harness.X) harness.Verdict {
 		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
 	}
 	return harness.Verdict{Reason: fmt.Sprintf("on %d rank(s) the free callback ran once with the freed handle and its user_data", len(views))}
+}
+
+// mainFrees leaves out the free callbacks of handles their own callback
+// freed (CB-15's).
+func mainFrees(fs []freecbRec) []freecbRec {
+	var out []freecbRec
+	for _, f := range fs {
+		if f.FreedBy != "callback" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // judgeBound judges the delivery job's phases of bound event types: the
@@ -294,4 +323,81 @@ func judgeHintKept(x *harness.X) harness.Verdict {
 		x.Unsupported("not measurable here: no get_info returned the hint set (ignored hints, or no info object: EH-7, EH-7a)")
 	}
 	return harness.Verdict{Reason: fmt.Sprintf("%d hints came back with the value set", back)}
+}
+
+// judgeSelfFree judges the h_self sub-phase of the probe job: the first
+// callback frees its own handle; the later instances must not reach it.
+func judgeSelfFree(x *harness.X) harness.Verdict {
+	r, views, _ := handleViews(x)
+	frees := decode[selffreeRec](r.Probe, "selffree")
+	var bad, ev []string
+	n := 0
+	for _, v := range views {
+		var mine []selffreeRec
+		for _, f := range frees {
+			if f.Rank == v.rank && f.Sub == "h_self" {
+				mine = append(mine, f)
+			}
+		}
+		got := v.cbs["h_self"]
+		if len(mine) == 0 {
+			if len(got) == 0 {
+				x.Unsupported("not measurable here: rank %d: no callback ran in h_self (%d instances of %s)", v.rank, v.pr.Probe.K, v.pr.Probe.Action)
+			}
+			panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("rank %d: callbacks ran in h_self but none recorded its MPI_T_event_handle_free", v.rank), Evidence: jsonOf(got)})
+		}
+		f := mine[0]
+		switch f.RC {
+		case "MPI_SUCCESS":
+		case "MPI_T_ERR_NOT_ACCESSIBLE":
+			x.Unsupported("not measurable here: rank %d: MPI_T_event_handle_free inside the callback returned MPI_T_ERR_NOT_ACCESSIBLE, which §15.3.8.2 allows for a call outside Table 22", v.rank)
+		default:
+			bad = append(bad, fmt.Sprintf("rank %d: MPI_T_event_handle_free of its own handle inside the callback of %s returned %s", v.rank, v.pr.Probe.Events[0].Name, f.RC))
+			ev = append(ev, jsonOf(mine)+jsonOf(got))
+			continue
+		}
+		n++
+		later := 0
+		for _, c := range got {
+			if c.Slot == f.Slot && c.Seq > f.Seq {
+				later++
+			}
+		}
+		if later > 0 {
+			bad = append(bad, fmt.Sprintf("rank %d: after its callback freed the handle, %d more instances reached it", v.rank, later))
+			ev = append(ev, jsonOf(mine)+jsonOf(got))
+		}
+	}
+	if len(bad) > 0 {
+		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("on %d rank(s) a callback freed its own handle (MPI_SUCCESS) and the later %d instances did not reach it", n, r.Profiles[0].Probe.K-1)}
+}
+
+// judgeFreeSafety judges the cb_safety of every free callback of the
+// probe job (the main thread's free and the callback's own).
+func judgeFreeSafety(x *harness.X) harness.Verdict {
+	r, _, _ := handleViews(x)
+	var bad []string
+	fs := decode[freecbRec](r.Probe, "freecb")
+	for _, f := range fs {
+		if f.Safety < 0 {
+			by := "the main program"
+			if f.FreedBy == "callback" {
+				by = "its own callback"
+			}
+			bad = append(bad, fmt.Sprintf("rank %d: the free callback (handle freed by %s) got a cb_safety that is no safety level", f.Rank, by))
+		}
+	}
+	if len(bad) > 0 {
+		x.Failf(jsonOf(fs), "%s", firstAndMore(bad))
+	}
+	if len(fs) == 0 {
+		x.Unsupported("not measurable here: no free callback ran")
+	}
+	var lv []string
+	for _, f := range fs {
+		lv = append(lv, levelName(f.Safety))
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("%d free callbacks got a safety level: %s", len(fs), strings.Join(lv, ", "))}
 }

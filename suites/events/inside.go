@@ -2,40 +2,83 @@ package events
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/mpits/mpits/harness"
 )
 
 // Inside every callback of the probe and delivery jobs the fixture calls
-// MPI_T_event_read (every element), MPI_T_event_copy, MPI_T_event_get_timestamp
-// and MPI_T_event_get_source and records each result, so each rule judges its
-// own calls. A crash inside a callback is CB-X1's (deliver.go): these rules
-// judge the callbacks recorded before it.
+// MPI_T_event_read (every element), MPI_T_event_copy (into a buffer with
+// guard bytes after the extent), MPI_T_event_get_timestamp,
+// MPI_T_event_get_source and MPI_T_source_get_timestamp of that source, and
+// once, in the probe job's cb_pvar sub-phase, the pvar calls of Table 22;
+// it records each result, so each rule judges its own calls. A crash inside
+// a callback is CB-X1's (deliver.go): these rules judge the callbacks
+// recorded before it.
 var insideCheck = harness.Define(harness.Check{
 	ID:    "EVENTS-INSIDE-001",
 	Needs: "events",
-	Title: "inside every callback MPI_T_event_read, _copy (equal to the elements read), _get_timestamp (non-decreasing for an ordered source) and _get_source (a valid index) succeed",
+	Title: "inside every callback MPI_T_event_read, _copy (equal to the elements read, nothing past the extent), _get_timestamp (non-decreasing for an ordered source, not later than the source's clock) and _get_source (a valid index) succeed, and no call of Table 22 returns MPI_T_ERR_NOT_ACCESSIBLE",
 	Rules: []harness.Rule{
-		// §15.3.8.6 (MPI_T_EVENT_READ, _COPY, _GET_TIMESTAMP, _GET_SOURCE
-		// take "event_instance: event-instance handle provided to the callback
-		// function"), and §15.3.8.2 (Table 22) allows them at every callback
-		// safety level.
-		{ID: "CB-16", Source: "MPI-5.0 §15.3.8.2, §15.3.8.6", Basis: harness.Normative,
-			Text:      "inside a callback MPI_T_event_read (every element), _copy, _get_timestamp and _get_source on the instance return MPI_SUCCESS",
-			Injectors: []string{"inject_events_query_bad"}, Judge: insideJudge("rc")},
+		// §15.3.8.2: "All functions with the prefix MPI_T, except those listed
+		// in Table 22, may return the return code MPI_T_ERR_NOT_ACCESSIBLE to
+		// indicate that the user may not access this function at this time.
+		// The functions (and their respective PMPI versions) listed in Table 22
+		// are exceptions to this rule and shall not return
+		// MPI_T_ERR_NOT_ACCESSIBLE." Table 22 lists MPI_T_EVENT_COPY,
+		// _GET_SOURCE, _GET_TIMESTAMP and _READ.
+		{ID: "CB-16", Source: "MPI-5.0 §15.3.8.2", Basis: harness.Normative,
+			Text:      "inside a callback MPI_T_event_read, _copy, _get_timestamp and _get_source never return MPI_T_ERR_NOT_ACCESSIBLE",
+			Injectors: []string{"inject_events_in_cb_refused"}, Judge: insideJudge("rc")},
+		// §15.3.8.6: "MPI_T_EVENT_READ allows users to copy one element of the
+		// event data to a user-specified buffer at a time." with
+		// "event_instance: event-instance handle provided to the callback
+		// function": inside the callback every element can be read.
+		{ID: "ED-1", Source: "MPI-5.0 §15.3.8.6", Basis: harness.Normative,
+			Text:      "inside a callback MPI_T_event_read of every element of the instance returns MPI_SUCCESS",
+			Injectors: []string{"inject_events_in_cb_refused"}, Judge: insideJudge("read")},
+		// §15.3.8.7: "MPI_T_EVENT_GET_TIMESTAMP returns the timestamp of when
+		// the event was initially observed by the implementation."
+		{ID: "ED-4", Source: "MPI-5.0 §15.3.8.7", Basis: harness.Normative,
+			Text:      "inside a callback MPI_T_event_get_timestamp of the instance returns MPI_SUCCESS",
+			Injectors: []string{"inject_events_in_cb_refused"}, Judge: insideJudge("timestamp")},
+		// §15.3.8.6: "The user must ensure that the buffer is of at least the
+		// size of the extent of the event type, which can be computed from the
+		// type and displacement information returned by the corresponding call
+		// to MPI_T_EVENT_GET_INFO.": a buffer of that size suffices, so the
+		// copy writes nothing past the extent.
+		{ID: "ED-3", Source: "MPI-5.0 §15.3.8.6", Basis: harness.Normative,
+			Text:      "MPI_T_event_copy writes nothing past the extent MPI_T_event_get_info describes (256 guard bytes after it stay untouched)",
+			Injectors: []string{"inject_events_copy_overrun"}, Judge: insideJudge("guard")},
+		// §15.3.8.7: "MPI_T_EVENT_GET_TIMESTAMP returns the timestamp of when
+		// the event was initially observed by the implementation." §15.3.8.1:
+		// "a user can obtain a current timestamp using
+		// MPI_T_SOURCE_GET_TIMESTAMP": an instance observed before its callback
+		// ran is not later than its source's current timestamp read there.
+		{ID: "ED-6", Source: "MPI-5.0 §15.3.8.7", Basis: harness.Normative,
+			Text:      "an instance's MPI_T_event_get_timestamp is not later than MPI_T_source_get_timestamp of its source read after it in the callback",
+			Injectors: []string{"inject_events_timestamp_back"}, Judge: insideJudge("observed")},
+		// §15.3.8.2, the same sentence: Table 22 also lists MPI_T_PVAR_READ,
+		// _READRESET, _RESET, _START, _STOP, _WRITE and
+		// MPI_T_SOURCE_GET_TIMESTAMP. (Other errors, e.g.
+		// MPI_T_ERR_PVAR_NO_WRITE on a read-only variable, are not judged.)
+		{ID: "CB-17", Source: "MPI-5.0 §15.3.8.2", Basis: harness.Normative,
+			Text:      "inside a callback MPI_T_pvar_start, _stop, _read, _write, _reset, _readreset and MPI_T_source_get_timestamp never return MPI_T_ERR_NOT_ACCESSIBLE",
+			Injectors: []string{"inject_events_in_cb_refused"}, Judge: judgeCB17},
 		// §15.3.8.6: "MPI_T_EVENT_COPY copies the event data as a whole into
 		// the user-provided buffer." §15.3.8.3: "The event data can either be
 		// queried element by element with MPI_T_EVENT_READ or copied into a
 		// contiguous event buffer with MPI_T_EVENT_COPY": the same data, at the
 		// displacements MPI_T_EVENT_GET_INFO gives.
 		{ID: "ED-2", Source: "MPI-5.0 §15.3.8.6", Basis: harness.Normative,
-			Text:      "MPI_T_event_copy holds, at each element's displacement, what MPI_T_event_read gives for that element",
-			Injectors: []string{"inject_events_read_corrupt"}, Judge: insideJudge("copy")},
+			Text:      "MPI_T_event_copy in a callback returns MPI_SUCCESS and holds, at each element's displacement, what MPI_T_event_read gives for that element",
+			Injectors: []string{"inject_events_read_corrupt", "inject_events_query_bad"}, Judge: insideJudge("copy")},
 		// §15.3.8.7: "The source_index argument returns the index of the
 		// source of the event instance": an index of §15.3.8.1's sources, in
 		// [0, MPI_T_source_get_num).
 		{ID: "ED-7", Source: "MPI-5.0 §15.3.8.7", Basis: harness.Normative,
-			Text:      "MPI_T_event_get_source in a callback gives an index below MPI_T_source_get_num",
+			Text:      "MPI_T_event_get_source in a callback returns MPI_SUCCESS and an index below MPI_T_source_get_num",
 			Injectors: []string{"inject_events_query_bad"}, Judge: insideJudge("source")},
 		// §15.3.8.1: "The ordering argument [...] returns whether event
 		// callbacks of this source will be invoked in chronological order,
@@ -51,6 +94,9 @@ var insideCheck = harness.Define(harness.Check{
 func insideJudge(kind string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		r := needEvents(x)
+		if kind == "rc" {
+			needNADefined(x, r)
+		}
 		ordered := map[int]bool{}
 		for _, s := range decode[metaSource](metaJob(x), "source") {
 			ordered[s.Index] = s.Ordering == "ordered"
@@ -67,25 +113,52 @@ func insideJudge(kind string) func(x *harness.X) harness.Verdict {
 				}
 				switch kind {
 				case "rc":
+					for _, q := range []string{"read", "copy", "timestamp", "source"} {
+						if c.NA[q] {
+							add("rank %d: %s inside the callback of %s returned MPI_T_ERR_NOT_ACCESSIBLE", c.Rank, queryName[q], c.Event)
+						}
+					}
+				case "read":
 					for e, rc := range c.ReadRCs {
 						if rc != 0 {
 							add("rank %d: MPI_T_event_read(%s, element %d) returned %d inside the callback", c.Rank, c.Event, e, rc)
 						}
 					}
-					if c.CopyRC != 0 {
-						add("rank %d: MPI_T_event_copy(%s) returned %d inside the callback", c.Rank, c.Event, c.CopyRC)
-					}
+				case "timestamp":
 					if c.TsRC != 0 {
 						add("rank %d: MPI_T_event_get_timestamp(%s) returned %d inside the callback", c.Rank, c.Event, c.TsRC)
 					}
-					if c.SrcRC != 0 {
-						add("rank %d: MPI_T_event_get_source(%s) returned %d inside the callback", c.Rank, c.Event, c.SrcRC)
+				case "guard":
+					if c.CopyRC == -2 {
+						continue // an extent past the fixture's buffer: not copied
+					}
+					if c.CopyRC == 0 {
+						pairs++
+					}
+					if c.CopyRC == 0 && c.GuardAt >= 0 {
+						add("rank %d: MPI_T_event_copy(%s) wrote byte %d past the extent %d that MPI_T_event_get_info describes", c.Rank, c.Event, c.GuardAt, c.Extent)
+					}
+				case "observed":
+					if c.TsRC != 0 || c.NowRC != "MPI_SUCCESS" {
+						continue
+					}
+					ts, _ := parseCount(c.Ts)
+					now, _ := parseCount(c.Now)
+					pairs++
+					if ts > now {
+						add("rank %d: %s has timestamp %d, later than MPI_T_source_get_timestamp(%d) read after it in the callback, %d", c.Rank, c.Event, ts, c.Src, now)
 					}
 				case "copy":
+					if c.CopyRC != 0 && c.CopyRC != -2 {
+						add("rank %d: MPI_T_event_copy(%s) returned %d inside the callback", c.Rank, c.Event, c.CopyRC)
+					}
 					if c.CopyRC == 0 && !c.CopyOK {
 						add("rank %d: MPI_T_event_copy(%s) does not hold, at each element's displacement, what MPI_T_event_read gave", c.Rank, c.Event)
 					}
 				case "source":
+					if c.SrcRC != 0 {
+						add("rank %d: MPI_T_event_get_source(%s) returned %d inside the callback", c.Rank, c.Event, c.SrcRC)
+					}
 					if c.SrcRC == 0 && (c.Src < 0 || c.Src >= r.Sources) {
 						add("rank %d: MPI_T_event_get_source(%s) gave %d; MPI_T_source_get_num gives %d", c.Rank, c.Event, c.Src, r.Sources)
 					}
@@ -114,11 +187,108 @@ func insideJudge(kind string) func(x *harness.X) harness.Verdict {
 		if kind == "order" && pairs == 0 {
 			x.Unsupported("not measurable here: no two callbacks of one ordered source on a rank (%d callbacks)", n)
 		}
-		what := map[string]string{"rc": "read, copied, timestamped and sourced their instance", "copy": "copied what they read", "source": "got a valid source index", "order": fmt.Sprintf("kept their ordered source's timestamps non-decreasing (%d pairs)", pairs)}[kind]
+		if kind == "guard" && pairs == 0 {
+			x.Unsupported("not measurable here: no callback's MPI_T_event_copy succeeded on an event type whose extent fits the fixture's buffer (%d callbacks)", n)
+		}
+		if kind == "observed" && pairs == 0 {
+			x.Unsupported("not measurable here: in none of %d callbacks did both MPI_T_event_get_timestamp and MPI_T_source_get_timestamp succeed (%s)", n, nowRCs(r))
+		}
+		what := map[string]string{"rc": "queried their instance without MPI_T_ERR_NOT_ACCESSIBLE", "read": "read every element", "timestamp": "got their instance's timestamp", "guard": fmt.Sprintf("copied their instance within its extent (%d copies)", pairs), "observed": fmt.Sprintf("had a timestamp not later than their source's current one (%d pairs)", pairs), "copy": "copied what they read", "source": "got a valid source index", "order": fmt.Sprintf("kept their ordered source's timestamps non-decreasing (%d pairs)", pairs)}[kind]
 		reason := fmt.Sprintf("%d callbacks %s", n, what)
 		if r.Deliver.Problem != "" {
 			reason += fmt.Sprintf(" (the callbacks recorded before the delivery job ended: %s, CB-X1)", r.Deliver.Problem)
 		}
 		return harness.Verdict{Reason: reason}
+	}
+}
+
+var queryName = map[string]string{"read": "MPI_T_event_read", "copy": "MPI_T_event_copy", "timestamp": "MPI_T_event_get_timestamp", "source": "MPI_T_event_get_source", "source_timestamp": "MPI_T_source_get_timestamp"}
+
+// nowRCs names what MPI_T_source_get_timestamp returned in the callbacks.
+func nowRCs(r *eventsRun) string {
+	seen := map[string]int{}
+	for _, j := range []*jobOut{r.Probe, r.Deliver} {
+		for _, c := range decode[cbRec](j, "cb") {
+			seen["MPI_T_source_get_timestamp "+c.NowRC]++
+			if c.TsRC != 0 {
+				seen[fmt.Sprintf("MPI_T_event_get_timestamp %d", c.TsRC)]++
+			}
+		}
+	}
+	var out []string
+	for k, v := range seen {
+		out = append(out, fmt.Sprintf("%s x%d", k, v))
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+// judgeCB17 judges MPI_T_source_get_timestamp in every callback and the
+// pvar calls of the probe job's cb_pvar sub-phase.
+func judgeCB17(x *harness.X) harness.Verdict {
+	r := needEvents(x)
+	needNADefined(x, r)
+	var bad, ev []string
+	nts, npv := 0, 0
+	for _, j := range []*jobOut{r.Probe, r.Deliver} {
+		for _, c := range decode[cbRec](j, "cb") {
+			if c.NowRC == "" || c.NowRC == "not_called" {
+				continue
+			}
+			nts++
+			if c.NA["source_timestamp"] {
+				bad = append(bad, fmt.Sprintf("rank %d: MPI_T_source_get_timestamp(%d) inside the callback of %s returned MPI_T_ERR_NOT_ACCESSIBLE", c.Rank, c.Src, c.Event))
+				ev = append(ev, jsonOf([]cbRec{c}))
+			}
+		}
+	}
+	calls := []string{"start", "stop", "read", "write", "reset", "readreset"}
+	for _, p := range decode[cbpvarRec](r.Probe, "cbpvar") {
+		npv++
+		for _, q := range calls {
+			if p.NA[q] {
+				bad = append(bad, fmt.Sprintf("rank %d: MPI_T_pvar_%s(%s) inside a callback returned MPI_T_ERR_NOT_ACCESSIBLE", p.Rank, q, p.Pvar))
+				ev = append(ev, jsonOf([]cbpvarRec{p}))
+			}
+		}
+	}
+	if len(bad) > 0 {
+		x.Failf(strings.Join(ev, ""), "%s", firstAndMore(bad))
+	}
+	if nts == 0 && npv == 0 {
+		x.Unsupported("not measurable here: no callback called MPI_T_source_get_timestamp or a pvar call (%s)", pvarChoice(r))
+	}
+	reason := fmt.Sprintf("%d MPI_T_source_get_timestamp calls in callbacks", nts)
+	if npv > 0 {
+		var got []string
+		for _, p := range decode[cbpvarRec](r.Probe, "cbpvar") {
+			for _, q := range calls {
+				got = append(got, q+" "+p.Calls[q])
+			}
+			reason += fmt.Sprintf("; pvar %s in a callback: %s", p.Pvar, strings.Join(got, ", "))
+			break
+		}
+	} else {
+		reason += "; no pvar call (" + pvarChoice(r) + ")"
+	}
+	return harness.Verdict{Reason: reason + ": none returned MPI_T_ERR_NOT_ACCESSIBLE"}
+}
+
+// pvarChoice says which performance variable the probe job chose.
+func pvarChoice(r *eventsRun) string {
+	for _, p := range decode[pvarRec](r.Probe, "pvar") {
+		if !p.Used {
+			return fmt.Sprintf("no usable pvar: index %d %q, session rc %d, handle rc %d, count %d", p.Index, p.Name, p.SessionRC, p.HandleRC, p.Count)
+		}
+		return fmt.Sprintf("pvar %q", p.Name)
+	}
+	return "the probe job reached no cb_pvar phase"
+}
+
+// needNADefined ends the check unsupported when the implementation's mpi.h
+// has no MPI_T_ERR_NOT_ACCESSIBLE: no return code can be told to be it.
+func needNADefined(x *harness.X, r *eventsRun) {
+	if !r.NADefined {
+		x.Unsupported("not measurable here: mpi.h defines no MPI_T_ERR_NOT_ACCESSIBLE (library MPI %s), so no return code can be that error class", x.Caps.MPIVersion)
 	}
 }

@@ -32,7 +32,14 @@ type cbRec struct {
 	Ts       string   `json:"ts"`
 	SrcRC    int      `json:"src_rc"`
 	Src      int      `json:"src"`
-	Rank     int      `json:"-"`
+	GuardAt  int      `json:"guard_at"` // first guard byte after the extent MPI_T_event_copy changed, -1 none
+	Extent   int64    `json:"extent"`
+	NowRC    string   `json:"now_rc"` // MPI_T_source_get_timestamp of the instance's source, in the callback
+	Now      string   `json:"now"`
+	// NA names the queries that returned MPI_T_ERR_NOT_ACCESSIBLE (read,
+	// copy, timestamp, source, source_timestamp).
+	NA   map[string]bool `json:"not_accessible"`
+	Rank int             `json:"-"`
 }
 
 type factRec struct {
@@ -65,6 +72,7 @@ type droppedRec struct {
 	HandleOK bool   `json:"handle_ok"`
 	Source   int    `json:"source"`
 	Safety   int    `json:"safety"`
+	Handler  string `json:"handler"` // "current", or "replaced": a handler set and replaced before
 	Rank     int    `json:"-"`
 }
 
@@ -75,7 +83,60 @@ type freecbRec struct {
 	UserOK   bool   `json:"user_ok"`
 	Safety   int    `json:"safety"`
 	Sub      string `json:"sub"`
+	FreedBy  string `json:"freed_by"` // "main", or "callback": the handle's own callback freed it
 	Rank     int    `json:"-"`
+}
+
+// selffreeRec is a callback's MPI_T_event_handle_free of its own handle.
+type selffreeRec struct {
+	Seq   int    `json:"seq"`
+	Phase int    `json:"phase"`
+	Sub   string `json:"sub"`
+	Slot  int    `json:"slot"`
+	RC    string `json:"rc"`
+	Rank  int    `json:"-"`
+}
+
+// cbpvarRec is the performance-variable calls made inside a callback.
+type cbpvarRec struct {
+	Seq   int               `json:"seq"`
+	Phase int               `json:"phase"`
+	Sub   string            `json:"sub"`
+	Pvar  string            `json:"pvar"`
+	Calls map[string]string `json:"calls"`
+	NA    map[string]bool   `json:"not_accessible"`
+	Rank  int               `json:"-"`
+}
+
+// pvarRec is the performance variable chosen for the calls in a callback.
+type pvarRec struct {
+	Phase     int    `json:"phase"`
+	Index     int    `json:"index"`
+	Name      string `json:"name"`
+	SessionRC int    `json:"session_rc"`
+	HandleRC  int    `json:"handle_rc"`
+	Count     int    `json:"count"`
+	Used      bool   `json:"used"`
+	Rank      int    `json:"-"`
+}
+
+// evsigRec is what an event type must keep identical across processes.
+type evsigRec struct {
+	Index     int    `json:"index"`
+	RC        int    `json:"rc"`
+	Name      string `json:"name"`
+	Verbosity string `json:"verbosity"`
+	Num       int    `json:"num"`
+	Types     string `json:"types"`
+	Enum      string `json:"enum"`
+	Bind      string `json:"bind"`
+	Rank      int    `json:"-"`
+}
+
+type preinitRec struct {
+	NumRC int `json:"num_rc"`
+	Num   int `json:"num"`
+	Rank  int `json:"-"`
 }
 
 type eventsRec struct {
@@ -84,6 +145,8 @@ type eventsRec struct {
 	Names   []string `json:"names"`
 	Sources int      `json:"sources"`
 	Note    string   `json:"note"`
+	// NADefined: mpi.h defines MPI_T_ERR_NOT_ACCESSIBLE (MPI 4.0 added it).
+	NADefined bool `json:"not_accessible_defined"`
 }
 
 type errorRec struct {
@@ -138,6 +201,16 @@ func setRank(v any, rank int) {
 		t.Rank = rank
 	case *handlesRec:
 		t.Rank = rank
+	case *selffreeRec:
+		t.Rank = rank
+	case *cbpvarRec:
+		t.Rank = rank
+	case *pvarRec:
+		t.Rank = rank
+	case *evsigRec:
+		t.Rank = rank
+	case *preinitRec:
+		t.Rank = rank
 	}
 }
 
@@ -167,6 +240,7 @@ type eventsRun struct {
 	Deliver, Probe *jobOut
 	Names          []string
 	Sources        int
+	NADefined      bool
 	Profiles       []profile
 }
 
@@ -191,7 +265,7 @@ func needEvents(x *harness.X) *eventsRun {
 	if len(evs) == 0 {
 		panic(harness.Verdict{Status: harness.Error, Reason: "events_deliver wrote no events record", Evidence: r.Probe.Evidence})
 	}
-	r.Names, r.Sources = evs[0].Names, evs[0].Sources
+	r.Names, r.Sources, r.NADefined = evs[0].Names, evs[0].Sources, evs[0].NADefined
 	present := map[string]bool{}
 	for _, name := range r.Names {
 		present[name] = true

@@ -49,11 +49,30 @@ var safetyCheck = harness.Define(harness.Check{
 		// §15.3.8.5: "The argument count provides a best effort estimation of
 		// the number of invocations to a registered event callback [...] that
 		// were not executed since the registration of the dropped-callback
-		// handler or the last invocation"; the handler runs before the next
-		// event of the source is delivered.
+		// handler or the last invocation of a registered dropped-callback
+		// handler."
 		{ID: "DROP-1", Source: "MPI-5.0 §15.3.8.5", Basis: harness.Normative,
-			Text:      "instances dropped for lack of a valid callback are reported to the dropped handler with their count, before the next delivered callback",
+			Text:      "instances dropped for lack of a valid callback are reported to the dropped handler with their count",
 			Injectors: []string{"inject_events_cb_never"}, Judge: safetyJudge("count")},
+		// §15.3.8.5: "If dropped event notifications have been observed for a
+		// specific source since the last event notification of that source,
+		// the corresponding dropped handler callback function must be called
+		// before other events are raised for that source."
+		{ID: "DROP-2", Source: "MPI-5.0 §15.3.8.5", Basis: harness.Normative,
+			Text:      "the dropped handler runs before the callback of the next instance of the source whose instances were dropped",
+			Injectors: []string{"inject_events_dropped_handler_off"}, Judge: safetyJudge("before")},
+		// §15.3.8.5: "Subsequent calls to MPI_T_EVENT_SET_DROPPED_HANDLER with
+		// the same registration handle will replace previously-registered
+		// callback functions for that registration handle."
+		{ID: "DROP-5", Source: "MPI-5.0 §15.3.8.5", Basis: harness.Normative,
+			Text:      "after MPI_T_event_set_dropped_handler is called again on a handle, only the new handler is told of dropped instances, never the replaced one",
+			Injectors: []string{"inject_events_dropped_handler_off"}, Judge: safetyJudge("replaced")},
+		// §15.3.8.5: "If the pointer to dropped_cb_function is the NULL
+		// pointer, no data loss is recorded or reported until a new valid
+		// callback function is registered."
+		{ID: "DROP-6", Source: "MPI-5.0 §15.3.8.5", Basis: harness.Normative,
+			Text:      "instances dropped while the dropped handler is NULL are reported to no handler, neither then nor to the handler set after",
+			Injectors: []string{"inject_events_dropped_handler_off"}, Judge: safetyJudge("dnull")},
 		// §15.3.8.5: "The source_index provides the index of the source that
 		// dropped the corresponding event information. The argument cb_safety
 		// describes the safety requirements the callback function must fulfill
@@ -96,24 +115,50 @@ func safetyJudge(kind string) func(x *harness.X) harness.Verdict {
 					ev = append(ev, jsonOf(got))
 				}
 			case "count":
-				after := v.cbs["s_after"]
-				if len(after) == 0 {
-					bad = append(bad, fmt.Sprintf("rank %d: no callback ran for the instance after the dropped ones", v.rank))
-					ev = append(ev, jsonOf(v.dropped["s_after"]))
-					continue
-				}
 				drops := append(append([]droppedRec{}, v.dropped["s_drop"]...), v.dropped["s_after"]...)
 				var count int64
 				for _, d := range drops {
 					count += d.Count
-					if d.Seq > after[0].Seq {
-						bad = append(bad, fmt.Sprintf("rank %d: the dropped handler ran after the next delivered callback", v.rank))
-						ev = append(ev, jsonOf(drops)+jsonOf(after))
-					}
 				}
 				if count != int64(k) {
-					bad = append(bad, fmt.Sprintf("rank %d: %d instances were dropped (no valid callback); the dropped handler was told %d before the next delivery", v.rank, k, count))
-					ev = append(ev, jsonOf(drops)+jsonOf(after))
+					bad = append(bad, fmt.Sprintf("rank %d: %d instances were dropped (no valid callback); the dropped handler was told %d (up to the next delivery)", v.rank, k, count))
+					ev = append(ev, jsonOf(drops)+jsonOf(v.cbs["s_after"]))
+				}
+			case "before":
+				after := v.cbs["s_after"]
+				drops := append(append([]droppedRec{}, v.dropped["s_drop"]...), v.dropped["s_after"]...)
+				if len(after) == 0 || len(drops) == 0 {
+					x.Unsupported("not measurable here: rank %d: %d dropped-handler calls and %d callbacks for the instance after the dropped ones (DROP-1, CB-10)", v.rank, len(drops), len(after))
+				}
+				for _, d := range drops {
+					if d.Seq > after[0].Seq {
+						bad = append(bad, fmt.Sprintf("rank %d: the dropped handler (count %d) ran after the callback of the next instance of the source", v.rank, d.Count))
+						ev = append(ev, jsonOf(drops)+jsonOf(after))
+						break
+					}
+				}
+			case "replaced":
+				drops := append(append([]droppedRec{}, v.dropped["s_drop"]...), v.dropped["s_after"]...)
+				if len(drops) == 0 {
+					x.Unsupported("not measurable here: rank %d: no dropped handler ran for %d dropped instances (DROP-1)", v.rank, k)
+				}
+				for _, d := range drops {
+					if d.Handler != "current" {
+						bad = append(bad, fmt.Sprintf("rank %d: the dropped handler replaced by a second MPI_T_event_set_dropped_handler was told of %d dropped instances", v.rank, d.Count))
+						ev = append(ev, jsonOf(drops))
+						break
+					}
+				}
+			case "dnull":
+				if len(v.dropped["s_drop"])+len(v.dropped["s_after"]) == 0 {
+					x.Unsupported("not measurable here: rank %d: no dropped handler ran for %d dropped instances with a handler set (DROP-1)", v.rank, k)
+				}
+				if n := len(v.cbs["s_dnull"]); n > 0 {
+					x.Unsupported("not measurable here: rank %d: %d callbacks ran where the instances should have been dropped (CB-5)", v.rank, n)
+				}
+				if got := append(append([]droppedRec{}, v.dropped["s_dnull"]...), v.dropped["s_dnull_after"]...); len(got) > 0 {
+					bad = append(bad, fmt.Sprintf("rank %d: %d instances were dropped while the dropped handler was NULL; a dropped handler was then told of %d", v.rank, k, got[0].Count))
+					ev = append(ev, jsonOf(got)+jsonOf(v.cbs["s_dnull_after"]))
 				}
 			}
 		}
@@ -121,7 +166,7 @@ func safetyJudge(kind string) func(x *harness.X) harness.Verdict {
 			x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
 		}
 		pr := r.Profiles[0]
-		what := map[string]string{"all": "the lowest valid level's callback ran for every instance", "replace": "the replacing callback ran, not the replaced one", "null": "with the level removed, the next level's callback ran", "drop": "no callback below the required level ran", "count": fmt.Sprintf("%d dropped instances counted to the dropped handler before the next delivery", pr.Probe.K)}[kind]
+		what := map[string]string{"all": "the lowest valid level's callback ran for every instance", "replace": "the replacing callback ran, not the replaced one", "null": "with the level removed, the next level's callback ran", "drop": "no callback below the required level ran", "count": fmt.Sprintf("%d dropped instances counted to the dropped handler", pr.Probe.K), "before": "the dropped handler ran before the callback of the next instance", "replaced": "only the replacing dropped handler was told of the dropped instances", "dnull": fmt.Sprintf("%d instances dropped while the handler was NULL were reported to no handler, then or after a new one was set", pr.Probe.K)}[kind]
 		return harness.Verdict{Reason: fmt.Sprintf("raised at %s (profile %s): %s", levelName(pr.Context), profileIDs(r.Profiles), what)}
 	}
 }

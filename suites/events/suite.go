@@ -7,7 +7,7 @@ import "github.com/mpits/mpits/harness"
 // Suite is the MPI_T events suite.
 var Suite = &harness.Suite{
 	Name:   "MPI_T events",
-	Checks: []harness.Check{eventInfo, metaCheck, stableCheck, callsCheck, deliverCheck, safetyCheck, asyncCheck, insideCheck, handleCheck, infoCheck, threadsCheck, seedCheck},
+	Checks: []harness.Check{eventInfo, metaCheck, stableCheck, callsCheck, deliverCheck, safetyCheck, asyncCheck, insideCheck, handleCheck, infoCheck, threadsCheck, seedCheck, acrossCheck},
 	Fixtures: []harness.Fixture{
 		{Name: "events_event_info", Sources: []string{"events/event_info.c"}},
 		{Name: "events_event_meta", Sources: []string{"events/event_meta.c"}, Headers: []string{"events/events_common.h", "events/event_meta_again.h", "events/event_meta_args.h"}},
@@ -40,6 +40,10 @@ var Suite = &harness.Suite{
 		injector("inject_events_name_clash", "events_name_clash.c"),
 		injector("inject_events_clock_fast", "events_clock_fast.c"),
 		injector("inject_events_alloc_refused", "events_alloc_refused.c"),
+		injector("inject_events_in_cb_refused", "events_in_cb_refused.c", "events_cb_wrap.h"),
+		injector("inject_events_dropped_handler_off", "events_dropped_handler_off.c", "events_cb_wrap.h"),
+		injector("inject_events_copy_overrun", "events_copy_overrun.c"),
+		injector("inject_events_meta_rank_differs", "events_meta_rank_differs.c"),
 	},
 }
 

@@ -86,6 +86,17 @@ var acrossCheck = harness.Define(harness.Check{
 		{ID: "PVAR-3", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
 			Text:      "MPI_T_pvar_get_info of one index returns the same information every time, before MPI_Init, after it and after traffic",
 			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameOverTime("pvar")},
+		// §15.3.5: "Therefore, within the context of the MPI tool information
+		// interface, it is permissible to use a subset of MPI datatypes as
+		// specified below before MPI initialization." (judge: across_local.go)
+		{ID: "INIT-12", Source: "MPI-5.0 §15.3.5", Basis: harness.Normative,
+			Text:      "the datatype handles MPI_T_cvar_get_info and MPI_T_pvar_get_info return before MPI_Init are, compared after MPI_Init, the predefined Table 19 handles (MPI_INT, MPI_UNSIGNED, ...) get_info returns for the same variables then",
+			Injectors: []string{"inject_mpit_dt_before_init"}, Judge: judgeInit12},
+		// Table 20: "MPI_T_SCOPE_LOCAL | may be writeable, writing only
+		// affects the calling MPI process" (judge: across_local.go).
+		{ID: "CVAR-17", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+			Text:      "a write of a LOCAL-scope control variable on rank 0 that takes (reads back) leaves the value rank 1 reads unchanged",
+			Injectors: []string{"inject_mpit_cvar_local_leak"}, Judge: judgeCvar17},
 	},
 })
 

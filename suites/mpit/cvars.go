@@ -59,6 +59,19 @@ var cvarRW = harness.Define(harness.Check{
 		{ID: "CVAR-X3", Source: "MPI-5.0 §15.3.6", Basis: harness.Quality,
 			Text:      "a control variable set through the implementation's environment convention reads the value set",
 			Injectors: []string{"inject_mpit_cvar_env_ignored"}, Judge: cvarRWRule("CVAR-X3")},
+		// §15.3.5: "If a variable has type MPI_CHAR, the value of the count
+		// parameter returned by MPI_T_CVAR_HANDLE_ALLOC and
+		// MPI_T_PVAR_HANDLE_ALLOC must be large enough to include any valid
+		// value, including its terminating null character." (judge: charvars.go)
+		{ID: "META-7", Source: "MPI-5.0 §15.3.5", Basis: harness.Normative,
+			Text:      "the count MPI_T_cvar_handle_alloc returns for an MPI_CHAR control variable holds the value it reads plus its terminating NUL",
+			Injectors: []string{"inject_mpit_char_unterminated"}, Judge: judgeMeta7},
+		// §15.3.5: "The use of the datatype MPI_CHAR in the MPI tool
+		// information interface implies a null-terminated character array"
+		// (judge: charvars.go).
+		{ID: "META-8", Source: "MPI-5.0 §15.3.5", Basis: harness.Normative,
+			Text:      "MPI_T_cvar_read of an MPI_CHAR control variable returns an array with a NUL within the handle's count",
+			Injectors: []string{"inject_mpit_char_unterminated"}, Judge: judgeMeta8},
 	},
 })
 
@@ -138,28 +151,31 @@ func cvarRWRule(rule string) func(x *harness.X) harness.Verdict {
 	}
 }
 
-// runCvarRW files every problem of the job under the rule it breaks, and
-// says what was measured.
-func runCvarRW(x *harness.X) (map[string][]string, string, map[string]bool, string) {
+// cvarReadsJob is the reads run of mpit_cvar_rw (one job, shared by every
+// rule that judges its records), with the variable it sets through the
+// environment (envName, "" when none of envCandidates exists).
+func cvarReadsJob(x *harness.X) (job harness.Job, envName string) {
 	w := walk(x)
 	if len(w.cvars) == 0 {
 		x.Unsupported("MPI_T_cvar_get_num gives 0 after MPI_Init: no control variables")
 	}
-	job := harness.Job{Name: "mpit_cvar_rw", Ranks: 1, Program: x.Fixture("mpit_cvar_rw")}
-	envName := ""
+	job = harness.Job{Name: "mpit_cvar_rw", Ranks: 1, Program: x.Fixture("mpit_cvar_rw")}
 	for _, c := range envCandidates {
 		for _, v := range w.cvars {
 			if v.RC == "MPI_SUCCESS" && v.Name == c.name && (v.Datatype == "MPI_INT" || v.Datatype == "MPI_UNSIGNED") {
-				envName = c.name
 				job.Env = map[string]string{c.env: envValue}
 				job.Args = []string{c.name, envValue}
-				break
+				return job, c.name
 			}
 		}
-		if envName != "" {
-			break
-		}
 	}
+	return job, ""
+}
+
+// runCvarRW files every problem of the job under the rule it breaks, and
+// says what was measured.
+func runCvarRW(x *harness.X) (map[string][]string, string, map[string]bool, string) {
+	job, envName := cvarReadsJob(x)
 	res, recs, err := x.LaunchOnce(job)
 	if err != nil {
 		x.Errorf(res.Evidence(), "%v", err)

@@ -2,6 +2,7 @@ package mpit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mpits/mpits/harness"
 )
@@ -26,6 +27,16 @@ var enduranceCheck = harness.Define(harness.Check{
 		{ID: "END-2", Source: "MPI-5.0 §15.3.7.3, §15.3.7.4", Basis: harness.Quality,
 			Text:      "pvar session create/free cycles, each allocating and freeing a handle of every NO_OBJECT performance variable, and control variable handle cycles all succeed without a crash",
 			Injectors: []string{"inject_mpit_cycle_breaks"}, Judge: judgeEndurance("handles")},
+		// Table 23 (§15.3.10) names MPI_T_ERR_OUT_OF_HANDLES "No more handles
+		// available" for the handle procedures and MPI_T_ERR_OUT_OF_SESSIONS
+		// "No more sessions available" for the session procedures. The text
+		// sets no number of handles or sessions a library must give, nor
+		// says that running out must return these (§15.3.10 leaves errors
+		// undefined): quality. Bounded at 100000 held (or 2 s) per kind; a
+		// library that gives them all passes with the count.
+		{ID: "ERR-5", Source: "MPI-5.0 §15.3.10", Basis: harness.Quality,
+			Text:      "allocating control variable handles, pvar sessions and pvar handles without freeing them (up to 100000 each) either succeeds every time or ends with MPI_T_ERR_OUT_OF_HANDLES / MPI_T_ERR_OUT_OF_SESSIONS, never another error or a crash",
+			Injectors: []string{"inject_mpit_out_of_handles"}, Judge: judgeErr5},
 	},
 })
 
@@ -58,7 +69,7 @@ func judgeEndurance(mode string) func(x *harness.X) harness.Verdict {
 		for _, f := range decode[cycleFailed](recs, "failed") {
 			x.Failf(res.Evidence(), "cycle %d: %s returned %s", f.Cycle, f.Call, f.RC)
 		}
-		if !res.OK() {
+		if !res.OK() && !diedExhausting(recs) {
 			x.Failf(res.Evidence(), "the process died (%s) after its checkpoint at cycle %d (one every 25 cycles)", res.Problem(), last)
 		}
 		if len(cycles) < 2 || last == 0 {
@@ -73,4 +84,68 @@ func judgeEndurance(mode string) func(x *harness.X) harness.Verdict {
 		}
 		return harness.Verdict{Reason: fmt.Sprintf("%d cycles in %.1f s, all succeeded; resident set %d KiB to %d KiB, %+.0f bytes per cycle over the second half", end.Cycle, end.Seconds, first.RSSKiB, end.RSSKiB, per)}
 	}
+}
+
+// diedExhausting says whether the handles run died while running out of
+// handles or sessions, after its cycles: ERR-5's death, not END-2's.
+func diedExhausting(recs *harness.Records) bool {
+	return recs != nil && len(recs.Kind("done", 0)) > 0 && len(recs.Kind("exhaust_try", 0)) > 0 && len(recs.Kind("exhaust_end", 0)) == 0
+}
+
+type exhaustTry struct {
+	What string `json:"what"`
+}
+
+type exhaustRec struct {
+	What       string  `json:"what"`
+	Call       string  `json:"call"`
+	Index      int     `json:"index"`
+	Held       int     `json:"held"`
+	RC         string  `json:"rc"`
+	Bound      int     `json:"bound"`
+	TimedOut   int     `json:"timed_out"`
+	Seconds    float64 `json:"seconds"`
+	FreeFailed int     `json:"free_failed"`
+}
+
+// Table 23: "MPI_T_ERR_OUT_OF_HANDLES | No more handles available" (handle
+// procedures), "MPI_T_ERR_OUT_OF_SESSIONS | No more sessions available"
+// (session procedures).
+func judgeErr5(x *harness.X) harness.Verdict {
+	res, recs, err := x.LaunchOnce(harness.Job{Name: "mpit_endurance_handles", Ranks: 1, Program: x.Fixture("mpit_endurance"), Args: []string{"handles"}})
+	if recs == nil {
+		x.Errorf(res.Evidence(), "the handles run left no records: %v (%s)", err, res.Problem())
+	}
+	if len(recs.Kind("done", 0)) == 0 {
+		x.Errorf(res.Evidence(), "the handles run did not finish its cycles (END-2's verdict): %s", res.Problem())
+	}
+	want := map[string]string{"cvar_handle": "MPI_T_ERR_OUT_OF_HANDLES", "pvar_handle": "MPI_T_ERR_OUT_OF_HANDLES", "session": "MPI_T_ERR_OUT_OF_SESSIONS"}
+	word := map[string]string{"cvar_handle": "control variable handles", "pvar_handle": "pvar handles in one session", "session": "pvar sessions"}
+	var bad, seen []string
+	finished := map[string]bool{}
+	for _, e := range decode[exhaustRec](recs, "exhaust") {
+		finished[e.What] = true
+		switch {
+		case e.RC == "MPI_SUCCESS" && e.Bound == 1:
+			seen = append(seen, fmt.Sprintf("%d %s held (the bound)", e.Held, word[e.What]))
+		case e.RC == "MPI_SUCCESS":
+			seen = append(seen, fmt.Sprintf("%d %s held in %.1f s (the time bound)", e.Held, word[e.What], e.Seconds))
+		case e.RC == want[e.What]:
+			seen = append(seen, fmt.Sprintf("%s ran out after %d with %s", word[e.What], e.Held, e.RC))
+		default:
+			bad = append(bad, fmt.Sprintf("%s after %d %s held returned %s, not %s", e.Call, e.Held, word[e.What], e.RC, want[e.What]))
+		}
+	}
+	if !res.OK() {
+		for _, t := range decode[exhaustTry](recs, "exhaust_try") {
+			if !finished[t.What] {
+				bad = append(bad, fmt.Sprintf("the process died (%s) allocating %s without freeing them", res.Problem(), word[t.What]))
+			}
+		}
+	}
+	failOn(x, bad, res.Evidence())
+	if len(seen) == 0 {
+		x.Unsupported("not measurable here: nothing to allocate (no control variable or performance variable bound to no object)")
+	}
+	return harness.Verdict{Reason: strings.Join(seen, "; ")}
 }

@@ -30,6 +30,12 @@ var pvarValuesCheck = harness.Define(harness.Check{
 		{ID: "PVAR-17", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
 			Text:      "a HIGHWATERMARK handle never reads less, a LOWWATERMARK handle never more, than it read before, as long as it is not reset",
 			Injectors: []string{"inject_mpit_pvar_values_off"}, Judge: judgeMonotone("PVAR-17")},
+		// §15.3.7.1, MPI_T_PVAR_CLASS_HIGHWATERMARK and _LOWWATERMARK: "The
+		// starting value is the current utilization level of the resource at
+		// the time that the variable is started or reset."
+		{ID: "PVAR-18", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
+			Text:      "right after a reset, a HIGHWATERMARK handle reads no more (a LOWWATERMARK no less) than a handle of the same variable started before and never reset: the current level, not what was seen before",
+			Injectors: []string{"inject_mpit_watermark_reset"}, Judge: judgePvar18},
 	},
 })
 
@@ -130,4 +136,56 @@ func less(a, b json.Number, double bool) bool {
 	x, _ := a.Float64()
 	y, _ := b.Float64()
 	return x < y-tol(x, y)
+}
+
+// judgePvar18: the walk says first whether there are watermark variables
+// at all (the traffic job is not launched for nothing); then, from the
+// mutate items of the pvar job: session A's handle is reset while session
+// B's, started at the same time, is not. B has seen every level since its
+// start, the current one included, so a high-water mark of A right after
+// the reset (the current level) reads at most B's, a low-water mark at
+// least B's.
+func judgePvar18(x *harness.X) harness.Verdict {
+	w := walk(x)
+	n, wm := 0, 0
+	for _, v := range w.pvars {
+		if v.RC != "MPI_SUCCESS" {
+			continue
+		}
+		n++
+		if v.Class == "HIGHWATERMARK" || v.Class == "LOWWATERMARK" {
+			wm++
+		}
+	}
+	if n == 0 {
+		x.Unsupported("not measurable here: MPI_T_pvar_get_num gives %d after MPI_Init, no performance variable answers get_info", w.summary.Pvars)
+	}
+	if wm == 0 {
+		x.Unsupported("not measurable here: none of the %d performance variables is of class HIGHWATERMARK or LOWWATERMARK", n)
+	}
+	r := pvarJob(x)
+	broken := tally{}
+	judged := 0
+	for _, m := range r.mutates {
+		down := m.Class == "LOWWATERMARK"
+		if (m.Class != "HIGHWATERMARK" && !down) || m.ResetRC != "MPI_SUCCESS" || len(m.AAfterReset) == 0 || len(m.BAfterReset) == 0 {
+			continue
+		}
+		judged++
+		if i, ok := against(m.AAfterReset, m.BAfterReset, m.Datatype == "MPI_DOUBLE", down); !ok {
+			what := "above"
+			if down {
+				what = "below"
+			}
+			broken.note("a watermark reads "+what+" the current level right after a reset",
+				fmt.Sprintf("%s (%d, %s): element %d read %s after the reset, a handle never reset %s", m.Name, m.Index, m.Class, i, m.AAfterReset[i], m.BAfterReset[i]))
+		}
+	}
+	var p problems
+	broken.into(&p, "; ")
+	p.fail(x, "broken")
+	if judged == 0 {
+		x.Unsupported("not measurable here: no reset of the %d watermark variables succeeded", wm)
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("%s read, right after a reset, within what a handle never reset has seen", plural(judged, "watermark variable", "watermark variables"))}
 }

@@ -75,6 +75,11 @@ var Suite = &harness.Suite{
 		injector("inject_mpit_pvar_stop_leaks", "inject/mpit_pvar_stop_leaks.c"),
 		injector("inject_mpit_pvar_counts_stopped", "inject/mpit_pvar_counts_stopped.c"),
 		injector("inject_mpit_pvar_reset_noop", "inject/mpit_pvar_reset_noop.c"),
+		injector("inject_mpit_dt_before_init", "inject/mpit_dt_before_init.c"),
+		injector("inject_mpit_cvar_local_leak", "inject/mpit_cvar_local_leak.c"),
+		injector("inject_mpit_char_unterminated", "inject/mpit_char_unterminated.c"),
+		injector("inject_mpit_out_of_handles", "inject/mpit_out_of_handles.c"),
+		injector("inject_mpit_watermark_reset", "inject/mpit_watermark_reset.c"),
 	},
 }
 

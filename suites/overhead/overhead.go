@@ -22,6 +22,12 @@ import (
 	"strings"
 )
 
+// Measures are the rows of the project's checklist the benchmarks answer,
+// with where: they measure and report a cost, and never give a verdict.
+var Measures = map[string]string{
+	"QMPI-OVH-01": "the QMPI cost compiled in but unused (mpich-tools against mpich-noqmpi) and per pass-through tool, in `reports/overhead/overhead.md` (`bash ci/overhead`)",
+}
+
 // Call is a call kind bench.c times.
 type Call struct {
 	Name    string

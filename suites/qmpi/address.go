@@ -3,6 +3,7 @@ package qmpi
 import (
 	"fmt"
 	"path"
+	"strings"
 
 	"github.com/mpits/mpits/harness"
 	. "github.com/onsi/gomega"
@@ -34,6 +35,15 @@ var callingAddress = harness.Define(harness.Check{
 			Text:       "with a PMPI tool wrapping MPI_Barrier loaded as well, QMPI_Get_calling_address gives an address inside the PMPI tool's MPI_Barrier",
 			Injectors:  []string{"inject_qmpi_wrong_address"},
 			Conformers: []string{"conform_qmpi_calling_address"}, Judge: judgeCallingAddress(true)},
+		// seed 000: "The the address of the point where the application
+		// originally called the MPI function before entering the QMPI tool
+		// stack." A Fortran application calls the MPI library's Fortran
+		// binding: the point where it called is in the application, not in
+		// the binding that then calls the C function.
+		{ID: "QMPI-ADDR-03", Source: "seed 000", Basis: harness.SeedBasis,
+			Text:       "for MPI_BARRIER called through mpif.h (from the main program and from a subroutine), QMPI_Get_calling_address gives an address inside the Fortran application, not inside the MPI library's Fortran binding",
+			Injectors:  []string{"inject_qmpi_wrong_address"},
+			Conformers: []string{"conform_qmpi_fortran_address"}, Judge: judgeFortranCallingAddress},
 	},
 })
 
@@ -128,4 +138,43 @@ func judgeCallingAddress(withPMPI bool) func(x *harness.X) harness.Verdict {
 		}
 		return harness.Verdict{Reason: "the calling address lay inside main and inside the nested caller, for all 3 MPI_Barrier calls"}
 	}
+}
+
+// judgeFortranCallingAddress runs the mpif.h program fortran_addr.f90 under
+// the addr tool (one rank) and judges where its 2 calling addresses lie.
+func judgeFortranCallingAddress(x *harness.X) harness.Verdict {
+	if !x.Caps.Fortran.MPIFH {
+		x.Unsupported("not measurable here: no working mpif.h binding: %s", x.Caps.Fortran.Reason)
+	}
+	app := x.Fixture("qmpi_fortran_addr")
+	res, recs := x.JobOnce(harness.Job{
+		Name: "qmpi_fortran_addr", Ranks: 1, Program: app,
+		RankEnv: map[string]string{"LD_PRELOAD": x.Fixture("qmpi_tool_addr")},
+		Env:     map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "addr", "MPITS_QMPI_TRACE": "none"},
+	})
+	ev := "qmpi_fortran_addr:\n" + recordsText(recs) + "\n" + res.Evidence()
+	if !strings.Contains(res.Stdout, "mpits-fortran-addr-ok") {
+		x.Errorf(ev, "qmpi_fortran_addr did not run to its end")
+	}
+	var got []addrRec
+	for _, r := range recs.Kind("addr", -1) {
+		var a addrRec
+		x.Expect(r.Decode(&a)).To(Succeed())
+		got = append(got, a)
+	}
+	var f harness.Problems
+	if len(got) != 2 {
+		f.Add(ev, "the tool saw %d of the Fortran program's 2 MPI_BARRIER calls", len(got))
+	}
+	var where []string
+	for i, a := range got {
+		from := []string{"the main program", "the subroutine mpits_fortran_nested"}[min(i, 1)]
+		if a.RC != 0 || a.Obj == nil || path.Base(*a.Obj) != path.Base(app) {
+			f.Add(ev, "MPI_BARRIER called through mpif.h from %s: QMPI_Get_calling_address returned %d and gave %s, want an address inside the application %s", from, a.RC, a, path.Base(app))
+			continue
+		}
+		where = append(where, fmt.Sprintf("%s (symbol %q)", from, deref(a.Sym)))
+	}
+	f.FailOn(x)
+	return harness.Verdict{Reason: "the calling address of both MPI_BARRIER calls of the mpif.h program lay inside the application: " + strings.Join(where, ", ")}
 }

@@ -39,6 +39,7 @@ var Suite = &harness.Suite{
 		{Name: "qmpi_fortran_mpifh", Sources: []string{"qmpi/fortran_mpifh.f90"}, Fortran: true},
 		{Name: "qmpi_fortran_use_mpi", Sources: []string{"qmpi/fortran_use_mpi.f90"}, Fortran: true},
 		{Name: "qmpi_fortran_use_mpi_f08", Sources: []string{"qmpi/fortran_use_mpi_f08.f90"}, Fortran: true},
+		{Name: "qmpi_fortran_addr", Sources: []string{"qmpi/fortran_addr.f90"}, Fortran: true, Flags: []string{"-rdynamic"}},
 	},
 	Injectors: []harness.Fixture{
 		injector("skip_next"),
@@ -61,6 +62,7 @@ var Suite = &harness.Suite{
 		injector("idle_twice"),
 		harness.Injector("conform_qmpi_calling_address", "inject/conform_qmpi_calling_address.c"),
 		harness.Injector("conform_qmpi_after_finalize", "inject/conform_qmpi_after_finalize.c"),
+		harness.Injector("conform_qmpi_fortran_address", "inject/conform_qmpi_fortran_address.c"),
 	},
 }
 

@@ -1,0 +1,331 @@
+package abi
+
+import (
+	"debug/elf"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// What the compiler makes of each implementation's MPI 5 ABI header: probes
+// compiled against it (no job runs). The compiler is the host's gcc with
+// -fsyntax-only and the header's own folder (its host path): the rules judge
+// the header's declarations, which do not depend on the compiler's version.
+//
+// A header cannot be broken by a preloaded library, so these rules' fault
+// injectors are header overlays carried by the injector's shared object: its
+// section .mpits_header_overlay holds an mpi.h that is put in a folder
+// searched before the header's own (it ends with #include_next <mpi.h>).
+// Preloaded with x's injectors, the judge compiles through that overlay.
+var headerCheck = harness.Define(harness.Check{
+	ID:    "ABI-HEADER",
+	Needs: "abi",
+	Title: "the MPI 5 ABI header as the C compiler sees it: the handle types, and every function's prototype against the other implementations' ABI headers and the standard's bindings",
+	Rules: []harness.Rule{
+		// §20.3.2: "Handles for MPI objects are defined to be incomplete
+		// struct pointers, which allows for C compilers to do type-checking,
+		// while also satisfying the existing requirements, such as equality
+		// comparison." / "The following handle type definitions are part of
+		// the MPI ABI: typedef struct MPI_ABI_Comm* MPI_Comm; typedef struct
+		// MPI_ABI_Datatype* MPI_Datatype; [...] typedef struct MPI_ABI_Win*
+		// MPI_Win;"
+		{ID: "ABI-HND-01", Source: "MPI-5.0 §20.3.2", Basis: harness.Normative,
+			Text:      "each of the 11 handle types is a pointer to the incomplete struct the standard names (MPI_Comm is struct MPI_ABI_Comm *, ...): sizeof(*h) does not compile, and assigning a handle of one kind to another kind is a type error",
+			Injectors: []string{"inject_abi_header_complete"},
+			Judge:     judgeHandleTypes},
+		// §20.1: "A standard ABI for MPI serves many purposes, including
+		// support for applications compiled with one implementation of MPI to
+		// be executed with another implementation."; §20.3.6: "ABI
+		// compatibility means that the binary object code of the MPI
+		// implementation, libraries that use MPI, and the main MPI application
+		// program can be linked and executed correctly." A function whose
+		// prototype differs between two ABI headers, or from the standard's
+		// binding (Annex A, A.3.14-A.3.16), cannot be called through either.
+		{ID: "ABI-PROTO-01", Source: "MPI-5.0 §20.1, §20.3.6, Annex A", Basis: harness.Normative,
+			Text:      "every function both ABI headers declare has compatible prototypes in both (C's own test: redeclaring one header's prototype after the other header is not a conflict), and the header's prototypes agree with the standard's C bindings of the ABI, profiling and MPI_T chapters (Annex A.3.14-A.3.16)",
+			Injectors: []string{"inject_abi_header_proto"},
+			Judge:     judgePrototypes},
+	},
+})
+
+// overlayDir writes the header overlays of x's preloaded injectors into a
+// new folder and returns it ("" when no injector carries one).
+func overlayDir(x *harness.X) string {
+	var text []string
+	for _, p := range x.Preload {
+		f, err := elf.Open(x.Impl.HostPath(p))
+		if err != nil {
+			x.Errorf("", "injector %s: %v", p, err)
+		}
+		if s := f.Section(".mpits_header_overlay"); s != nil {
+			b, err := s.Data()
+			if err != nil {
+				x.Errorf("", "injector %s: %v", p, err)
+			}
+			text = append(text, strings.TrimRight(string(b), "\x00"))
+		}
+		f.Close()
+	}
+	if len(text) == 0 {
+		return ""
+	}
+	dir, err := os.MkdirTemp("", "mpits-overlay-")
+	if err != nil {
+		x.Errorf("", "%v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "mpi.h"), []byte(strings.Join(text, "\n")), 0o644); err != nil {
+		x.Errorf("", "%v", err)
+	}
+	return dir
+}
+
+// headerArgs are the include flags for x's ABI header (overlay first).
+func headerArgs(x *harness.X, im *harness.Impl, overlay string) []string {
+	h, err := abiHeader(im)
+	if err != nil {
+		x.Errorf("", "%v", err)
+	}
+	var args []string
+	if overlay != "" {
+		args = append(args, "-I"+overlay)
+	}
+	return append(args, "-I"+filepath.Dir(h))
+}
+
+var gccDiag = regexp.MustCompile(`(?m)^[^:\n]*probe\.c:(\d+):\d+: error: (.*)$`)
+
+// compileProbe compiles src (-fsyntax-only) with args and returns the
+// errors by line, and gcc's whole output.
+func compileProbe(x *harness.X, src string, args ...string) (map[int][]string, string) {
+	dir, err := os.MkdirTemp("", "mpits-probe-")
+	if err != nil {
+		x.Errorf("", "%v", err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "probe.c")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		x.Errorf("", "%v", err)
+	}
+	argv := append([]string{"-std=gnu11", "-fsyntax-only", "-fmax-errors=0", "-Werror=incompatible-pointer-types"}, args...)
+	out, err := exec.Command("gcc", append(argv, path)...).CombinedOutput()
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		x.Errorf("", "gcc: %v", err)
+	}
+	errs := map[int][]string{}
+	for _, m := range gccDiag.FindAllStringSubmatch(string(out), -1) {
+		n, _ := strconv.Atoi(m[1])
+		errs[n] = append(errs[n], m[2])
+	}
+	return errs, string(out)
+}
+
+// handleTag is the struct tag the standard gives a handle type.
+func handleTag(t string) string { return "MPI_ABI_" + strings.TrimPrefix(t, "MPI_") }
+
+func judgeHandleTypes(x *harness.X) harness.Verdict {
+	overlay := overlayDir(x)
+	if overlay != "" {
+		defer os.RemoveAll(overlay)
+	}
+	args := headerArgs(x, x.Impl, overlay)
+	var p problems
+	// What must compile: each handle is the pointer to its struct, compares
+	// for equality, converts to void *.
+	var ok strings.Builder
+	ok.WriteString("#include <mpi.h>\n")
+	okLine := map[int]string{}
+	for i, t := range handleTypes {
+		okLine[i+2] = t
+		fmt.Fprintf(&ok, "int ok_%d(%s a, %s b) { struct %s *s = a; void *v = b; return s == b && v != 0; }\n", i, t, t, handleTag(t))
+	}
+	errs, out := compileProbe(x, ok.String(), args...)
+	for _, n := range sortedInts(errs) {
+		if t, found := okLine[n]; found {
+			p.addf("%s is not a pointer to struct %s: %s", t, handleTag(t), errs[n][0])
+		} else {
+			p.addf("the header does not compile: %s", errs[n][0])
+		}
+	}
+	// What must not compile: each probe on a line of its own.
+	var bad strings.Builder
+	bad.WriteString("#include <mpi.h>\n")
+	badLine := map[int]string{}
+	line := 2
+	for _, t := range handleTypes {
+		badLine[line] = fmt.Sprintf("sizeof(*(%s)h) compiles: the struct is complete", t)
+		fmt.Fprintf(&bad, "unsigned long size_%s(%s h) { return sizeof(*h); }\n", t, t)
+		line++
+		for _, u := range handleTypes {
+			if u == t {
+				continue
+			}
+			badLine[line] = fmt.Sprintf("an %s converts to an %s without a cast: one type for two handle kinds", t, u)
+			fmt.Fprintf(&bad, "void as_%s_%s(%s h) { %s u = h; (void)u; }\n", t, u, t, u)
+			line++
+		}
+	}
+	berrs, bout := compileProbe(x, bad.String(), args...)
+	if len(errs) == 0 {
+		for _, n := range sortedKeysInt(badLine) {
+			if len(berrs[n]) == 0 {
+				p.addf("%s", badLine[n])
+			}
+		}
+	}
+	p.fail(x, x.Impl.ID+"'s ABI header handle types", "gcc "+strings.Join(args, " ")+"\n"+shorten(out, 2000)+"\n"+shorten(bout, 2000))
+	return harness.Verdict{Reason: fmt.Sprintf("the %d handle types are pointers to their incomplete structs struct MPI_ABI_<Kind>: %d probes (sizeof of the struct, a handle of one kind where another is wanted) are compile errors",
+		len(handleTypes), len(badLine))}
+}
+
+func sortedInts(m map[int][]string) []int {
+	var k []int
+	for n := range m {
+		k = append(k, n)
+	}
+	sort.Ints(k)
+	return k
+}
+
+func sortedKeysInt(m map[int]string) []int {
+	var k []int
+	for n := range m {
+		k = append(k, n)
+	}
+	sort.Ints(k)
+	return k
+}
+
+var auxProto = regexp.MustCompile(`(?m)^/\* (.*?):\d+:NC \*/ extern (.*?\b(P?MPI_[A-Za-z0-9_]+) \(.*\);)$`)
+
+// prototypes are the MPI_/PMPI_ functions im's ABI header declares, as
+// gcc -aux-info writes them (parameter types only), by name.
+func prototypes(x *harness.X, im *harness.Impl, overlay string) map[string]string {
+	dir, err := os.MkdirTemp("", "mpits-aux-")
+	if err != nil {
+		x.Errorf("", "%v", err)
+	}
+	defer os.RemoveAll(dir)
+	src, aux := filepath.Join(dir, "aux.c"), filepath.Join(dir, "aux.txt")
+	os.WriteFile(src, []byte("#include <mpi.h>\n"), 0o644)
+	argv := append([]string{"-std=gnu11", "-fsyntax-only", "-aux-info", aux}, headerArgs(x, im, overlay)...)
+	if out, err := exec.Command("gcc", append(argv, src)...).CombinedOutput(); err != nil {
+		x.Errorf(string(out), "%s's ABI header does not compile: %v", im.ID, err)
+	}
+	data, err := os.ReadFile(aux)
+	if err != nil {
+		x.Errorf("", "%v", err)
+	}
+	protos := map[string]string{}
+	for _, m := range auxProto.FindAllStringSubmatch(string(data), -1) {
+		if filepath.Base(m[1]) == "mpi.h" {
+			protos[m[3]] = m[2]
+		}
+	}
+	if len(protos) == 0 {
+		x.Errorf("", "gcc -aux-info found no MPI function in %s's ABI header", im.ID)
+	}
+	return protos
+}
+
+// cleanPrototypes are prototypes without overlay, once per implementation.
+func cleanPrototypes(x *harness.X, im *harness.Impl) map[string]string {
+	return remember("prototypes|"+im.ID, func() map[string]string { return prototypes(x, im, "") })
+}
+
+// protoSkip says why a function is left out of the comparison, or "".
+func protoSkip(name string) string {
+	base := strings.TrimPrefix(name, "P")
+	if why := notInABI(base); why != "" && !slices.Contains(partitionedC, base) {
+		return why
+	}
+	switch base {
+	case "MPI_Psend_init", "MPI_Precv_init", "MPI_Psend_init_c", "MPI_Precv_init_c":
+		// The erratum ABI-EXP-02 reads both ways: int count (and _c variants
+		// with MPI_Count) or MPI_Count count as in MPI-4.0.
+		return "ABI-EXP-02 (the partitioned initializers' count: int after the erratum, MPI_Count before)"
+	}
+	return ""
+}
+
+var stdName = regexp.MustCompile(`^\S+ (MPI_[A-Za-z0-9_]+)\(`)
+
+func judgePrototypes(x *harness.X) harness.Verdict {
+	overlay := overlayDir(x)
+	if overlay != "" {
+		defer os.RemoveAll(overlay)
+	}
+	mine := prototypes(x, x.Impl, overlay)
+	// One file: x's header (through the overlay), then every other ABI
+	// header's prototypes and the standard's bindings, one a line, of the
+	// functions x's header declares; a line that conflicts is a mismatch.
+	var src strings.Builder
+	src.WriteString("#include <mpi.h>\n")
+	type origin struct{ who, name, decl string }
+	lines := map[int]origin{}
+	line := 2
+	add := func(who, name, decl string) {
+		lines[line] = origin{who, name, decl}
+		src.WriteString(decl + "\n")
+		line++
+	}
+	skipped := map[string]string{}
+	var others []string
+	for _, e := range abiEnvs(x) {
+		if e.Impl.ID == x.Impl.ID {
+			continue
+		}
+		others = append(others, e.Impl.ID)
+		theirs := cleanPrototypes(x, e.Impl)
+		for _, name := range sortedKeys(theirs) {
+			if _, ok := mine[name]; !ok {
+				continue
+			}
+			if why := protoSkip(name); why != "" {
+				skipped[name] = why
+				continue
+			}
+			add(e.Impl.ID+"'s header", name, "extern "+theirs[name])
+		}
+	}
+	nstd := 0
+	for _, decl := range standardBindings {
+		m := stdName.FindStringSubmatch(decl)
+		for _, n := range []string{m[1], "P" + m[1]} {
+			if _, ok := mine[n]; !ok {
+				continue
+			}
+			nstd++
+			add("the standard (Annex A)", n, strings.Replace(decl, " "+m[1]+"(", " "+n+"(", 1))
+		}
+	}
+	errs, out := compileProbe(x, src.String(), headerArgs(x, x.Impl, overlay)...)
+	var p problems
+	for _, n := range sortedInts(errs) {
+		o, ok := lines[n]
+		if !ok {
+			p.addf("the header does not compile: %s", errs[n][0])
+			continue
+		}
+		ours := mine[o.name]
+		p.addf("%s: %s's header declares %s; %s: %s", o.name, x.Impl.ID, strings.TrimSuffix(ours, ";"), o.who, strings.TrimSuffix(strings.TrimPrefix(o.decl, "extern "), ";"))
+	}
+	p.fail(x, x.Impl.ID+"'s ABI header prototypes", "gcc "+strings.Join(headerArgs(x, x.Impl, overlay), " ")+"\n"+shorten(out, 4000))
+	if len(others) == 0 && nstd == 0 {
+		x.Unsupported("not measurable here: no other ABI header and no standard binding to compare with")
+	}
+	reason := fmt.Sprintf("%d prototypes of the header compatible with %s's ABI header (%s) and %d with the standard's C bindings (Annex A.3.14-A.3.16)",
+		line-2-nstd, strings.Join(others, ", "), "every function both declare", nstd)
+	if len(skipped) > 0 {
+		names := sortedKeys(skipped)
+		reason += fmt.Sprintf("; not compared: %s (%s)", strings.Join(names, ", "), skipped[names[0]])
+	}
+	return harness.Verdict{Reason: reason}
+}

@@ -1,0 +1,92 @@
+package events
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// Event types across the ranks of one job (MPI-5.0 §15.3.8.3): the probe
+// job (fixtures/c/events/events_deliver.c, event_signature) records on every
+// rank, after MPI_Init, what each event type must keep identical.
+var acrossCheck = harness.Define(harness.Check{
+	ID:    "EVENTS-META-003",
+	Needs: "events",
+	Title: "event types of the same name on the ranks of one job have the same verbosity, datatypes, number of elements, enumeration and binding",
+	Rules: []harness.Rule{
+		// §15.3.8.3: "If an event type has an equivalent name across connected
+		// MPI processes, the following OUT parameters must be identical:
+		// verbosity, array_of_datatypes, num_elements, enumtype, and bind."
+		// (enumtype compared by what it stands for: its name and items;
+		// handles are local.)
+		{ID: "META-18", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+			Text:      "event types of the same name on two ranks of one job have the same verbosity, datatypes, number of elements, enumeration (name and items) and binding",
+			Injectors: []string{"inject_events_meta_rank_differs"}, Judge: judgeSameAcrossRanks},
+	},
+})
+
+func judgeSameAcrossRanks(x *harness.X) harness.Verdict {
+	if n := x.Caps.AfterInit.Events; n < 0 {
+		x.Unsupported("no MPI_T events interface: %s (library MPI %s)", x.Caps.AfterInit.Note, x.Caps.MPIVersion)
+	} else if n == 0 {
+		x.Unsupported("not measurable here: MPI_T_event_get_num gives 0 after MPI_Init: no events")
+	}
+	j := sharedJob(x, "events_deliver", 2, probeArgs())
+	j.mustBeWhole()
+	byName := map[string]map[int]evsigRec{}
+	for _, s := range decode[evsigRec](j, "evsig") {
+		if s.RC != 0 || s.Name == "" {
+			continue // a failing get_info is EVT-1's
+		}
+		if byName[s.Name] == nil {
+			byName[s.Name] = map[int]evsigRec{}
+		}
+		byName[s.Name][s.Rank] = s
+	}
+	var names []string
+	for n := range byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var bad, ev []string
+	compared := 0
+	for _, name := range names {
+		ranks := byName[name]
+		if len(ranks) < 2 {
+			continue
+		}
+		compared++
+		var first evsigRec
+		for _, s := range ranks {
+			if s.Rank == 0 {
+				first = s
+			}
+		}
+		for rank, s := range ranks {
+			if rank == 0 {
+				continue
+			}
+			for _, f := range []struct{ what, a, b string }{
+				{"verbosity", first.Verbosity, s.Verbosity},
+				{"datatypes", first.Types, s.Types},
+				{"num_elements", fmt.Sprint(first.Num), fmt.Sprint(s.Num)},
+				{"enumtype", first.Enum, s.Enum},
+				{"bind", first.Bind, s.Bind},
+			} {
+				if f.a != f.b {
+					bad = append(bad, fmt.Sprintf("event type %q: %s is %q on rank 0, %q on rank %d", name, f.what, f.a, f.b, rank))
+					ev = append(ev, jsonOf([]evsigRec{first, s}))
+				}
+			}
+		}
+	}
+	if len(bad) > 0 {
+		x.Failf(strings.Join(ev, ""), "%s", firstAndMore(bad))
+	}
+	if compared == 0 {
+		x.Unsupported("not measurable here: no event type answered MPI_T_event_get_info on two ranks (%d names)", len(names))
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("%d event types have the same verbosity, datatypes, num_elements, enumeration and binding on both ranks", compared)}
+}
