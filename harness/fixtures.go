@@ -97,6 +97,12 @@ func Build(im *Impl, f Fixture) Built {
 	if _, err := os.Stat(out); err == nil {
 		return b
 	}
+	// A build the compiler refused is refused again: a warm run compiles nothing.
+	failed := filepath.Join(dir, "build-error.txt")
+	if why, err := os.ReadFile(failed); err == nil {
+		b.Error = string(why)
+		return b
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.Error = fmt.Sprintf("cannot make fixture cache %s: %v", dir, err)
 		return b
@@ -108,6 +114,10 @@ func Build(im *Impl, f Fixture) Built {
 	}
 	defer unlock()
 	if _, err := os.Stat(out); err == nil {
+		return b
+	}
+	if why, err := os.ReadFile(failed); err == nil {
+		b.Error = string(why)
 		return b
 	}
 	for _, set := range sources {
@@ -132,6 +142,9 @@ func Build(im *Impl, f Fixture) Built {
 	if !res.OK() {
 		out := res.Stdout + res.Stderr
 		b.Error = fmt.Sprintf("%s: %s\n%s\n%s", res.Problem(), firstErrorLine(out), strings.Join(argv, " "), tail(out, 2000))
+		if !res.TimedOut && res.Signal == "" { // the compiler's answer, not an accident
+			_ = os.WriteFile(failed, []byte(b.Error), 0o644)
+		}
 		return b
 	}
 	if err := os.Rename(out+".tmp", out); err != nil {

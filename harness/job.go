@@ -63,7 +63,9 @@ func Run(j Job) (*Result, error) {
 	if j.Deadline == 0 {
 		j.Deadline = 60 * time.Second
 	}
+	asked := time.Now()
 	defer acquireSlots(j.Ranks)()
+	waited := time.Since(asked)
 	dir, err := os.MkdirTemp(im.HostPath("/tmp"), "mpits-job-")
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot make a job folder under %s: %v", im.ID, im.HostPath("/tmp"), err)
@@ -118,6 +120,7 @@ func Run(j Job) (*Result, error) {
 
 	runErr := cmd.Run()
 	res.Duration = time.Since(start)
+	logJob(j, res.Duration, waited)
 	res.TimedOut = ctx.Err() == context.DeadlineExceeded
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)

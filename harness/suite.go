@@ -313,7 +313,7 @@ func Setup(impls []*Impl, fixtures []Fixture) []*Env {
 		wg.Add(1)
 		go func(i int, im *Impl) {
 			defer wg.Done()
-			e := &Env{Impl: im, Caps: Probe(im), Fixtures: map[string]Built{}}
+			e := &Env{Impl: im, Caps: ProbeOnce(im), Fixtures: map[string]Built{}}
 			if e.Caps.Available {
 				for _, f := range fixtures {
 					if f.ABI && im.ABI == nil {

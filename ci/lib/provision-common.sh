@@ -53,6 +53,8 @@ upstream_version() {
 	local v=$1
 	v=${v#*:}
 	v=${v%-*}
+	# Debian's "4.3.0+really4.2.1": the upstream release is what it really is.
+	[[ $v == *+really* ]] && v=${v##*+really}
 	printf '%s' "${v//\~/}"
 }
 
@@ -94,7 +96,7 @@ impl_reset() {
 	I_FAMILY='' I_VERSION='' I_ROOT='' I_CC='' I_FC='' I_LAUNCHER=''
 	I_NP_FLAG='-n' I_LIB='' I_NOTES='' I_REASON='' I_TWIN_OF=''
 	I_PREFIX=() I_CFLAGS=() I_LDFLAGS=() I_LAUNCHER_ARGS=() I_ENV=() I_LIB_DIRS=()
-	I_ABI_CC='' I_ABI_CFLAGS=() I_ABI_LDFLAGS=() I_ABI_LIB='' I_ABI_LIB_DIR=''
+	I_ABI_CC='' I_ABI_CFLAGS=() I_ABI_LDFLAGS=() I_ABI_LIB='' I_ABI_LIB_DIR='' I_ABI_REASON=''
 }
 
 # impl_json ID AVAILABLE(true|false): one entry of implementations.json.
@@ -125,6 +127,7 @@ impl_json() {
   "lib": $(json_str "$I_LIB"),
   "lib_dirs": $(json_arr "${I_LIB_DIRS[@]}"),
   "abi": $abi,
+  "abi_reason": $(json_str "$I_ABI_REASON"),
   "twin_of": $(json_str "$I_TWIN_OF"),
   "notes": $(json_str "$I_NOTES")
 }

@@ -6,7 +6,7 @@
 # does the work, checks it, and may refine I_VERSION / I_NOTES.
 # Both run in the step's subshell with `set -eE` and an ERR trap.
 
-IMPL_IDS=(mpich-deb openmpi-deb mpich-tools mpich-noqmpi mpich-sid openmpi-sid)
+IMPL_IDS=(mpich-deb openmpi-deb mpich-tools mpich-noqmpi mpich-sid openmpi-sid mpich-trixie openmpi-trixie)
 
 MULTIARCH=x86_64-linux-gnu
 LIBDIR=/usr/lib/$MULTIARCH
@@ -206,46 +206,52 @@ provision_mpich-noqmpi() {
 	return 0
 }
 
-# --- 5./6. mpich-sid, openmpi-sid: one Debian sid root ---------------------
+# --- 5.-8. Debian's MPICH and Open MPI in Debian roots ---------------------
+# One root a Debian release (debootstrap --variant=minbase), holding that
+# release's MPICH and Open MPI: the implementations mpich-REL and openmpi-REL.
+# A release is described once, by ROOT_RELEASES and the two one-line
+# describe/provision pairs at the end; everything else is shared.
 
-SID_ROOT_PKGS=(libmpich-dev mpich libopenmpi-dev openmpi-bin gcc gfortran libc6-dev)
+ROOT_RELEASES=(sid trixie)
+ROOT_PKGS=(libmpich-dev mpich libopenmpi-dev openmpi-bin gcc gfortran libc6-dev)
 # Wanted but not required: valgrind gives the overhead benchmarks their
 # instruction counts. A root made before it was listed gets it on the next run.
-SID_ROOT_OPTIONAL_PKGS=(valgrind)
-SID_ROOT() { printf '%s/sid-root' "$MPITS_CACHE"; }
+ROOT_OPTIONAL_PKGS=(valgrind)
+root_dir() { printf '%s/%s-root' "$MPITS_CACHE" "$1"; }
 
-# Make (once) and mount (every run) the sid root. Both sid steps call it;
-# a failure is remembered for the rest of the run so the second fails fast.
-sid_root_ensure() {
-	local root
-	root=$(SID_ROOT)
-	[[ -f $RUN_DIR/sid-root.failed ]] && fail "$(<"$RUN_DIR/sid-root.failed")"
+# root_ensure REL: make (once) and mount (every run) the root of REL. Both of
+# its steps call it; a failure is remembered for the rest of the run so the
+# second fails fast.
+root_ensure() {
+	local rel=$1 root
+	root=$(root_dir "$rel")
+	[[ -f $RUN_DIR/$rel-root.failed ]] && fail "$(<"$RUN_DIR/$rel-root.failed")"
 	if [[ ! -f $root/.complete ]]; then
 		FRESH=1
-		say "provision: $STEP_ID: creating Debian sid root $root (about 1 min, log $STEP_LOG)"
+		say "provision: $STEP_ID: creating Debian $rel root $root (about 1 min, log $STEP_LOG)"
 		apt_ensure debootstrap
 		chroot_remove "$root"
 		# No mirror argument: debootstrap's default.
-		debootstrap --variant=minbase sid "$root" || sid_fail "debootstrap sid failed"
+		debootstrap --variant=minbase "$rel" "$root" || root_fail "$rel" "debootstrap $rel failed"
 		chroot_mount "$root"
 		chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get -q -y -o Dpkg::Use-Pty=0 \
-			install --no-install-recommends "${SID_ROOT_PKGS[@]}" ||
-			sid_fail "apt-get install in the sid root failed"
+			install --no-install-recommends "${ROOT_PKGS[@]}" ||
+			root_fail "$rel" "apt-get install in the $rel root failed"
 		chroot "$root" apt-get clean
 		date -u +%FT%TZ >"$root/.complete"
-		: >"$RUN_DIR/sid-root.fresh"
+		: >"$RUN_DIR/$rel-root.fresh"
 	fi
-	# Made in this run (maybe by the other sid step): smoke-test both.
-	[[ -f $RUN_DIR/sid-root.fresh ]] && FRESH=1
+	# Made in this run (maybe by the other step of the root): smoke-test both.
+	[[ -f $RUN_DIR/$rel-root.fresh ]] && FRESH=1
 	chroot_mount "$root"
-	sid_root_optional "$root"
+	root_optional "$rel" "$root"
 }
 
 # Install the optional packages the root lacks, from its own package lists
 # (no update: that would move the MPIs under test); a failure is only noted.
-sid_root_optional() {
-	local root=$1 p missing=()
-	for p in "${SID_ROOT_OPTIONAL_PKGS[@]}"; do
+root_optional() {
+	local rel=$1 root=$2 p missing=()
+	for p in "${ROOT_OPTIONAL_PKGS[@]}"; do
 		[[ $(chroot "$root" dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null) == ii* ]] || missing+=("$p")
 	done
 	((${#missing[@]} == 0)) && return 0
@@ -253,33 +259,40 @@ sid_root_optional() {
 		install --no-install-recommends "${missing[@]}"; then
 		chroot "$root" apt-get clean
 	else
-		echo "optional packages not installed in the sid root: ${missing[*]}"
+		echo "optional packages not installed in the $rel root: ${missing[*]}"
 	fi
 }
 
-sid_fail() {
-	echo "$* (log $STEP_LOG)" >"$RUN_DIR/sid-root.failed"
+root_fail() {
+	local rel=$1
+	shift
+	echo "$* (log $STEP_LOG)" >"$RUN_DIR/$rel-root.failed"
 	fail "$*"
 }
 
-# sid_abi_link FAM: /opt/mpits-abi/FAM/libmpi_abi.so.1 -> that family's real
-# ABI library, so LD_LIBRARY_PATH picks the implementation. Sets I_ABI_LIB.
-sid_abi_link() {
-	local fam=$1 root real
-	root=$(SID_ROOT)
+# root_abi REL FAM: /opt/mpits-abi/FAM/libmpi_abi.so.1 -> that family's real
+# MPI 5 ABI library, so LD_LIBRARY_PATH picks the implementation; sets the
+# I_ABI_* settings. Where the packages carry none, the implementation has no
+# abi entry and I_ABI_REASON says what was looked for.
+root_abi() {
+	local rel=$1 fam=$2 root real
+	root=$(root_dir "$rel")
 	real=$(find "$root$LIBDIR" -maxdepth 1 -type f -name "libmpi_abi_$fam.so.1.*.*" -printf '%f\n' 2>/dev/null | sort -V | tail -n 1) || true
-	[[ -n $real ]] ||
-		fail "no $LIBDIR/libmpi_abi_$fam.so.1.x.y in the sid root"
+	if [[ -z $real ]]; then
+		I_ABI_REASON="Debian $rel's packages carry no MPI 5 ABI library: no $LIBDIR/libmpi_abi_$fam.so.1.x.y in the $rel root"
+		I_ABI_CC='' I_ABI_CFLAGS=() I_ABI_LDFLAGS=() I_ABI_LIB='' I_ABI_LIB_DIR=''
+		return 0
+	fi
 	mkdir -p "$root/opt/mpits-abi/$fam"
 	ln -sfn "$LIBDIR/$real" "$root/opt/mpits-abi/$fam/libmpi_abi.so.1"
 	I_ABI_LIB=$LIBDIR/$real
-}
-
-describe_sid_common() {
-	I_ROOT=$(SID_ROOT)
-	I_PREFIX=(chroot "$I_ROOT")
-	I_ABI_CC=gcc I_ABI_LIB_DIR=/opt/mpits-abi/$I_FAMILY
+	I_ABI_CC=gcc I_ABI_LIB_DIR=/opt/mpits-abi/$fam
 	I_ABI_LDFLAGS=(-L"$I_ABI_LIB_DIR" -l:libmpi_abi.so.1)
+	case $fam in
+	mpich) I_ABI_CFLAGS=("-I$LIBDIR/mpi_abi_mpich/include") ;;
+	openmpi) I_ABI_CFLAGS=("-I$LIBDIR/openmpi/include/standard_abi") ;;
+	esac
+	check_in_root "${I_ABI_CFLAGS[0]#-I}/mpi.h"
 }
 
 # check_in_root PATH...: paths as seen inside the root.
@@ -290,39 +303,50 @@ check_in_root() {
 	done
 }
 
-provision_sid_common() {
-	local pkg=$1 v
-	sid_root_ensure
-	sid_abi_link "$I_FAMILY"
-	check_in_root "$I_CC" "$I_FC" "$I_LAUNCHER" "$I_LIB" "${I_ABI_CFLAGS[0]#-I}/mpi.h"
+# describe_in_root REL FAM: Debian's FAM (mpich or openmpi) in the root of REL.
+describe_in_root() {
+	local rel=$1
+	I_FAMILY=$2
+	I_ROOT=$(root_dir "$rel")
+	I_PREFIX=(chroot "$I_ROOT")
+	case $I_FAMILY in
+	mpich)
+		I_CC=/usr/bin/mpicc.mpich I_FC=/usr/bin/mpifort.mpich I_LAUNCHER=/usr/bin/mpiexec.mpich
+		I_LIB=$LIBDIR/libmpich.so.12 ;;
+	openmpi)
+		I_CC=/usr/bin/mpicc.openmpi I_FC=/usr/bin/mpifort.openmpi I_LAUNCHER=/usr/bin/mpiexec.openmpi
+		I_LAUNCHER_ARGS=(--oversubscribe)
+		I_ENV=("${OMPI_ROOT_ENV[@]}")
+		I_LIB=$LIBDIR/libmpi.so.40 ;;
+	esac
+}
+
+# provision_in_root REL: the root made and mounted, the files checked, the
+# version read from the package, the smoke tests run on a fresh root.
+provision_in_root() {
+	local rel=$1 pkg v abi
+	pkg=lib$I_FAMILY-dev
+	[[ $I_FAMILY == mpich ]] && pkg=libmpich-dev
+	root_ensure "$rel"
+	root_abi "$rel" "$I_FAMILY"
+	check_in_root "$I_CC" "$I_FC" "$I_LAUNCHER" "$I_LIB"
 	v=$(chroot "$I_ROOT" dpkg-query -W -f='${Version}' "$pkg")
 	I_VERSION=$(upstream_version "$v")
-	I_NOTES="Debian sid package $pkg $v in the chroot $I_ROOT (made $(<"$I_ROOT/.complete")); MPI 5 ABI: gcc + ${I_ABI_CFLAGS[*]} + ${I_ABI_LDFLAGS[*]}, LD_LIBRARY_PATH=$I_ABI_LIB_DIR, launched by this implementation's own launcher"
+	abi="MPI 5 ABI: gcc + ${I_ABI_CFLAGS[*]} + ${I_ABI_LDFLAGS[*]}, LD_LIBRARY_PATH=$I_ABI_LIB_DIR"
+	[[ -n $I_ABI_LIB ]] || abi=$I_ABI_REASON
+	I_NOTES="Debian $rel package $pkg $v in the chroot $I_ROOT (made $(<"$I_ROOT/.complete")); $abi; launched by this implementation's own launcher"
 	if [[ -n $FRESH || -n $CHECK ]]; then
 		smoke_hello
-		smoke_abi
+		[[ -z $I_ABI_LIB ]] || smoke_abi
 	fi
 	return 0
 }
 
-describe_mpich-sid() {
-	I_FAMILY=mpich
-	describe_sid_common
-	I_CC=/usr/bin/mpicc.mpich I_FC=/usr/bin/mpifort.mpich I_LAUNCHER=/usr/bin/mpiexec.mpich
-	I_LIB=$LIBDIR/libmpich.so.12
-	I_ABI_CFLAGS=("-I$LIBDIR/mpi_abi_mpich/include")
-}
-
-provision_mpich-sid() { provision_sid_common libmpich-dev; }
-
-describe_openmpi-sid() {
-	I_FAMILY=openmpi
-	describe_sid_common
-	I_CC=/usr/bin/mpicc.openmpi I_FC=/usr/bin/mpifort.openmpi I_LAUNCHER=/usr/bin/mpiexec.openmpi
-	I_LAUNCHER_ARGS=(--oversubscribe)
-	I_ENV=("${OMPI_ROOT_ENV[@]}")
-	I_LIB=$LIBDIR/libmpi.so.40
-	I_ABI_CFLAGS=("-I$LIBDIR/openmpi/include/standard_abi")
-}
-
-provision_openmpi-sid() { provision_sid_common libopenmpi-dev; }
+describe_mpich-sid() { describe_in_root sid mpich; }
+provision_mpich-sid() { provision_in_root sid; }
+describe_openmpi-sid() { describe_in_root sid openmpi; }
+provision_openmpi-sid() { provision_in_root sid; }
+describe_mpich-trixie() { describe_in_root trixie mpich; }
+provision_mpich-trixie() { provision_in_root trixie; }
+describe_openmpi-trixie() { describe_in_root trixie openmpi; }
+provision_openmpi-trixie() { provision_in_root trixie; }

@@ -6,6 +6,7 @@
 //	mpits baseline  -baseline FILE -verdicts FILE [-update]
 //	mpits suites                             the conformance suites' packages, for ci/run-suites
 //	mpits sections  [-check] -standard DIR -out FILE   the standard's printed section numbers (harness/sections_gen.go)
+//	mpits findings  [-check]                 each finding page's history by version, from the verdicts
 //	mpits overhead  [-out DIR] FILE...          benchmark output -> benchstat tables, plot, the floor
 package main
 
@@ -32,6 +33,8 @@ func main() {
 		err = cmdSections(os.Args[2:])
 	case "checklist":
 		err = cmdChecklist(os.Args[2:])
+	case "findings":
+		err = cmdFindings(os.Args[2:])
 	case "overhead":
 		err = cmdOverhead(os.Args[2:])
 	default:
@@ -44,6 +47,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|checklist|overhead [flags] (see cmd/mpits/main.go)")
+	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|checklist|findings|overhead [flags] (see cmd/mpits/main.go)")
 	os.Exit(2)
 }

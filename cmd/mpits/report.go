@@ -42,7 +42,7 @@ func cmdReport(args []string) error {
 	if err := writeFile(filepath.Join(*out, "verdicts.json"), mustJSON(v)); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(*out, "matrix.md"), matrixMarkdown(rows, injs, order)+twinsMarkdown(rows, probed)); err != nil {
+	if err := writeFile(filepath.Join(*out, "matrix.md"), matrixMarkdown(rows, injs, order)+historyMarkdown(rows, probed)+twinsMarkdown(rows, probed)); err != nil {
 		return err
 	}
 	if err := writeFile(filepath.Join(*out, "implementations.json"), mustJSON(probed)); err != nil {

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mpits/mpits/harness"
+)
+
+func TestFindingHistory(t *testing.T) {
+	var probed []harness.Probed
+	for _, im := range []harness.Impl{
+		{ID: "m4", Family: "mpich", Version: "4.0.2"}, {ID: "m4b", Family: "mpich", Version: "4.0.2"},
+		{ID: "m42", Family: "mpich", Version: "4.2.1"}, {ID: "m5", Family: "mpich", Version: "5.0.2"},
+		{ID: "o4", Family: "openmpi", Version: "4.1.4"}, {ID: "o5", Family: "openmpi", Version: "5.0.7"},
+	} {
+		im := im
+		probed = append(probed, harness.Probed{Impl: &im})
+	}
+	row := func(impl string, st harness.Status) Row {
+		return Row{RuleInfo: harness.RuleInfo{ID: "R-1"}, Impl: impl, Status: st}
+	}
+	h := newHistory([]Row{row("m4", harness.Fail), row("m4b", harness.Pass), row("m42", harness.Pass), row("m5", harness.Fail),
+		row("o4", harness.Fail), row("o5", harness.Fail)}, probed)
+	got := strings.Join(h.families("R-1"), "\n")
+	for _, want := range []string{
+		"**MPICH**: 4.0.2 fail on m4, pass on m4b; 4.2.1 pass on m42; 5.0.2 fail on m5: 4.0.2 fails on some of its builds only (m4), so there the build, not the version, decides; appears between 4.2.1 and 5.0.2.",
+		"**Open MPI**: 4.1.4 fail on o4; 5.0.7 fail on o5: present in every Open MPI version judged.",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("history\n%s\nlacks\n%s", got, want)
+		}
+	}
+	page := "# R-1: title\n\nbody\n"
+	once := withHistory(page, h.block([]string{"R-1"}))
+	if twice := withHistory(once, h.block([]string{"R-1"})); twice != once {
+		t.Errorf("rewriting the history changed the page:\n%s\n---\n%s", once, twice)
+	}
+	if !strings.HasPrefix(once, "# R-1: title\n\n"+historyBegin) || !strings.HasSuffix(once, historyEnd+"\n\nbody\n") {
+		t.Errorf("history not after the title:\n%s", once)
+	}
+}
