@@ -149,6 +149,7 @@ var (
 
 // memcheckFound is what one set of runs under memcheck found.
 type memcheckFound struct {
+	once    sync.Once // both rules, judged side by side, wait for one set
 	inLayer []vgError
 	other   []vgError
 	uninit  int
@@ -179,17 +180,15 @@ func judgeMemcheck(address bool) func(x *harness.X) harness.Verdict {
 		key := x.Impl.ID + "\x00" + strings.Join(x.Preload, ":")
 		memcheckMu.Lock()
 		m, ok := memcheckDone[key]
-		memcheckMu.Unlock()
 		if !ok {
 			m = &memcheckFound{}
-			func() {
-				defer func() { m.stop = recover() }()
-				memcheckOnce(x, m)
-			}()
-			memcheckMu.Lock()
 			memcheckDone[key] = m
-			memcheckMu.Unlock()
 		}
+		memcheckMu.Unlock()
+		m.once.Do(func() {
+			defer func() { m.stop = recover() }()
+			memcheckOnce(x, m)
+		})
 		if m.stop != nil {
 			panic(m.stop)
 		}
@@ -245,12 +244,34 @@ func memcheckOnce(x *harness.X, m *memcheckFound) {
 			env: map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "cover"}},
 	}
 	m.runs = len(runs)
-	for _, r := range runs {
-		// valgrind follows env into the application; LD_PRELOAD set by env
-		// reaches only the application (injectors first, as x.Launch does).
-		preload := strings.Join(append(append([]string{}, x.Preload...), r.tools...), ":")
-		args := append([]string{"-q", "--error-exitcode=99", "--trace-children=yes", "--num-callers=16", "env", "LD_PRELOAD=" + preload, r.app}, r.args...)
-		res, recs, recErr := x.Launch(harness.Job{Name: "memcheck " + r.name, Ranks: r.ranks, Program: "valgrind", Args: args, Env: r.env, Deadline: 180 * time.Second})
+	// The workloads run side by side (valgrind is slow); what they found is
+	// read in order, as if one ran after the other.
+	type ran struct {
+		res    *harness.Result
+		recs   *harness.Records
+		recErr error
+		stop   any
+	}
+	done := make([]ran, len(runs))
+	var wg sync.WaitGroup
+	for i, r := range runs {
+		wg.Add(1)
+		go func(i int, r memcheckRun) {
+			defer wg.Done()
+			defer func() { done[i].stop = recover() }()
+			// valgrind follows env into the application; LD_PRELOAD set by env
+			// reaches only the application (injectors first, as x.Launch does).
+			preload := strings.Join(append(append([]string{}, x.Preload...), r.tools...), ":")
+			args := append([]string{"-q", "--error-exitcode=99", "--trace-children=yes", "--num-callers=16", "env", "LD_PRELOAD=" + preload, r.app}, r.args...)
+			done[i].res, done[i].recs, done[i].recErr = x.Launch(harness.Job{Name: "memcheck " + r.name, Ranks: r.ranks, Program: "valgrind", Args: args, Env: r.env, Deadline: 180 * time.Second})
+		}(i, r)
+	}
+	wg.Wait()
+	for i, r := range runs {
+		if done[i].stop != nil {
+			panic(done[i].stop)
+		}
+		res, recs, recErr := done[i].res, done[i].recs, done[i].recErr
 		errs := parseValgrind(res.Stderr + "\n" + res.Stdout)
 		crashed := res.TimedOut || res.Signal != ""
 		if len(errs) == 0 && (crashed || res.ExitCode != 0) {
