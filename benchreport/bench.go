@@ -54,16 +54,17 @@ func Write(out string, inputs []string) (string, error) {
 
 // benchData is what the benchmark output holds.
 type benchData struct {
-	samples map[overhead.Key][]float64 // ns/call
-	instrs  map[overhead.Key][]float64 // instrs/call (the same value on every line of a key)
-	notes   []overhead.Note
-	cpu     string
-	impls   []string // in order of appearance
-	results int
+	samples  map[overhead.Key][]float64        // ns/call
+	instrs   map[overhead.Key][]float64        // instrs/call (the same value on every line of a key)
+	profiles map[overhead.Key]overhead.Profile // instrs/call function by function (profile lines)
+	notes    []overhead.Note
+	cpu      string
+	impls    []string // in order of appearance
+	results  int
 }
 
 func readBench(files []string) (*benchData, error) {
-	d := &benchData{samples: map[overhead.Key][]float64{}, instrs: map[overhead.Key][]float64{}}
+	d := &benchData{samples: map[overhead.Key][]float64{}, instrs: map[overhead.Key][]float64{}, profiles: map[overhead.Key]overhead.Profile{}}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -90,6 +91,12 @@ func (d *benchData) add(file string, data []byte) error {
 				return fmt.Errorf("%s:%d: %v", file, line, err)
 			}
 			d.notes = append(d.notes, n)
+		case strings.HasPrefix(text, overhead.ProfileTag):
+			var p overhead.Profile
+			if err := json.Unmarshal([]byte(strings.TrimPrefix(text, overhead.ProfileTag)), &p); err != nil {
+				return fmt.Errorf("%s:%d: %v", file, line, err)
+			}
+			d.profiles[overhead.Key{Impl: p.Impl, Call: p.Call, Tools: p.Tools}] = p
 		case strings.HasPrefix(text, "cpu: "):
 			d.cpu = strings.TrimPrefix(text, "cpu: ")
 		case strings.HasPrefix(text, overhead.OverheadBench+"/"), strings.HasPrefix(text, overhead.FloorBench+"/"):

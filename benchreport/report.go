@@ -33,6 +33,7 @@ func reportMarkdown(d *benchData, s *ohSummary, tables []benchTable, inputs []st
 				fmtCostNs(c.PMPI), fmtCostInstrs(c.PMPI))
 		}
 	}
+	b.WriteString(breakdownMarkdown(s))
 	b.WriteString("\n## Plot\n\n![ns/call and instrs/call against the number of QMPI tools, per call kind](overhead.svg)\n\n")
 	b.WriteString("`overhead.svg`: per call kind, the median ns/call (with its 95 % interval) and the instructions per call against the number of pass-through QMPI instances; the square at 0 is the same MPICH without QMPI, the dashed line one PMPI tool.\n")
 	b.WriteString("\n## benchstat tables\n\n")
@@ -123,6 +124,10 @@ func floorStatement(d *benchData, s *ohSummary) []string {
 			if lo, hi, ok := instrRange(is.Calls); ok && lo != hi {
 				t += fmt.Sprintf(". Over the single-rank call kinds, %s to %s instructions per tool and intercepted call", fmtNum(lo), fmtNum(hi))
 			}
+			if bd := s.findBreakdown("tool", is.Impl, head.Call); bd != nil && bd.Match {
+				t += fmt.Sprintf(". Where a tool's %s instructions go (%s; [by function](#where-the-instructions-go)): %s",
+					fmtI(bd.Totals[len(bd.Totals)-1]), bd.Columns[len(bd.Columns)-1], layerSummary(bd, len(bd.Columns)-1))
+			}
 			out = append(out, t+".")
 		}
 		if z := head.ZeroTool; z != nil {
@@ -133,6 +138,9 @@ func floorStatement(d *benchData, s *ohSummary) []string {
 			t += fmt.Sprintf(" per MPI_%s call", head.Call)
 			if ind != nil {
 				t += ": " + versus(z, ind)
+			}
+			if bd := s.findBreakdown("zero", is.Impl, head.Call); bd != nil && bd.Match {
+				t += fmt.Sprintf(" (%s; [by function](#where-the-instructions-go))", layerSummary(bd, len(bd.Columns)-1))
 			}
 			if !z.Ns.CI {
 				t += " (too few samples for a 95 % interval: run with -count=10)"
@@ -242,6 +250,7 @@ var methodText = `
 - **Configurations**: no tool; 1, 2, 4, 8, 16 and 32 instances of the pass-through QMPI tool ` + "`fixtures/c/bench/tool_qmpi_pass.c`" + ` (it registers every timed function and calls ` + "`QMPI_Get_function`" + ` and the next instance on each call); one pass-through PMPI tool ` + "`fixtures/c/bench/tool_pmpi_pass.c`" + ` (LD_PRELOAD, the old way); the twin build without ` + "`--enable-qmpi`" + `; every implementation with no tool. QMPI support is probed, not assumed: the counting build of the tool must register, be initialized twice for ` + "`p:p`" + `, and see every call; a timed run must show as many initialized instances as asked.
 - **Noise**: every job is pinned (1-rank jobs and the floor to the last core, the ping-pong ranks to the last two), configurations are interleaved (round r runs every configuration once, in an order rotated by r), and everything is reported as medians with intervals. The ping-pong needs two cores that both spin: on a machine with other jobs its spread is the largest. Benchmarks report; they never pass or fail on a time.
 - **Instructions** ` + "`valgrind --tool=callgrind --dump-after=mpits_bench_mark`" + `: each call kind runs ` + fmt.Sprint(overhead.CountN1) + ` and ` + fmt.Sprint(overhead.CountN2) + ` iterations, each loop ended by a marker whose exit dumps the counts; (I(N2) − I(N1)) / (N2 − N1) cancels start-up and loop entry. Not for the ping-pong (the waiting rank polls, so its count is not the call's) nor where valgrind is missing. Callgrind rather than hardware counters: its counts are exact and the same from run to run.
+- **Per function** (` + "`suites/overhead/profile.go`" + `): for ` + callNames(overhead.ProfileCalls) + `, the same dumps are read function by function (callgrind's self count of each function, an unnamed stub named after its callee, recursion levels merged) and (f(N2) − f(N1)) / (N2 − N1) taken per function; the benchmarks print one ` + "`" + strings.TrimSpace(overhead.ProfileTag) + "`" + ` JSON line per configuration beside the result lines, and ` + "`mpits overhead`" + ` combines them into the tables of "Where the instructions go" and checks that each column adds up to its instrs/call figure.
 - **Go benchmarks** ` + "`suites/overhead`" + `: one result line per sample, ` + "`BenchmarkOverhead/impl=ID/call=KIND/tools=N`" + ` (N instances, or pmpi) and ` + "`BenchmarkFloor/call=KIND`" + `, metrics ns/call and instrs/call; all samples are taken before the first line is printed. ` + "`-count`" + ` is the number of rounds.
 
 Reproduce: ` + "`bash ci/overhead [--short] [OUT]`" + `, or
@@ -260,6 +269,14 @@ benchstat -col /tools -filter '/impl:mpich-tools /tools:(1 OR pmpi)' bench.txt  
 benchstat -col /impl -filter '/tools:0' bench.txt                                            # implementations side by side
 ` + "```" + `
 `
+
+func callNames(calls []string) string {
+	var s []string
+	for _, c := range calls {
+		s = append(s, "MPI_"+c)
+	}
+	return strings.Join(s, ", ")
+}
 
 func callList() string {
 	var s []string

@@ -1,6 +1,7 @@
 package benchreport
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -77,8 +78,87 @@ func sampleOutput() string {
 		line(overhead.Key{Call: "loop"}, 0.5+jitter/10, 3)
 		line(overhead.Key{Call: "indirect"}, 2.5+jitter/10, 6)
 	}
+	b.WriteString(profileLines(0))
 	b.WriteString("--- FAIL: BenchmarkOverhead/impl=q/call=Wtime/tools=0\nPASS\n")
 	return b.String()
+}
+
+// profileLines are the per-function lines of MPI_Comm_rank that match the
+// instrs/call of sampleOutput, but for skew added to q tools=8.
+func profileLines(skew float64) string {
+	var b strings.Builder
+	f := func(obj, fn string, self, calls float64) overhead.FuncCost {
+		return overhead.FuncCost{Object: obj, Func: fn, Self: self, Incl: self, Calls: calls}
+	}
+	add := func(impl, tools string, instrs float64, funcs ...overhead.FuncCost) {
+		js, _ := json.Marshal(overhead.Profile{Impl: impl, Call: "Comm_rank", Tools: tools, Instrs: instrs, Funcs: funcs})
+		b.WriteString(overhead.ProfileTag + string(js) + "\n")
+	}
+	loop, work := f("bench", "run_comm_rank", 7, 0), f("libmpi.so.12", "QMPI_Comm_rank", 46, 1)
+	add("q", "0", 63, loop, work, f("libmpi.so.12", "PMPI_Comm_rank", 9, 1), f("", "PLT stub → QMPI_Comm_rank", 1, 1))
+	for _, n := range []float64{1, 8} {
+		add("q", fmt.Sprint(n), 63+48*n, loop, work, f("libmpi.so.12", "PMPI_Comm_rank", 14, 1),
+			f("bench_qmpi_pass", "comm_rank", 32*n+skew*(n-1), n), f("libmpi.so.12", "QMPI_Get_function", 12+16*(n-1), n))
+	}
+	add("q", overhead.PMPI, 65, loop, work, f("libmpi.so.12", "PMPI_Comm_rank", 9, 1), f("", "PLT stub → QMPI_Comm_rank", 1, 1),
+		f("bench_pmpi_pass", "MPI_Comm_rank", 2, 1))
+	add("noq", "0", 59, loop, f("libmpi.so.12", "PMPI_Comm_rank", 52, 1), f("bench", "main", -0.002, 0))
+	return b.String()
+}
+
+func TestBreakdown(t *testing.T) {
+	dir := t.TempDir()
+	for _, skew := range []float64{0, 1} {
+		in := filepath.Join(dir, "bench.txt")
+		text := strings.ReplaceAll(sampleOutput(), profileLines(0), profileLines(skew))
+		if err := os.WriteFile(in, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Write(dir, []string{in}); err != nil {
+			t.Fatal(err)
+		}
+		md, _ := os.ReadFile(filepath.Join(dir, "overhead.md"))
+		wants := []string{
+			"## Where the instructions go",
+			"### QMPI compiled in but unused: MPI_Comm_rank on q against noq, no tool",
+			"### Per QMPI tool: MPI_Comm_rank on q with 0 to 8 pass-through instances",
+			"### One PMPI tool: MPI_Comm_rank on q",
+			"| `PLT stub → QMPI_Comm_rank` | – | PLT stub | 0 | 1 | 1 |",                     // zero-tool: in the QMPI build only
+			"| QMPI dispatch in the MPI_ function | 0 | 9 | 9 |",                             // the layer table
+			"| the call's own work in the library | 52 | 46 | -6 |",                          // moved from MPI_ to QMPI_, and cheaper here
+			"| `QMPI_Get_function` | libmpi.so.12 | QMPI_Get_function | 0 | 12 | 124 (8×) |", // calls shown in a configuration column
+			"(9 in QMPI dispatch in the MPI_ function, -6 in the call's own work",            // the zero-tool statement
+		}
+		if skew == 0 {
+			wants = append(wants, "| instrs/call of the benchmark lines | 63 | 111 | 447 | 48 | 48 | 48 |",
+				"32 in the QMPI tool's own wrapper, 15.5 in QMPI_Get_function", // the per-tool statement
+				"Check: every column's total equals its instrs/call figure")
+		} else {
+			wants = append(wants, "**Check failed**")
+		}
+		for _, want := range wants {
+			if !strings.Contains(string(md), want) {
+				t.Errorf("skew %g: overhead.md lacks %q", skew, want)
+			}
+		}
+		if skew == 0 && strings.Contains(string(md), "Check failed") {
+			t.Error("a check failed on matching counts")
+		}
+		if skew != 0 && strings.Contains(string(md), "Where a tool's") {
+			t.Error("the summary quotes a breakdown whose check failed")
+		}
+		js, _ := os.ReadFile(filepath.Join(dir, "summary.json"))
+		var sum struct {
+			Breakdowns []breakdown `json:"breakdowns"`
+		}
+		if err := json.Unmarshal(js, &sum); err != nil || len(sum.Breakdowns) != 3 {
+			t.Errorf("summary.json: %d breakdowns, %v", len(sum.Breakdowns), err)
+		}
+		if t.Failed() {
+			t.Log(string(md))
+			return
+		}
+	}
 }
 
 func TestOverheadReport(t *testing.T) {

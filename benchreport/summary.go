@@ -53,6 +53,8 @@ type ohSummary struct {
 	Direct   *cost           `json:"direct,omitempty"`   // direct minus loop
 	QMPI     []implSummary   `json:"qmpi"`
 	Skipped  []overhead.Note `json:"not_measured,omitempty"`
+	// where the instructions go, function by function (profile lines)
+	Breakdowns []breakdown `json:"breakdowns,omitempty"`
 }
 
 func medianEstimate(xs []float64) estimate {
@@ -129,6 +131,7 @@ func summarize(d *benchData) *ohSummary {
 		}
 		s.QMPI = append(s.QMPI, is)
 	}
+	s.Breakdowns = d.breakdowns()
 	for _, n := range d.notes {
 		if n.Kind == "unsupported" || n.Kind == "error" {
 			s.Skipped = append(s.Skipped, n)

@@ -91,44 +91,59 @@ func readDump(path string) (part int, total float64, trigger string, err error) 
 	return part, total, trigger, nil
 }
 
-// PerIteration turns the marks and the dumps into instructions per
-// iteration of each call kind.
-func PerIteration(marks []Mark, dumps map[int]float64) (map[string]float64, error) {
-	type pair struct {
-		n1, n2 int64
-		i1, i2 float64
-		have   int
-	}
-	byCall := map[string]*pair{}
+// loopPair is one call kind's two loops: their lengths and what was
+// measured after each (a dump's total, or its functions).
+type loopPair[T any] struct {
+	n1, n2 int64
+	d1, d2 T
+	have   int
+}
+
+// pairLoops matches each call kind's n1 and n2 marks with their dumps, in
+// the order the call kinds first appear; calls selects the kinds (nil: all).
+func pairLoops[T any](marks []Mark, dumps map[int]T, calls map[string]bool) (map[string]*loopPair[T], []string, error) {
+	byCall := map[string]*loopPair[T]{}
 	var order []string
 	for _, m := range marks {
-		if m.Phase != "n1" && m.Phase != "n2" {
+		if (calls != nil && !calls[m.Call]) || (m.Phase != "n1" && m.Phase != "n2") {
 			continue
 		}
-		total, ok := dumps[m.Seq]
+		d, ok := dumps[m.Seq]
 		if !ok {
-			return nil, fmt.Errorf("no callgrind dump %d for %s %s", m.Seq, m.Call, m.Phase)
+			return nil, nil, fmt.Errorf("no callgrind dump %d for %s %s", m.Seq, m.Call, m.Phase)
 		}
 		p := byCall[m.Call]
 		if p == nil {
-			p = &pair{}
+			p = &loopPair[T]{}
 			byCall[m.Call] = p
 			order = append(order, m.Call)
 		}
 		if m.Phase == "n1" {
-			p.n1, p.i1 = m.N, total
+			p.n1, p.d1 = m.N, d
 		} else {
-			p.n2, p.i2 = m.N, total
+			p.n2, p.d2 = m.N, d
 		}
 		p.have++
+	}
+	for _, c := range order {
+		if p := byCall[c]; p.have != 2 || p.n2 == p.n1 {
+			return nil, nil, fmt.Errorf("%s: need an n1 and an n2 loop of different lengths, have n1=%d n2=%d (%d marks)", c, p.n1, p.n2, p.have)
+		}
+	}
+	return byCall, order, nil
+}
+
+// PerIteration turns the marks and the dumps into instructions per
+// iteration of each call kind.
+func PerIteration(marks []Mark, dumps map[int]float64) (map[string]float64, error) {
+	byCall, order, err := pairLoops(marks, dumps, nil)
+	if err != nil {
+		return nil, err
 	}
 	out := map[string]float64{}
 	for _, c := range order {
 		p := byCall[c]
-		if p.have != 2 || p.n2 == p.n1 {
-			return nil, fmt.Errorf("%s: need an n1 and an n2 loop of different lengths, have %+v", c, *p)
-		}
-		out[c] = (p.i2 - p.i1) / float64(p.n2-p.n1)
+		out[c] = (p.d2 - p.d1) / float64(p.n2-p.n1)
 	}
 	return out, nil
 }

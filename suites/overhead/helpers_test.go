@@ -1,8 +1,10 @@
 package overhead
 
 import (
+	"maps"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -138,5 +140,64 @@ func TestParseCPUList(t *testing.T) {
 	}
 	if len(allowedCPUs()) == 0 {
 		t.Error("no CPU allowed")
+	}
+}
+
+// TestCallgrindProfile reads real dumps of bench count Comm_rank 1000 3000
+// on mpich-tools (no tool, and 8 instances of tool_qmpi_pass.c) function by
+// function: the self counts add up to the totals, the unnamed stub is named
+// after its callee, and the instances' recursion levels are merged.
+func TestCallgrindProfile(t *testing.T) {
+	marks := []Mark{{1, "Comm_rank", "warmup", 16}, {2, "Comm_rank", "n1", 1000}, {3, "Comm_rank", "n2", 3000}}
+	cases := []struct {
+		dir   string
+		total float64
+		want  map[string][2]float64 // function → self, calls per iteration
+	}{
+		{"testdata/profile/tools0", 62.998, map[string][2]float64{
+			"QMPI_Comm_rank": {46, 1}, "PMPI_Comm_rank": {9, 1}, "run_comm_rank": {7, 0}, "PLT stub → QMPI_Comm_rank": {1, 1}}},
+		{"testdata/profile/tools8", 446.998, map[string][2]float64{
+			"comm_rank": {256, 8}, "QMPI_Get_function": {124, 8}, "QMPI_Comm_rank": {46, 1}, "PMPI_Comm_rank": {14, 1}, "run_comm_rank": {7, 0}}},
+	}
+	for _, c := range cases {
+		totals, err := ReadDumps(c.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		per, err := PerIteration(marks, totals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(per["Comm_rank"]-c.total) > 1e-9 {
+			t.Errorf("%s: total %g, want %g", c.dir, per["Comm_rank"], c.total)
+		}
+		dumps, err := ReadProfiles(c.dir, func(part int) bool { return part != 1 })
+		if err != nil {
+			t.Fatal(err)
+		}
+		funcs, err := PerIterationProfile(marks, dumps, []string{"Comm_rank"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0.0
+		got := map[string][2]float64{}
+		for _, f := range funcs["Comm_rank"] {
+			sum += f.Self
+			if math.Abs(f.Self) >= 0.05 {
+				got[f.Func] = [2]float64{f.Self, f.Calls}
+			}
+			if strings.Contains(f.Func, "'") || strings.HasPrefix(f.Func, "0x") {
+				t.Errorf("%s: function %q keeps a recursion suffix or an address", c.dir, f.Func)
+			}
+		}
+		if math.Abs(sum-c.total) > 1e-6 {
+			t.Errorf("%s: the self counts add up to %g, the total is %g", c.dir, sum, c.total)
+		}
+		if !maps.Equal(got, c.want) {
+			t.Errorf("%s: functions %v, want %v", c.dir, got, c.want)
+		}
+	}
+	if _, err := PerIterationProfile(marks[:2], map[int]*dumpProfile{}, []string{"Comm_rank"}); err == nil {
+		t.Error("a mark without its dump gave no error")
 	}
 }

@@ -2,6 +2,7 @@ package overhead
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -192,6 +193,39 @@ func count(u *unit, res *Results) string {
 			return "no count of " + call
 		}
 		res.Instrs[c.key(call)] = v
+	}
+	return profile(u, marks, job.Dir, per, res)
+}
+
+// profile keeps the per-function split of the ProfileCalls a counted unit
+// ran, read from the same dumps as its totals.
+func profile(u *unit, marks []Mark, dir string, per map[string]float64, res *Results) string {
+	var calls []string
+	for _, call := range u.calls {
+		if slices.Contains(ProfileCalls, call) {
+			calls = append(calls, call)
+		}
+	}
+	if len(calls) == 0 || u.cfg.floor {
+		return ""
+	}
+	parts := map[int]bool{}
+	for _, m := range marks {
+		if slices.Contains(calls, m.Call) {
+			parts[m.Seq] = true
+		}
+	}
+	dumps, err := ReadProfiles(dir, func(part int) bool { return parts[part] })
+	if err != nil {
+		return "function profile: " + err.Error()
+	}
+	funcs, err := PerIterationProfile(marks, dumps, calls)
+	if err != nil {
+		return "function profile: " + err.Error()
+	}
+	for _, call := range calls {
+		k := u.cfg.key(call)
+		res.Profile[k] = Profile{Impl: k.Impl, Call: k.Call, Tools: k.Tools, Instrs: per[call], Funcs: funcs[call]}
 	}
 	return ""
 }

@@ -33,6 +33,7 @@ type Results struct {
 	Keys    []Key              // what the benchmarks report, in order
 	Samples map[Key][]float64  // ns per iteration, in round order
 	Instrs  map[Key]float64    // instructions per iteration (callgrind)
+	Profile map[Key]Profile    // the same, function by function (ProfileCalls only)
 	Errors  map[Key][]string   // problems that cost a sample or the count
 	Notes   []Note             // implementations, what could not be measured, the run
 	Seconds map[string]float64 // time spent: "probe", "rounds", "callgrind"
@@ -124,8 +125,8 @@ func Run(s Settings, progress io.Writer) (*Results, error) {
 	if s.Short && os.Getenv("MPITS_IMPLS") == "" {
 		impls = twins(impls)
 	}
-	res := &Results{Samples: map[Key][]float64{}, Instrs: map[Key]float64{}, Errors: map[Key][]string{},
-		Seconds: map[string]float64{}}
+	res := &Results{Samples: map[Key][]float64{}, Instrs: map[Key]float64{}, Profile: map[Key]Profile{},
+		Errors: map[Key][]string{}, Seconds: map[string]float64{}}
 	run := Note{Kind: "run", Rounds: s.Rounds, SampleSeconds: s.SampleSeconds, CPUs: runtime.NumCPU(),
 		LoadBefore: loadAverage(), Short: s.Short, Perf: perfStatus()}
 

@@ -62,6 +62,15 @@ func results() (*Results, error) {
 			_ = enc.Encode(n)
 			fmt.Print(NoteTag + b.String())
 		}
+		for _, k := range measured.Keys {
+			if p, ok := measured.Profile[k]; ok {
+				var b strings.Builder
+				enc := json.NewEncoder(&b)
+				enc.SetEscapeHTML(false)
+				_ = enc.Encode(p)
+				fmt.Print(ProfileTag + b.String())
+			}
+		}
 	})
 	return measured, measureErr
 }
