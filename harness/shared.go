@@ -1,49 +1,27 @@
 package harness
 
-import (
-	"strings"
-	"sync"
-)
+import "strings"
 
 // Several checks often judge the records of one job (a metadata walk, a
 // session run), and an injector spec may evaluate a check again: LaunchOnce
 // runs each distinct job once per process and implementation and set of
 // preloaded injectors, and replays its outcome (a harness panic included).
 type launched struct {
-	done chan struct{} // closed when the run has ended
 	res  *Result
 	recs *Records
 	err  error
-	stop any // what Launch panicked with
 }
 
-var (
-	launchMu sync.Mutex
-	launches = map[string]*launched{}
-)
+var launches Memo[launched]
 
 // LaunchOnce is Launch, run once for identical jobs: rules judged side by
 // side that need the same job wait for the one run of it.
 func (x *X) LaunchOnce(j Job) (*Result, *Records, error) {
 	key := x.Impl.ID + "\x00" + strings.Join(x.Preload, ":") + "\x00" + jobKey(j)
-	launchMu.Lock()
-	l, ok := launches[key]
-	if !ok {
-		l = &launched{done: make(chan struct{})}
-		launches[key] = l
-	}
-	launchMu.Unlock()
-	if !ok {
-		func() {
-			defer close(l.done)
-			defer func() { l.stop = recover() }()
-			l.res, l.recs, l.err = x.Launch(j)
-		}()
-	}
-	<-l.done
-	if l.stop != nil {
-		panic(l.stop)
-	}
+	l := launches.Do(key, func() launched {
+		res, recs, err := x.Launch(j)
+		return launched{res, recs, err}
+	})
 	return l.res, l.recs, l.err
 }
 

@@ -139,20 +139,12 @@ type Judged struct {
 // verdicts remembers each rule's verdict per implementation in this
 // process: rules are judged side by side ahead of their specs (prefetch),
 // and an injector spec needs the verdicts of every implementation.
-var verdicts sync.Map // rule and implementation -> *onceVerdict
-
-type onceVerdict struct {
-	once sync.Once
-	v    Verdict
-}
+var verdicts Memo[Verdict] // by rule and implementation
 
 // evaluateOnce judges r on e's implementation, or waits for the verdict
 // this process already has or is reaching.
 func evaluateOnce(r Rule, e *Env) Verdict {
-	m, _ := verdicts.LoadOrStore(r.ID+"\x00"+e.Impl.ID, &onceVerdict{})
-	o := m.(*onceVerdict)
-	o.once.Do(func() { o.v = e.Evaluate(r, nil) })
-	return o.v
+	return verdicts.Do(r.ID+"\x00"+e.Impl.ID, func() Verdict { return e.Evaluate(r, nil) })
 }
 
 // Evaluate judges r on this implementation with the injectors preloaded:
@@ -188,21 +180,13 @@ type proof struct {
 	skip     string
 }
 
-type onceProof struct {
-	once sync.Once
-	p    proof
-}
-
-var proofs sync.Map // rule and library -> *onceProof
+var proofs Memo[proof] // by rule and library
 
 // proveOnce finds the proof that r gives want with lib preloaded, once per
 // process: an injector (want Fail) runs where r passes, a conforming shim
 // (want Pass) where it fails.
 func proveOnce(r Rule, lib string, want Status, impls []*Impl, envs map[string]*Env) proof {
-	m, _ := proofs.LoadOrStore(r.ID+"\x00"+lib, &onceProof{})
-	o := m.(*onceProof)
-	o.once.Do(func() { o.p = prove(r, lib, want, impls, envs) })
-	return o.p
+	return proofs.Do(r.ID+"\x00"+lib, func() proof { return prove(r, lib, want, impls, envs) })
 }
 
 func prove(r Rule, lib string, want Status, impls []*Impl, envs map[string]*Env) proof {

@@ -65,13 +65,10 @@ func cmdFindings(args []string) error {
 		}
 	}
 	if len(stale) > 0 {
-		return fmt.Errorf("the history of %d finding pages is out of date (%s): run go run ./cmd/mpits findings", len(stale), FirstAndMore(stale))
+		return fmt.Errorf("the history of %d finding pages is out of date (%s): run go run ./cmd/mpits findings", len(stale), harness.FirstAndMore(stale))
 	}
 	return nil
 }
-
-// FirstAndMore names the first item and how many more.
-func FirstAndMore(list []string) string { return harness.FirstAndMore(list) }
 
 var pageLink = regexp.MustCompile(`\[([A-Z][A-Z0-9-]*[0-9][a-z]?)\]\([A-Za-z0-9-]+\.md\)`)
 

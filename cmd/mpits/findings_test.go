@@ -8,15 +8,11 @@ import (
 )
 
 func TestFindingHistory(t *testing.T) {
-	var probed []harness.Probed
-	for _, im := range []harness.Impl{
-		{ID: "m4", Family: "mpich", Version: "4.0.2"}, {ID: "m4b", Family: "mpich", Version: "4.0.2"},
-		{ID: "m42", Family: "mpich", Version: "4.2.1"}, {ID: "m5", Family: "mpich", Version: "5.0.2"},
-		{ID: "o4", Family: "openmpi", Version: "4.1.4"}, {ID: "o5", Family: "openmpi", Version: "5.0.7"},
-	} {
-		im := im
-		probed = append(probed, harness.Probed{Impl: &im})
-	}
+	probed := probedOf(
+		harness.Impl{ID: "m4", Family: "mpich", Version: "4.0.2"}, harness.Impl{ID: "m4b", Family: "mpich", Version: "4.0.2"},
+		harness.Impl{ID: "m42", Family: "mpich", Version: "4.2.1"}, harness.Impl{ID: "m5", Family: "mpich", Version: "5.0.2"},
+		harness.Impl{ID: "o4", Family: "openmpi", Version: "4.1.4"}, harness.Impl{ID: "o5", Family: "openmpi", Version: "5.0.7"},
+	)
 	row := func(impl string, st harness.Status) Row {
 		return Row{RuleInfo: harness.RuleInfo{ID: "R-1"}, Impl: impl, Status: st}
 	}

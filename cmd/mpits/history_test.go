@@ -7,16 +7,12 @@ import (
 )
 
 func TestHistoryOrder(t *testing.T) {
-	var probed []harness.Probed
-	for _, im := range []harness.Impl{
-		{ID: "mpich-deb", Family: "mpich", Version: "4.0.2"}, {ID: "openmpi-deb", Family: "openmpi", Version: "4.1.4"},
-		{ID: "mpich-tools", Family: "mpich", Version: "4.0.2"}, {ID: "mpich-sid", Family: "mpich", Version: "5.0.2"},
-		{ID: "openmpi-sid", Family: "openmpi", Version: "6.0.0rc2"}, {ID: "mpich-trixie", Family: "mpich", Version: "4.2.1"},
-		{ID: "openmpi-trixie", Family: "openmpi", Version: "5.0.7"}, {ID: "openmpi-6", Family: "openmpi", Version: "6.0.0"},
-	} {
-		im := im
-		probed = append(probed, harness.Probed{Impl: &im})
-	}
+	probed := probedOf(
+		harness.Impl{ID: "mpich-deb", Family: "mpich", Version: "4.0.2"}, harness.Impl{ID: "openmpi-deb", Family: "openmpi", Version: "4.1.4"},
+		harness.Impl{ID: "mpich-tools", Family: "mpich", Version: "4.0.2"}, harness.Impl{ID: "mpich-sid", Family: "mpich", Version: "5.0.2"},
+		harness.Impl{ID: "openmpi-sid", Family: "openmpi", Version: "6.0.0rc2"}, harness.Impl{ID: "mpich-trixie", Family: "mpich", Version: "4.2.1"},
+		harness.Impl{ID: "openmpi-trixie", Family: "openmpi", Version: "5.0.7"}, harness.Impl{ID: "openmpi-6", Family: "openmpi", Version: "6.0.0"},
+	)
 	var got []string
 	for _, p := range historyOrder(probed) {
 		got = append(got, p.Impl.ID)
@@ -27,4 +23,14 @@ func TestHistoryOrder(t *testing.T) {
 			t.Fatalf("order %v, want %v", got, want)
 		}
 	}
+}
+
+// probedOf is a run's implementations as the reports read them.
+func probedOf(impls ...harness.Impl) []harness.Probed {
+	var probed []harness.Probed
+	for _, im := range impls {
+		im := im
+		probed = append(probed, harness.Probed{Impl: &im})
+	}
+	return probed
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mpits/mpits/harness"
@@ -127,20 +128,21 @@ func lastLines(s string, n int) string {
 // The cross-run matrix as the report shows it: every run of the
 // application made without injectors, by kind, builder and runner.
 var crossRuns = struct {
+	sync.Mutex
 	cells     map[string]appRun
 	launchers map[string]string // "library|launcher" -> outcome
 }{cells: map[string]appRun{}, launchers: map[string]string{}}
 
 func keepRun(r appRun) {
-	memo.Lock()
+	crossRuns.Lock()
 	crossRuns.cells[r.Kind+"|"+r.Builder+"|"+r.Runner] = r
-	memo.Unlock()
+	crossRuns.Unlock()
 }
 
 // matrixTable renders the runs of one kind as built-with × run-on.
 func matrixTable(kind string, builders, runners []string) string {
-	memo.Lock()
-	defer memo.Unlock()
+	crossRuns.Lock()
+	defer crossRuns.Unlock()
 	var b strings.Builder
 	b.WriteString("| built with ↓ / run on → |")
 	for _, r := range runners {
@@ -198,13 +200,13 @@ func writeCrossRunReport(x *harness.X) {
 		}
 	}
 	b.WriteString("\n\n")
-	memo.Lock()
+	crossRuns.Lock()
 	launch := sortedKeys(crossRuns.launchers)
 	outcomes := map[string]string{}
 	for k, v := range crossRuns.launchers {
 		outcomes[k] = v
 	}
-	memo.Unlock()
+	crossRuns.Unlock()
 	if len(launch) > 0 {
 		b.WriteString("## A libmpi_abi under another implementation's launcher (ABI-LIB-05, information only)\n\n" +
 			"The library and its launcher must match (the process manager interface is not part of the ABI); these runs " +
@@ -222,7 +224,7 @@ func writeCrossRunReport(x *harness.X) {
 		"for the column's library by its name are run for information. Pairs not run need a library the column does not " +
 		"have (see abi-fingerprint.md).\n\n")
 	var builders, runners []string
-	memo.Lock()
+	crossRuns.Lock()
 	seenB, seenR := map[string]bool{}, map[string]bool{}
 	for _, c := range crossRuns.cells {
 		if c.Kind == "native" {
@@ -235,7 +237,7 @@ func writeCrossRunReport(x *harness.X) {
 			notes = append(notes, fmt.Sprintf("- %s on %s: %s", c.Builder, c.Runner, c.Note))
 		}
 	}
-	memo.Unlock()
+	crossRuns.Unlock()
 	for _, e := range x.All {
 		if seenB[e.Impl.ID] {
 			builders = append(builders, e.Impl.ID)

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/mpits/mpits/harness"
 )
@@ -14,36 +13,13 @@ import (
 // Checks of this suite often need runs on other implementations than the
 // one they judge (a cross-run matrix, a fingerprint table): those runs are
 // made once per test process, without injectors, and kept here.
-var memo = struct {
-	sync.Mutex
-	m map[string]*remembered
-}{m: map[string]*remembered{}}
-
-type remembered struct {
-	once sync.Once
-	v    any
-	stop any // what f panicked with, replayed to every caller
-}
+var memo harness.Memo[any]
 
 // remember returns the value kept under key, computing it with f the first
 // time; callers that come while it is computed wait for it. Never used for
 // runs with injectors preloaded.
 func remember[T any](key string, f func() T) T {
-	memo.Lock()
-	r, ok := memo.m[key]
-	if !ok {
-		r = &remembered{}
-		memo.m[key] = r
-	}
-	memo.Unlock()
-	r.once.Do(func() {
-		defer func() { r.stop = recover() }()
-		r.v = f()
-	})
-	if r.stop != nil {
-		panic(r.stop)
-	}
-	return r.v.(T)
+	return memo.Do(key, func() any { return f() }).(T)
 }
 
 // envX is an X for another implementation of the run, without injectors.

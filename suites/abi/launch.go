@@ -148,9 +148,9 @@ func otherLaunchers(x *harness.X) {
 			}
 			return "ran; the ranks saw communicator sizes " + strings.Join(sizes, ", ")
 		})
-		memo.Lock()
+		crossRuns.Lock()
 		crossRuns.launchers[x.Impl.ID+" ("+x.Impl.ABI.Lib+")|"+l.Impl.ID+" ("+l.Impl.Launcher+")"] = outcome
-		memo.Unlock()
+		crossRuns.Unlock()
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mpits/mpits/harness"
@@ -56,22 +55,12 @@ type coverBuild struct {
 // implementation's header and builds them (the sources live in a temporary
 // folder named by their content, removed once built).
 func buildCoverage(x *harness.X) *coverBuild {
-	coverMu.Lock()
-	defer coverMu.Unlock()
-	if b, ok := coverBuilt[x.Impl.ID]; ok {
-		return b
-	}
-	b := generateCoverage(x)
-	coverBuilt[x.Impl.ID] = b
-	return b
+	return coverBuilt.Do(x.Impl.ID, func() *coverBuild { return generateCoverage(x) })
 }
 
 // coverBuilt keeps each implementation's build: the coverage and memcheck
 // rules all use it, and generating it preprocesses mpi.h.
-var (
-	coverMu    sync.Mutex
-	coverBuilt = map[string]*coverBuild{}
-)
+var coverBuilt harness.Memo[*coverBuild]
 
 func generateCoverage(x *harness.X) *coverBuild {
 	h := readQMPIHeader(x)

@@ -140,22 +140,18 @@ type memcheckRun struct {
 	finishK string // a record kind every rank writes at its end
 }
 
-// memcheckDone keeps what memcheck found per implementation and preload:
-// both rules judge one set of runs, and a set costs half a minute.
-var (
-	memcheckMu   sync.Mutex
-	memcheckDone = map[string]*memcheckFound{}
-)
+// memchecks keeps what memcheck found per implementation and preload:
+// both rules, judged side by side, judge one set of runs, and a set costs
+// half a minute.
+var memchecks harness.Memo[*memcheckFound]
 
 // memcheckFound is what one set of runs under memcheck found.
 type memcheckFound struct {
-	once    sync.Once // both rules, judged side by side, wait for one set
 	inLayer []vgError
 	other   []vgError
 	uninit  int
 	runs    int
 	crash   string // a workload that crashed after invalid accesses in the layer
-	stop    any    // the set ended early: an error or unsupported verdict
 }
 
 func (m *memcheckFound) rule(address bool) ([]vgError, []string) {
@@ -177,21 +173,11 @@ func (e vgError) inCallingAddress() bool {
 
 func judgeMemcheck(address bool) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
-		key := x.Impl.ID + "\x00" + strings.Join(x.Preload, ":")
-		memcheckMu.Lock()
-		m, ok := memcheckDone[key]
-		if !ok {
-			m = &memcheckFound{}
-			memcheckDone[key] = m
-		}
-		memcheckMu.Unlock()
-		m.once.Do(func() {
-			defer func() { m.stop = recover() }()
+		m := memchecks.Do(x.Impl.ID+"\x00"+strings.Join(x.Preload, ":"), func() *memcheckFound {
+			m := &memcheckFound{}
 			memcheckOnce(x, m)
+			return m
 		})
-		if m.stop != nil {
-			panic(m.stop)
-		}
 		errs, ev := m.rule(address)
 		notes := ""
 		if len(m.other) > 0 {

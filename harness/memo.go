@@ -1,0 +1,40 @@
+package harness
+
+import "sync"
+
+// Memo keeps one value per key, computed once even when callers ask for it
+// side by side (the later ones wait for the first); what the computation
+// panicked with (a verdict that ends a check) is replayed to every caller.
+// The zero Memo is ready to use.
+type Memo[T any] struct {
+	mu sync.Mutex
+	m  map[string]*memoEntry[T]
+}
+
+type memoEntry[T any] struct {
+	once sync.Once
+	v    T
+	stop any
+}
+
+// Do returns the value kept under key, computing it with f the first time.
+func (m *Memo[T]) Do(key string, f func() T) T {
+	m.mu.Lock()
+	if m.m == nil {
+		m.m = map[string]*memoEntry[T]{}
+	}
+	e := m.m[key]
+	if e == nil {
+		e = &memoEntry[T]{}
+		m.m[key] = e
+	}
+	m.mu.Unlock()
+	e.once.Do(func() {
+		defer func() { e.stop = recover() }()
+		e.v = f()
+	})
+	if e.stop != nil {
+		panic(e.stop)
+	}
+	return e.v
+}
