@@ -1,12 +1,15 @@
 package harness
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -103,7 +106,11 @@ var probeFixtures = []Fixture{
 	{Name: "fortran_mpifh", Sources: []string{"probe/fortran_mpifh.f90"}, Fortran: true},
 	{Name: "fortran_use_mpi", Sources: []string{"probe/fortran_use_mpi.f90"}, Fortran: true},
 	{Name: "fortran_use_mpi_f08", Sources: []string{"probe/fortran_use_mpi_f08.f90"}, Fortran: true},
+	launchCheck,
 }
+
+// launchCheck is two ranks that talk (launch.go).
+var launchCheck = Fixture{Name: "launch_check", Sources: []string{"probe/launch_check.c"}}
 
 // Probe asks the implementation what it can do.
 func Probe(im *Impl) *Caps {
@@ -112,6 +119,10 @@ func Probe(im *Impl) *Caps {
 		return c
 	}
 	if reason := rootProblem(im); reason != "" {
+		c.Available, c.Reason = false, reason
+		return c
+	}
+	if reason := slurmRootProblem(im); reason != "" {
 		c.Available, c.Reason = false, reason
 		return c
 	}
@@ -140,10 +151,24 @@ func Probe(im *Impl) *Caps {
 	return c
 }
 
-// rootProblem says why a chroot implementation cannot run jobs now.
+// rootProblem says why a chroot implementation cannot run jobs now: its
+// command prefix refusing to run a program there (chroot needs root), in
+// the prefix's own words, or the root's /proc missing.
 func rootProblem(im *Impl) string {
 	if im.Root == "" {
 		return ""
+	}
+	if len(im.Prefix) > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, im.Prefix[0], append(im.Prefix[1:], "true")...).CombinedOutput()
+		if err != nil {
+			said := orMeasured(lastWords(string(out), 200), err.Error())
+			if filepath.Base(im.Prefix[0]) == "chroot" && geteuid() != 0 {
+				return fmt.Sprintf("runs in a chroot of %s, which needs root: run as root (%s)", im.Root, said)
+			}
+			return fmt.Sprintf("%s cannot run a program in %s (%s): run ci/provision", strings.Join(im.Prefix, " "), im.Root, said)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(im.Root, "proc", "self")); err != nil {
 		return fmt.Sprintf("%s/proc is not mounted: run ci/provision (it bind-mounts /proc, /sys and /dev into the root)", im.Root)
@@ -166,8 +191,8 @@ func probeAfterInit(im *Impl, c *Caps) MPITCount {
 	}
 	defer res.Cleanup()
 	if !res.OK() {
-		c.Problems = append(c.Problems, res.Problem())
-		n.Note = "not probed: " + res.Problem()
+		c.Problems = append(c.Problems, saying(res))
+		n.Note = "not probed: " + saying(res)
 		return n
 	}
 	recs, err := ReadRecords(res.Dir, "caps_after_init", 1)
@@ -203,8 +228,11 @@ func probeFortran(im *Impl) Fortran {
 			continue
 		}
 		*ok = res.OK() && strings.Contains(res.Stdout, "mpits-fortran-ok")
-		if !*ok {
-			why = append(why, fx.Name+": "+res.Problem())
+		switch {
+		case !res.OK():
+			why = append(why, fx.Name+": "+saying(res))
+		case !*ok:
+			why = append(why, fx.Name+": ran but did not print mpits-fortran-ok: "+orMeasured(lastWords(res.Stdout, 300), "no output"))
 		}
 		res.Cleanup()
 	}
@@ -225,6 +253,40 @@ func FirstLine(s string) string {
 			cut-- // never split a character
 		}
 		s = s[:cut] + "…"
+	}
+	return s
+}
+
+// saying is why a job did not end well, with the runtime's own last words
+// (stderr, else stdout) on the same line: Hydra's and Open MPI's messages
+// are the evidence a vendor needs.
+func saying(res *Result) string {
+	out := res.Stderr
+	if strings.TrimSpace(out) == "" {
+		out = res.Stdout
+	}
+	if w := lastWords(out, 300); w != "" {
+		return res.Problem() + ": " + w
+	}
+	return res.Problem()
+}
+
+// lastWords is the end of s (at most about n characters) as one line: its
+// lines joined by " | ", without blank ones and rules of dashes.
+func lastWords(s string, n int) string {
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); strings.IndexFunc(l, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			lines = append(lines, l)
+		}
+	}
+	s = strings.Join(lines, " | ")
+	if len(s) > n {
+		cut := len(s) - n
+		for cut < len(s) && !utf8.RuneStart(s[cut]) {
+			cut++ // never split a character
+		}
+		s = "…" + s[cut:]
 	}
 	return s
 }
@@ -268,7 +330,7 @@ func probeLibrary(im *Impl, lib, mode string) (*libAnswers, error) {
 	}
 	defer res.Cleanup()
 	if !res.OK() {
-		return nil, fmt.Errorf("%s: %s: %s", im.ID, res.Problem(), strings.TrimSpace(tail(res.Stderr, 300)))
+		return nil, fmt.Errorf("%s: %s", im.ID, saying(res))
 	}
 	var a libAnswers
 	if err := json.Unmarshal([]byte(lastLine(res.Stdout)), &a); err != nil {

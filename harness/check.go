@@ -6,7 +6,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 
+	ginkgo "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
 	"github.com/onsi/gomega"
 )
 
@@ -181,18 +184,51 @@ func judge(run func(x *X) Verdict, x *X) (v Verdict) {
 }
 
 // PathFrom makes a file that other sees at p visible to x's implementation
-// (copied into its root when the two differ) and returns x's path to it.
+// and returns x's path to it: the host sees into every root; into a root
+// the file is copied, in a folder of this process that is removed when the
+// suite ends (removeImportedAtEnd).
 func (x *X) PathFrom(other *Impl, p string) string {
-	if other.Root == x.Impl.Root {
+	switch {
+	case other.Root == x.Impl.Root:
 		return p
+	case x.Impl.Root == "":
+		return other.HostPath(p)
 	}
-	src := other.HostPath(p)
-	dst := x.Impl.HostPath(filepath.Join("/tmp/mpits-imported", other.ID, filepath.Base(p)))
-	if err := copyFile(src, dst); err != nil {
+	dir := x.Impl.HostPath(fmt.Sprintf("/tmp/mpits-imported-%d", os.Getpid()))
+	imported.Store(dir, true)
+	src, dst := other.HostPath(p), filepath.Join(dir, other.ID, filepath.Base(filepath.Dir(p)), filepath.Base(p))
+	// Copied aside and renamed: rules judged side by side may be running the
+	// copy another made (a file being run cannot be rewritten).
+	tmp := dst + "." + randomToken()
+	if err := copyFile(src, tmp); err != nil {
 		panic(Verdict{Status: Error, Reason: fmt.Sprintf("cannot copy %s into %s's root: %v", src, x.Impl.ID, err)})
 	}
-	os.Chmod(dst, 0o755)
+	os.Chmod(tmp, 0o755)
+	if err := os.Rename(tmp, dst); err != nil {
+		panic(Verdict{Status: Error, Reason: fmt.Sprintf("cannot copy %s into %s's root: %v", src, x.Impl.ID, err)})
+	}
 	return x.Impl.InnerPath(dst)
+}
+
+// imported are the folders PathFrom copied files into.
+var imported sync.Map
+
+// removeImportedAtEnd removes, when the suite ends, what PathFrom imported
+// into the roots. It works inside a Ginkgo suite node (Setup runs in one);
+// elsewhere it does nothing.
+func removeImportedAtEnd() {
+	if !ginkgo.CurrentSpecReport().LeafNodeType.Is(types.NodeTypeBeforeSuite | types.NodeTypeSynchronizedBeforeSuite) {
+		return
+	}
+	ginkgo.DeferCleanup(removeImported)
+}
+
+func removeImported() {
+	imported.Range(func(dir, _ any) bool {
+		os.RemoveAll(dir.(string))
+		imported.Delete(dir)
+		return true
+	})
 }
 
 // FailOn ends the rule with Fail when problems holds any: the reason names

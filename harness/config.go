@@ -23,7 +23,8 @@ import (
 //	MPITS_CACHE            cache folder (default /var/cache/mpits as root, else ~/.cache/mpits)
 //
 // With none of the first four set, $MPITS_CACHE/implementations.json is read
-// if it exists, else implementations are detected from PATH.
+// if it exists (for a plain user without one, the one root provisioned in
+// /var/cache/mpits), else implementations are detected from PATH.
 
 // ImplFile is the implementations file.
 type ImplFile struct {
@@ -31,13 +32,16 @@ type ImplFile struct {
 	Implementations []*Impl `json:"implementations"`
 }
 
+// systemCache is where root's ci/provision puts the implementations.
+var systemCache = "/var/cache/mpits"
+
 // CacheDir is the folder for provisioned implementations and built fixtures.
 func CacheDir() string {
 	if d := os.Getenv("MPITS_CACHE"); d != "" {
 		return d
 	}
-	if os.Geteuid() == 0 {
-		return "/var/cache/mpits"
+	if geteuid() == 0 {
+		return systemCache
 	}
 	if d, err := os.UserCacheDir(); err == nil {
 		return filepath.Join(d, "mpits")
@@ -47,18 +51,34 @@ func CacheDir() string {
 
 // LoadImpls returns the implementations selected by the settings. Its error
 // is one line that names the bad setting and what to do.
+// Everything is checked here, before any probe or build.
 func LoadImpls() ([]*Impl, error) {
-	impls, err := loadUnfiltered()
+	if err := checkCache(); err != nil {
+		return nil, err
+	}
+	impls, from, err := loadUnfiltered()
 	if err != nil {
 		return nil, err
 	}
 	applyLauncherOverride(impls)
-	return filterImpls(impls, os.Getenv("MPITS_IMPLS"))
+	impls, err = filterImpls(impls, os.Getenv("MPITS_IMPLS"))
+	if err != nil {
+		return nil, err
+	}
+	for _, im := range impls {
+		if err := checkPaths(im, from); err != nil {
+			return nil, err
+		}
+	}
+	return impls, applyLaunchModes(impls)
 }
 
-func loadUnfiltered() ([]*Impl, error) {
+// loadUnfiltered returns the implementations the settings describe and the
+// implementations file they come from ("" for MPITS_MPI and the like).
+func loadUnfiltered() ([]*Impl, string, error) {
 	if f := os.Getenv("MPITS_IMPLEMENTATIONS"); f != "" {
-		return ReadImplFile(f)
+		impls, err := ReadImplFile(f)
+		return impls, f, err
 	}
 	id := os.Getenv("MPITS_IMPL_ID")
 	if id == "" {
@@ -67,45 +87,46 @@ func loadUnfiltered() ([]*Impl, error) {
 	if p := os.Getenv("MPITS_MPI"); p != "" {
 		st, err := os.Stat(p)
 		if err != nil || !st.IsDir() {
-			return nil, fmt.Errorf("MPITS_MPI=%s is not a folder: set it to an MPI installation prefix holding bin/mpicc and bin/mpiexec", p)
+			return nil, "", fmt.Errorf("MPITS_MPI=%s is not a folder: set it to an MPI installation prefix holding bin/mpicc and bin/mpiexec", p)
 		}
 		cc, run := filepath.Join(p, "bin", "mpicc"), filepath.Join(p, "bin", "mpiexec")
 		for _, f := range []string{cc, run} {
 			if !isExecutable(f) {
-				return nil, fmt.Errorf("MPITS_MPI=%s has no executable %s: set it to an MPI installation prefix holding bin/mpicc and bin/mpiexec", p, strings.TrimPrefix(f, p+"/"))
+				return nil, "", fmt.Errorf("MPITS_MPI=%s has no executable %s: set it to an MPI installation prefix holding bin/mpicc and bin/mpiexec", p, strings.TrimPrefix(f, p+"/"))
 			}
 		}
 		im, err := ImplFromWrapper(id, cc, run)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		return []*Impl{im}, nil
+		return []*Impl{im}, "", nil
 	}
 	cc, run := os.Getenv("MPITS_MPICC"), os.Getenv("MPITS_MPIEXEC")
 	if cc != "" || run != "" {
 		if cc == "" || run == "" {
-			return nil, errors.New("MPITS_MPICC and MPITS_MPIEXEC go together: set both, to your MPI's compiler wrapper and launcher")
+			return nil, "", errors.New("MPITS_MPICC and MPITS_MPIEXEC go together: set both, to your MPI's compiler wrapper and launcher")
 		}
 		for name, f := range map[string]string{"MPITS_MPICC": cc, "MPITS_MPIEXEC": run} {
 			if !isExecutable(f) {
-				return nil, fmt.Errorf("%s=%s is not an executable file: point it at your MPI's %s", name, f, map[string]string{"MPITS_MPICC": "compiler wrapper (mpicc)", "MPITS_MPIEXEC": "launcher (mpiexec)"}[name])
+				return nil, "", fmt.Errorf("%s=%s is not an executable file: point it at your MPI's %s", name, f, map[string]string{"MPITS_MPICC": "compiler wrapper (mpicc)", "MPITS_MPIEXEC": "launcher (mpiexec)"}[name])
 			}
 		}
 		im, err := ImplFromWrapper(id, cc, run)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		return []*Impl{im}, nil
+		return []*Impl{im}, "", nil
 	}
-	def := filepath.Join(CacheDir(), "implementations.json")
+	def := defaultImplFile()
 	if _, err := os.Stat(def); err == nil {
-		return ReadImplFile(def)
+		impls, err := ReadImplFile(def)
+		return impls, def, err
 	}
 	impls := DetectFromPath()
 	if len(impls) == 0 {
-		return nil, fmt.Errorf("no MPI found: no %s, and no mpicc.mpich, mpicc.openmpi or mpicc on PATH; run ci/provision or set MPITS_IMPLEMENTATIONS, MPITS_MPI or MPITS_MPICC+MPITS_MPIEXEC", def)
+		return nil, "", fmt.Errorf("no MPI found: no %s, and no mpicc.mpich, mpicc.openmpi or mpicc on PATH; run ci/provision or set MPITS_IMPLEMENTATIONS, MPITS_MPI or MPITS_MPICC+MPITS_MPIEXEC", def)
 	}
-	return impls, nil
+	return impls, "", nil
 }
 
 // ReadImplFile reads and checks an implementations file.

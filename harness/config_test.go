@@ -59,6 +59,17 @@ const twoImpls = `{
   ]
 }`
 
+// twoImplsHere is twoImpls with alpha's cc, launcher and lib made in a
+// temporary folder, so that LoadImpls finds them.
+func twoImplsHere(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "bin", "mpicc"), "#!/bin/sh\n", 0o755)
+	writeFile(t, filepath.Join(dir, "bin", "mpiexec"), "#!/bin/sh\n", 0o755)
+	writeFile(t, filepath.Join(dir, "lib", "libmpi.so"), "", 0o644)
+	return strings.ReplaceAll(twoImpls, "/opt/alpha", dir)
+}
+
 func TestReadImplFileValid(t *testing.T) {
 	path := writeFile(t, filepath.Join(t.TempDir(), "impls.json"), twoImpls, 0o644)
 	impls, err := ReadImplFile(path)
@@ -131,7 +142,7 @@ func TestReadImplFileErrors(t *testing.T) {
 
 func TestLoadImplsFromFile(t *testing.T) {
 	clearSettings(t)
-	path := writeFile(t, filepath.Join(t.TempDir(), "impls.json"), twoImpls, 0o644)
+	path := writeFile(t, filepath.Join(t.TempDir(), "impls.json"), twoImplsHere(t), 0o644)
 	t.Setenv("MPITS_IMPLEMENTATIONS", path)
 	impls, err := LoadImpls()
 	if err != nil {
@@ -168,7 +179,7 @@ func TestLoadImplsDefaultFileInCache(t *testing.T) {
 	clearSettings(t)
 	cache := t.TempDir()
 	t.Setenv("MPITS_CACHE", cache)
-	writeFile(t, filepath.Join(cache, "implementations.json"), twoImpls, 0o644)
+	writeFile(t, filepath.Join(cache, "implementations.json"), twoImplsHere(t), 0o644)
 	impls, err := LoadImpls()
 	if err != nil {
 		t.Fatal(err)
@@ -180,8 +191,11 @@ func TestLoadImplsDefaultFileInCache(t *testing.T) {
 
 func TestLoadImplsLauncherOverride(t *testing.T) {
 	clearSettings(t)
-	path := writeFile(t, filepath.Join(t.TempDir(), "impls.json"), twoImpls, 0o644)
+	path := writeFile(t, filepath.Join(t.TempDir(), "impls.json"), twoImplsHere(t), 0o644)
 	t.Setenv("MPITS_IMPLEMENTATIONS", path)
+	bin := t.TempDir()
+	writeFile(t, filepath.Join(bin, "srun"), "#!/bin/sh\n", 0o755)
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
 	t.Setenv("MPITS_LAUNCHER", "srun")
 	t.Setenv("MPITS_LAUNCHER_ARGS", "--mpi=pmix  -N1")
 	t.Setenv("MPITS_NP_FLAG", "--ntasks")

@@ -32,6 +32,8 @@ type Impl struct {
 	ABIReason    string            `json:"abi_reason,omitempty"` // why there is no abi entry, as provisioning measured it
 	TwinOf       string            `json:"twin_of,omitempty"`    // the same build but for one configure flag (mpich-noqmpi: QMPI compiled out)
 	Notes        string            `json:"notes,omitempty"`
+	Launch       string            `json:"launch,omitempty"` // how jobs start: "" (its own launcher), "srun", "salloc" (launch.go)
+	Slurm        *Slurm            `json:"slurm,omitempty"`  // the srun and salloc modes' options
 }
 
 // ABI describes how to build against and run on an implementation's MPI 5
@@ -73,13 +75,18 @@ func (im *Impl) Command(name string, args ...string) []string {
 	return append(argv, args...)
 }
 
-// LaunchArgv returns the launcher command line for n ranks of program.
+// LaunchArgv returns the implementation's own launcher command line for n
+// ranks of program, with its command prefix.
 func (im *Impl) LaunchArgv(n int, program string, args ...string) []string {
+	return append(append([]string{}, im.Prefix...), im.ownLaunch(n, program, args)...)
+}
+
+// ownLaunch is the implementation's own launcher starting n ranks of program.
+func (im *Impl) ownLaunch(n int, program string, args []string) []string {
 	np := im.NPFlag
 	if np == "" {
 		np = "-n"
 	}
-	la := append([]string{}, im.LauncherArgs...)
-	la = append(la, np, itoa(n), program)
-	return im.Command(im.Launcher, append(la, args...)...)
+	argv := append([]string{im.Launcher}, im.LauncherArgs...)
+	return append(append(argv, np, itoa(n), program), args...)
 }

@@ -30,6 +30,7 @@ type Job struct {
 	Env      map[string]string // added to the launcher's environment (and so the ranks')
 	RankEnv  map[string]string // set for the ranks only (e.g. LD_PRELOAD of tools), through env(1)
 	Deadline time.Duration     // default 60 s; the whole process tree is killed then
+	OneNode  bool              // through Slurm, all ranks on one node (what the judge knows holds only there)
 }
 
 // Result is what a job did. Dir (host path) holds stdout, stderr and the
@@ -75,19 +76,12 @@ func Run(j Job) (*Result, error) {
 	if len(j.RankEnv) > 0 {
 		prog, args = "env", append(sortedAssignments(j.RankEnv), append([]string{j.Program}, j.Args...)...)
 	}
-	var argv []string
-	if j.Ranks > 0 {
-		argv = im.LaunchArgv(j.Ranks, prog, args...)
-	} else {
-		argv = im.Command(prog, args...)
-	}
-	if im.Root != "" && len(im.Prefix) > 0 {
-		// chroot starts in the root's "/": start in the job folder, as a
-		// host job does, so relative output paths land in the job folder.
-		argv = append(append(append([]string{}, im.Prefix...), "env", "-C", im.InnerPath(dir)), argv[len(im.Prefix):]...)
-	}
+	argv := im.jobArgv(j.Ranks, j.OneNode, dir, token, prog, args)
 	res := &Result{Name: j.Name, Argv: argv, Dir: dir}
-	env := os.Environ()
+	// TMPDIR is the job folder: what the runtime keeps there (Open MPI's
+	// session folders) goes with the folder, also when the job is killed.
+	// The implementation's and the job's own settings come after it and win.
+	env := append(os.Environ(), "TMPDIR="+im.InnerPath(dir))
 	for k, v := range im.Env {
 		env = append(env, k+"="+v)
 	}
@@ -126,6 +120,9 @@ func Run(j Job) (*Result, error) {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 	res.Leftover = KillMarked(token)
+	if im.Launch != LaunchDirect && j.Ranks > 0 && (res.TimedOut || len(res.Leftover) > 0) {
+		cancelSlurmJob(token)
+	}
 
 	if cmd.ProcessState != nil {
 		ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
@@ -238,12 +235,21 @@ var signalPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)signal (\d+) \(Segmentation fault`), // generic
 }
 
+// srun names a task's fatal signal, not its number. "Killed" is left out:
+// srun says it of the tasks it ended itself after another failed.
+var srunSignal = regexp.MustCompile(`srun: error: \S+: tasks? [0-9,-]+: (Segmentation fault|Aborted|Bus error|Floating point exception|Illegal instruction)`)
+
+var signalByName = map[string]int{"Segmentation fault": 11, "Aborted": 6, "Bus error": 7, "Floating point exception": 8, "Illegal instruction": 4}
+
 func reportedSignal(out string) string {
 	for _, re := range signalPatterns {
 		if m := re.FindStringSubmatch(out); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			return signalName(n)
 		}
+	}
+	if m := srunSignal.FindStringSubmatch(out); m != nil {
+		return signalName(signalByName[m[1]])
 	}
 	return ""
 }

@@ -498,6 +498,12 @@ func TestReportedSignal(t *testing.T) {
 		{"[vm:1] Signal: Floating point exception (8)\n", "SIGFPE"},
 		{"[vm:1:0:1] Caught signal 11 (Segmentation fault: tkill(2) or tgkill(2) at address 0x73ab)\n", "SIGSEGV"},
 		{"exited on signal 42", "signal 42"},
+		{"srun: error: n1: task 0: Segmentation fault (core dumped)\n", "SIGSEGV"},
+		{"srun: error: n2: tasks 0-1: Aborted\n", "SIGABRT"},
+		{"srun: error: n1: task 0: Killed\nsrun: error: n2: task 1: Bus error\n", "SIGBUS"},
+		{"srun: error: n2: task 1: Killed\nsrun: error: n1: task 0: Killed\n", ""},
+		{"srun: error: n1: tasks 0-1: Exited with exit code 17\n", ""},
+		{"srun: error: n1: task 1: Exited with exit code 17\nsrun: error: n2: task 0: Killed\n", ""},
 		{"all fine\n", ""},
 	} {
 		if got := reportedSignal(c.out); got != c.want {

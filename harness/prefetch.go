@@ -1,10 +1,5 @@
 package harness
 
-import (
-	ginkgo "github.com/onsi/ginkgo/v2"
-	"github.com/onsi/ginkgo/v2/types"
-)
-
 // SelftestLabels label the fault-injector and conforming-shim specs: they
 // prove the suite, not the implementation, so a vendor's run may leave them
 // out with -ginkgo.label-filter='!selftest'.
@@ -15,36 +10,38 @@ var SelftestLabels = []string{"selftest", "injector"}
 // after the other) find their verdicts ready. Slots (acquireSlots) keep the
 // jobs to as many busy processes as cores. With a focus or skip by text,
 // which only Ginkgo can match, the specs judge their rules as they come.
-func (s *Suite) prefetch(impls []*Impl, envs map[string]*Env) {
-	cfg, _ := ginkgo.GinkgoConfiguration()
-	if len(cfg.FocusStrings)+len(cfg.SkipStrings)+len(cfg.FocusFiles)+len(cfg.SkipFiles) > 0 || cfg.DryRun {
+func (s *Suite) prefetch(impls []*Impl, envs map[string]*Env, prog *progress) {
+	selected, ok := labelSelector()
+	if !ok {
 		return
 	}
-	selected := func([]string) bool { return true }
-	if f := ginkgo.GinkgoLabelFilter(); f != "" {
-		lf, err := types.ParseLabelFilter(f)
-		if err != nil {
-			return // Ginkgo itself reports the bad filter
-		}
-		selected = lf
-	}
+	// Everything is counted before anything starts, so that the progress of
+	// an implementation is complete when its last verdict comes in.
+	var work []func()
 	for _, c := range s.Checks {
 		for _, r := range c.AllRules() {
 			labels := append([]string{"check:" + c.ID}, r.Labels()...)
 			for _, im := range impls {
 				if selected(append(labels, "impl:"+im.ID)) {
-					go evaluateOnce(r, envs[im.ID])
+					r, e := r, envs[im.ID]
+					prog.expect(im.ID)
+					work = append(work, func() { prog.verdict(e.Impl.ID, evaluateOnce(r, e).Status) })
 				}
 			}
 			if !selected(append(append([]string{}, SelftestLabels...), r.ID)) {
 				continue
 			}
 			for _, inj := range r.Injectors {
-				go proveOnce(r, inj, Fail, impls, envs)
+				prog.expect("")
+				work = append(work, func() { defer prog.proof(); proveOnce(r, inj, Fail, impls, envs) })
 			}
 			for _, shim := range r.Conformers {
-				go proveOnce(r, shim, Pass, impls, envs)
+				prog.expect("")
+				work = append(work, func() { defer prog.proof(); proveOnce(r, shim, Pass, impls, envs) })
 			}
 		}
+	}
+	for _, w := range work {
+		go w()
 	}
 }

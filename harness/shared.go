@@ -1,6 +1,9 @@
 package harness
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Several checks often judge the records of one job (a metadata walk, a
 // session run), and an injector spec may evaluate a check again: LaunchOnce
@@ -27,7 +30,7 @@ func (x *X) LaunchOnce(j Job) (*Result, *Records, error) {
 
 // jobKey tells identical jobs of one implementation apart.
 func jobKey(j Job) string {
-	return strings.Join([]string{j.Name, j.Program, strings.Join(j.Args, "\x01"), itoa(j.Ranks),
+	return strings.Join([]string{j.Name, j.Program, strings.Join(j.Args, "\x01"), itoa(j.Ranks), fmt.Sprint(j.OneNode),
 		strings.Join(sortedAssignments(j.Env), "\x01"), strings.Join(sortedAssignments(j.RankEnv), "\x01")}, "\x00")
 }
 

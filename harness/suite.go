@@ -47,8 +47,11 @@ func (s *Suite) Run(t *testing.T) {
 	}
 	envs := map[string]*Env{}
 	var all []*Env
+	prog := newProgress(s.Name)
 	ginkgo.SynchronizedBeforeSuite(func() []byte {
-		out, _ := json.Marshal(Setup(impls, append(append([]Fixture{}, s.Fixtures...), s.Injectors...)))
+		prog.setupStarted(len(impls))
+		out, _ := json.Marshal(Setup(impls, append(append([]Fixture{}, s.Fixtures...), s.Injectors...), s.Needed(impls)))
+		prog.setupDone()
 		return out
 	}, func(data []byte) {
 		gomega.Expect(json.Unmarshal(data, &all)).To(gomega.Succeed())
@@ -56,12 +59,16 @@ func (s *Suite) Run(t *testing.T) {
 			e.all = all
 			envs[e.Impl.ID] = e
 		}
-		s.prefetch(impls, envs)
+		s.prefetch(impls, envs, prog)
 	})
 	s.declare(impls, envs)
-	ginkgo.ReportAfterSuite("mpits summary", func(r ginkgo.Report) { fmt.Print(Summary(r)) })
+	// The summary comes last, after Ginkgo's own, so that the end of the
+	// output names every failed rule with its reason.
+	var summary string
+	ginkgo.ReportAfterSuite("mpits summary", func(r ginkgo.Report) { summary = Summary(r) })
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	ginkgo.RunSpecs(t, s.Name)
+	fmt.Print(summary)
 	neverCached()
 }
 
@@ -101,7 +108,7 @@ func (s *Suite) declare(impls []*Impl, envs map[string]*Env) {
 					for _, im := range impls {
 						im := im
 						ginkgo.It("on "+im.ID, ginkgo.Label("impl:"+im.ID), loc, func() {
-							ginkgo.AddReportEntry("rule", Judged{RuleInfo: info, Impl: im.ID})
+							ginkgo.AddReportEntry("rule", Judged{RuleInfo: info, Impl: im.ID}, quiet)
 							report(r, evaluateOnce(r, envs[im.ID]))
 						})
 					}
@@ -129,6 +136,12 @@ func (s *Suite) declare(impls []*Impl, envs map[string]*Env) {
 	})
 }
 
+// quiet keeps a spec's report entries out of the console unless it failed
+// or the run is verbose: a vendor's run of hundreds of passed and skipped
+// specs would print each one's entries (they are in the JSON report all
+// the same).
+var quiet = ginkgo.ReportEntryVisibilityFailureOrVerbose
+
 // Judged is what a spec records first of all: the rule and the
 // implementation it judges, so that reports need not parse labels.
 type Judged struct {
@@ -144,6 +157,9 @@ var verdicts Memo[Verdict] // by rule and implementation
 // evaluateOnce judges r on e's implementation, or waits for the verdict
 // this process already has or is reaching.
 func evaluateOnce(r Rule, e *Env) Verdict {
+	if e == nil { // not set up (Setup): the run selects no spec on it
+		return Verdict{Status: Unsupported, Reason: "not set up: the run's label filter selects no spec on this implementation"}
+	}
 	return verdicts.Do(r.ID+"\x00"+e.Impl.ID, func() Verdict { return e.Evaluate(r, nil) })
 }
 
@@ -230,7 +246,7 @@ func expectProof(r Rule, lib string, want Status, p proof) {
 		what = "conforming shim"
 	}
 	gomega.Expect(p.buildErr).To(gomega.BeEmpty(), "%s %s did not build for %s", what, lib, p.impl)
-	ginkgo.AddReportEntry("injected", map[string]any{"impl": p.impl, "injector": lib, "verdict": p.v})
+	ginkgo.AddReportEntry("injected", map[string]any{"impl": p.impl, "injector": lib, "verdict": p.v}, quiet)
 	gomega.Expect(p.v.Status).To(gomega.Equal(want), "%s under %s on %s gave %s (%s), not %s", r.ID, lib, p.impl, p.v.Status, p.v.Reason, want)
 }
 
@@ -250,7 +266,7 @@ func capText(s string, n int) string {
 // (Strict). Unsupported skips.
 func report(r Rule, v Verdict) {
 	v.Evidence = capText(v.Evidence, evidenceCap)
-	ginkgo.AddReportEntry("verdict", v)
+	ginkgo.AddReportEntry("verdict", v, quiet)
 	msg := v.Reason
 	if v.Evidence != "" && v.Evidence != v.Reason {
 		msg += "\n" + v.Evidence
@@ -287,13 +303,22 @@ type Probed struct {
 // MPITS_REPORT_DIR.
 const ProbedFile = "capabilities.json"
 
-// Setup probes every implementation and builds the fixtures for it, all
-// implementations at once (their jobs and builds take slots). With MPITS_REPORT_DIR set it writes what it
-// probed there (ProbedFile).
-func Setup(impls []*Impl, fixtures []Fixture) []*Env {
-	envs := make([]*Env, len(impls))
+// Setup probes the implementations needed says some selected spec runs on
+// (nil: all; Suite.Needed) and builds the fixtures for them, all at once
+// (their jobs and builds take slots). The others get no Env: their specs
+// are filtered out, and a slice of the suite pays only for itself. With
+// MPITS_REPORT_DIR set it writes what it probed there (ProbedFile).
+func Setup(impls []*Impl, fixtures []Fixture, needed func(id string) bool) []*Env {
+	removeImportedAtEnd()
+	var set []*Impl
+	for _, im := range impls {
+		if needed == nil || needed(im.ID) {
+			set = append(set, im)
+		}
+	}
+	envs := make([]*Env, len(set))
 	var wg sync.WaitGroup
-	for i, im := range impls {
+	for i, im := range set {
 		wg.Add(1)
 		go func(i int, im *Impl) {
 			defer wg.Done()

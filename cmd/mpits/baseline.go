@@ -47,7 +47,7 @@ func cmdBaseline(args []string) error {
 	if *update {
 		return writeFile(*path, mustJSON(updated(base, v)))
 	}
-	diffs, notes := compare(base, v, filepath.Dir(filepath.Dir(*path)))
+	diffs, notes := compare(base, v, checkoutOf(*path))
 	for _, n := range notes {
 		fmt.Println("baseline: note:", n)
 	}
@@ -59,6 +59,16 @@ func cmdBaseline(args []string) error {
 		return fmt.Errorf("%d verdicts differ from %s", len(diffs), *path)
 	}
 	return nil
+}
+
+// checkoutOf is the folder holding the reports/ folder a baseline is in,
+// against which its finding links (reports/findings/...) resolve.
+func checkoutOf(path string) string {
+	dir := filepath.Dir(path)
+	for filepath.Base(dir) != "reports" && dir != "." && dir != "/" {
+		dir = filepath.Dir(dir)
+	}
+	return filepath.Dir(dir)
 }
 
 type key struct{ impl, version, rule string }

@@ -83,3 +83,16 @@ func TestUpdatedKeepsFindingsAndOtherVersions(t *testing.T) {
 		t.Errorf("injector states not recorded: %v", nb.Injectors)
 	}
 }
+
+func TestCheckoutOfResolvesFindingLinks(t *testing.T) {
+	for path, want := range map[string]string{
+		"reports/baseline.json":                 ".",
+		"reports/slurm/baseline-srun.json":      ".",
+		"/x/clone/reports/slurm/srun/base.json": "/x/clone",
+		"/tmp/elsewhere/baseline.json":          "/",
+	} {
+		if got := checkoutOf(path); got != want {
+			t.Errorf("checkoutOf(%q) = %q, want %q", path, got, want)
+		}
+	}
+}

@@ -8,6 +8,7 @@
 //	mpits sections  [-check] -standard DIR -out FILE   the standard's printed section numbers (harness/sections_gen.go)
 //	mpits findings  [-check]                 each finding page's history by version, from the verdicts
 //	mpits overhead  [-out DIR] FILE...          benchmark output -> benchstat tables, plot, the floor
+//	mpits launches  -direct DIR -under MODE=DIR... -out FILE   verdicts through Slurm beside the direct run's
 package main
 
 import (
@@ -37,6 +38,8 @@ func main() {
 		err = cmdFindings(os.Args[2:])
 	case "overhead":
 		err = cmdOverhead(os.Args[2:])
+	case "launches":
+		err = cmdLaunches(os.Args[2:])
 	default:
 		usage()
 	}
@@ -47,6 +50,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|checklist|findings|overhead [flags] (see cmd/mpits/main.go)")
+	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|checklist|findings|overhead|launches [flags] (see cmd/mpits/main.go)")
 	os.Exit(2)
 }

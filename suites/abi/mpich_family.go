@@ -179,13 +179,14 @@ func contains(list []string, s string) bool {
 }
 
 // aliasRun runs the binary with a folder that gives x's library the name
-// the binary needs.
+// the binary needs; the folder is removed when the job is done.
 func aliasRun(x *harness.X, builder *harness.Env, path, needed string) appRun {
-	dir := x.Impl.HostPath(filepath.Join("/tmp", "mpits-abi-alias-"+x.Impl.ID))
-	os.MkdirAll(dir, 0o755)
-	link := filepath.Join(dir, needed)
-	os.Remove(link)
-	if err := os.Symlink(x.Impl.Lib, link); err != nil {
+	dir, err := os.MkdirTemp(x.Impl.HostPath("/tmp"), "mpits-abi-alias-")
+	if err != nil {
+		return appRun{Problem: "cannot make the alias: " + err.Error()}
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Symlink(x.Impl.Lib, filepath.Join(dir, needed)); err != nil {
 		return appRun{Problem: "cannot make the alias: " + err.Error()}
 	}
 	inner := x.Impl.InnerPath(dir)

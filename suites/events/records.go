@@ -215,9 +215,12 @@ func setRank(v any, rank int) {
 }
 
 // sharedJob runs a fixture once per (implementation, arguments, preloaded
-// injectors) for all the checks that judge it (harness LaunchOnce).
+// injectors) for all the checks that judge it (harness LaunchOnce). Its
+// ranks share a node, also through Slurm: the profiles know what an action
+// raises only there (MPICH's receive-queue events are raised for messages
+// on ch4's shared-memory path, not for those a network module matches).
 func sharedJob(x *harness.X, name string, ranks int, args []string) *jobOut {
-	res, recs, err := x.LaunchOnce(harness.Job{Name: name, Ranks: ranks, Program: x.Fixture(name), Args: args})
+	res, recs, err := x.LaunchOnce(harness.Job{Name: name, Ranks: ranks, Program: x.Fixture(name), Args: args, OneNode: true})
 	return &jobOut{Name: name, Problem: res.Problem(), Signal: res.Signal, Evidence: res.Evidence(), Recs: recs, RecErr: err}
 }
 

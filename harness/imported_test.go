@@ -1,0 +1,41 @@
+package harness
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	ginkgo "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
+)
+
+// What PathFrom copies into a root is there for the suite's specs and gone
+// when the suite ends; the host needs no copy, it sees into every root.
+func TestImportedRemovedAtSuiteEnd(t *testing.T) {
+	t.Setenv("MPITS_REPORT_DIR", "")
+	root := t.TempDir()
+	src := writeFile(t, filepath.Join(t.TempDir(), "app-0123", "app"), "#!/bin/sh\n", 0o755)
+	x := &X{Impl: &Impl{ID: "in-root", Root: root}}
+	host := &Impl{ID: "host"}
+	var inner string
+	ginkgo.BeforeSuite(func() {
+		Setup(nil, nil, nil)
+		inner = x.PathFrom(host, src)
+	})
+	ginkgo.It("finds the copy inside the root", func() {
+		gomega.Expect(filepath.Join(root, inner)).To(gomega.BeARegularFile())
+	})
+	gomega.RegisterFailHandler(ginkgo.Fail)
+	if !ginkgo.RunSpecs(t, "imported") {
+		t.Fatal("the suite failed")
+	}
+	if left, _ := filepath.Glob(filepath.Join(root, "tmp", "*")); len(left) > 0 {
+		t.Errorf("left in the root after the suite: %v", left)
+	}
+	if got := (&X{Impl: host}).PathFrom(x.Impl, "/usr/bin/app"); got != filepath.Join(root, "usr/bin/app") {
+		t.Errorf("the host's path to a file in the root is %s, want %s", got, filepath.Join(root, "usr/bin/app"))
+	}
+	if _, err := os.Stat(filepath.Join(root, "usr")); err == nil {
+		t.Error("PathFrom copied a file for the host")
+	}
+}

@@ -1,0 +1,82 @@
+package harness
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/onsi/ginkgo/v2/types"
+)
+
+// A label filter selects the implementations Setup sets up: those some
+// selected rule spec runs on, or every one when an injector spec is
+// selected (it needs the rule's verdict everywhere).
+func TestNeededBySlice(t *testing.T) {
+	s := &Suite{Checks: []Check{
+		{ID: "C1", Needs: "mpi", Rules: []Rule{{ID: "R-1", Source: "MPI-5.0 §15.3.3", Basis: Normative, Injectors: []string{"inj"}}}},
+		{ID: "C2", Needs: "mpit", Rules: []Rule{{ID: "R-2", Source: "seed 000", Basis: SeedBasis}}},
+	}}
+	impls := []*Impl{{ID: "a"}, {ID: "b"}, {ID: "c"}}
+	for _, c := range []struct {
+		filter string
+		want   []string // nil: every implementation
+	}{
+		{"impl:b", []string{"b"}},
+		{"!selftest && impl:c", []string{"c"}},
+		{"check:C2 && (impl:a || impl:c)", []string{"a", "c"}},
+		{"basis:seed && !selftest", []string{"a", "b", "c"}},
+		{"check:C9", []string{}},
+		{"R-1", nil},                    // R-1's injector spec too
+		{"selftest && R-2", []string{}}, // R-2 has no injector spec
+	} {
+		lf, err := types.ParseLabelFilter(c.filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		needed := s.needed(impls, lf)
+		if c.want == nil {
+			if needed != nil {
+				t.Errorf("%q: want every implementation (nil)", c.filter)
+			}
+			continue
+		}
+		got := []string{}
+		for _, im := range impls {
+			if needed != nil && needed(im.ID) {
+				got = append(got, im.ID)
+			}
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q sets up %v, want %v", c.filter, got, c.want)
+		}
+	}
+}
+
+// Setup probes only what is needed; a spec on an implementation it did not
+// set up is unsupported, not a crash.
+func TestSetupOnlyNeeded(t *testing.T) {
+	clearSettings(t)
+	run := t.TempDir()
+	t.Setenv(RunDirEnv, run)
+	impls := []*Impl{{ID: "a", Reason: "r"}, {ID: "b", Reason: "r"}}
+	envs := Setup(impls, nil, func(id string) bool { return id == "b" })
+	if len(envs) != 1 || envs[0].Impl.ID != "b" {
+		t.Fatalf("Setup gives %d Envs, want b's alone", len(envs))
+	}
+	probed, _ := filepath.Glob(filepath.Join(run, "caps-*.json"))
+	sort.Strings(probed)
+	if want := []string{filepath.Join(run, "caps-b.json")}; !reflect.DeepEqual(probed, want) {
+		t.Errorf("probed %v, want %v", probed, want)
+	}
+	if v := evaluateOnce(Rule{ID: "R-setup"}, nil); v.Status != Unsupported {
+		t.Errorf("a rule on an implementation not set up gives %s, want unsupported", v.Status)
+	}
+	if envs := Setup(impls, nil, nil); len(envs) != 2 {
+		t.Errorf("Setup with nothing filtered gives %d Envs, want 2", len(envs))
+	}
+	if _, err := os.Stat(filepath.Join(run, "caps-a.json")); err != nil {
+		t.Errorf("a is not probed when everything is set up: %v", err)
+	}
+}
