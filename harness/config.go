@@ -56,6 +56,9 @@ func LoadImpls() ([]*Impl, error) {
 	if err := checkCache(); err != nil {
 		return nil, err
 	}
+	if err := checkJobDir(); err != nil {
+		return nil, err
+	}
 	impls, from, err := loadUnfiltered()
 	if err != nil {
 		return nil, err

@@ -42,7 +42,8 @@ func writeFile(t *testing.T, path, content string, mode os.FileMode) string {
 func clearSettings(t *testing.T) {
 	t.Helper()
 	for _, k := range []string{"MPITS_IMPLEMENTATIONS", "MPITS_MPI", "MPITS_MPICC", "MPITS_MPIEXEC",
-		"MPITS_IMPL_ID", "MPITS_IMPLS", "MPITS_LAUNCHER", "MPITS_LAUNCHER_ARGS", "MPITS_NP_FLAG"} {
+		"MPITS_IMPL_ID", "MPITS_IMPLS", "MPITS_LAUNCHER", "MPITS_LAUNCHER_ARGS", "MPITS_NP_FLAG",
+		"MPITS_LAUNCH", "MPITS_SLURM_MPI", "MPITS_SLURM_NODES", "MPITS_SLURM_ARGS", "MPITS_JOB_DIR"} {
 		t.Setenv(k, "")
 	}
 	t.Setenv("MPITS_CACHE", t.TempDir())

@@ -48,6 +48,17 @@ type Result struct {
 	Leftover []int // pids of the job that outlived it and had to be killed
 }
 
+// JobDir is the folder job folders are made in (inside an implementation's
+// root when it has one): MPITS_JOB_DIR, default /tmp. Ranks on other hosts
+// write their records there, so on a cluster it must be a folder every
+// node shares.
+func JobDir() string {
+	if d := os.Getenv("MPITS_JOB_DIR"); d != "" {
+		return d
+	}
+	return "/tmp"
+}
+
 // RecordEnv names the folder where fixtures write rank-<r>.jsonl records.
 const RecordEnv = "MPITS_RECORD_DIR"
 
@@ -67,9 +78,9 @@ func Run(j Job) (*Result, error) {
 	asked := time.Now()
 	defer acquireSlots(j.Ranks)()
 	waited := time.Since(asked)
-	dir, err := os.MkdirTemp(im.HostPath("/tmp"), "mpits-job-")
+	dir, err := os.MkdirTemp(im.HostPath(JobDir()), "mpits-job-")
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot make a job folder under %s: %v", im.ID, im.HostPath("/tmp"), err)
+		return nil, fmt.Errorf("%s: cannot make a job folder under %s: %v", im.ID, im.HostPath(JobDir()), err)
 	}
 	token := randomToken()
 	prog, args := j.Program, j.Args

@@ -56,6 +56,20 @@ func checkCache() error {
 	return fmt.Errorf("%s is not a folder this user can write (%v): set MPITS_CACHE to one (built fixtures go there)", name, cause(err))
 }
 
+// checkJobDir makes sure MPITS_JOB_DIR, when set, is a folder this user
+// can make job folders in (on the host; a root has its own /tmp).
+func checkJobDir() error {
+	d := os.Getenv("MPITS_JOB_DIR")
+	if d == "" {
+		return nil
+	}
+	f, err := os.MkdirTemp(d, ".writable-")
+	if err != nil {
+		return fmt.Errorf("MPITS_JOB_DIR=%s is not a folder this user can write (%v): set it to one every node of your cluster shares, or unset it (default /tmp)", d, cause(err))
+	}
+	return os.Remove(f)
+}
+
 // cause is an error without the path its *PathError repeats.
 func cause(err error) error {
 	var pe *os.PathError

@@ -137,6 +137,18 @@ func TestSettingsCheckedFirst(t *testing.T) {
 		_, err := LoadImpls()
 		wantOneLineErr(t, err, "MPITS_CACHE="+bad, "is not a folder this user can write", "not a directory", "set MPITS_CACHE")
 	})
+
+	t.Run("MPITS_JOB_DIR", func(t *testing.T) {
+		t.Setenv("MPITS_IMPLEMENTATIONS", impls(entry(cc, run, lib)))
+		bad := filepath.Join(lib, "jobs")
+		t.Setenv("MPITS_JOB_DIR", bad)
+		_, err := LoadImpls()
+		wantOneLineErr(t, err, "MPITS_JOB_DIR="+bad, "is not a folder this user can write", "every node of your cluster shares")
+		t.Setenv("MPITS_JOB_DIR", t.TempDir())
+		if _, err := LoadImpls(); err != nil {
+			t.Errorf("a writable MPITS_JOB_DIR: %v", err)
+		}
+	})
 }
 
 func TestLastWords(t *testing.T) {
