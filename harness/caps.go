@@ -274,6 +274,14 @@ func saying(res *Result) string {
 // lastWords is the end of s (at most about n characters) as one line: its
 // lines joined by " | ", without blank ones and rules of dashes.
 func lastWords(s string, n int) string {
+	// Control characters (a launcher's NUL, terminal codes) would make the
+	// reason binary to a reader of the logs.
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) && r != '\n' {
+			return -1
+		}
+		return r
+	}, s)
 	var lines []string
 	for _, l := range strings.Split(s, "\n") {
 		if l = strings.TrimSpace(l); strings.IndexFunc(l, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {

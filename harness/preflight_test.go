@@ -161,6 +161,7 @@ func TestLastWords(t *testing.T) {
 		{"one\n\n  two  \n-----\n", 20, "one | two"},
 		{strings.Repeat("x", 50) + "\nend\n", 10, "…xxxx | end"},
 		{"ééééé", 7, "…ééé"}, // never half a character
+		{"terminate the job. | \x00salloc: Relinquishing\x1b[0m\r\n", 60, "terminate the job. | salloc: Relinquishing[0m"},
 	} {
 		if got := lastWords(c.in, c.n); got != c.want {
 			t.Errorf("lastWords(%q, %d) = %q, want %q", c.in, c.n, got, c.want)

@@ -238,6 +238,12 @@ func implementationsMarkdown(probed []harness.Probed) string {
 		im := p.Impl
 		fmt.Fprintf(&b, "- **%s** (%s %s): cc `%s`, launcher `%s`", im.ID, im.Family, im.Version, im.CC,
 			strings.Join(im.Command(im.Launcher, im.LauncherArgs...), " "))
+		switch im.Launch {
+		case harness.LaunchSrun:
+			fmt.Fprintf(&b, ", ranks started by `srun --mpi=%s` over up to %d nodes", im.SlurmMPI(), im.SlurmNodes())
+		case harness.LaunchSalloc:
+			fmt.Fprintf(&b, ", run inside `salloc` over up to %d nodes", im.SlurmNodes())
+		}
 		if im.Notes != "" {
 			fmt.Fprintf(&b, "; %s", im.Notes)
 		}
