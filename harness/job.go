@@ -92,7 +92,12 @@ func Run(j Job) (*Result, error) {
 	// TMPDIR is the job folder: what the runtime keeps there (Open MPI's
 	// session folders) goes with the folder, also when the job is killed.
 	// The implementation's and the job's own settings come after it and win.
-	env := append(os.Environ(), "TMPDIR="+im.InnerPath(dir))
+	// In a root it is set inside the root (jobArgv): a host srun would hand
+	// the inner path to slurmstepd, which makes that folder on the host.
+	env := os.Environ()
+	if im.Root == "" {
+		env = append(env, "TMPDIR="+dir)
+	}
 	for k, v := range im.Env {
 		env = append(env, k+"="+v)
 	}

@@ -65,8 +65,9 @@ func (im *Impl) jobArgv(ranks int, oneNode bool, dir, token, prog string, args [
 			return argv
 		}
 		// chroot starts in the root's "/": start in the job folder, so
-		// relative output paths land there.
-		return append(append(append([]string{}, im.Prefix...), "env", "-C", im.InnerPath(dir)), argv...)
+		// relative output paths land there; it is TMPDIR too (Run).
+		inner := im.InnerPath(dir)
+		return append(append(append([]string{}, im.Prefix...), "env", "-C", inner, "TMPDIR="+inner), argv...)
 	}
 	if ranks == 0 {
 		return inRoot(append([]string{prog}, args...))

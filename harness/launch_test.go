@@ -28,10 +28,10 @@ func TestJobArgvByLaunchMode(t *testing.T) {
 		{host, LaunchDirect, nil, 2, true, "/usr/bin/mpiexec -n 2 prog a"},
 		{ompi, LaunchSrun, nil, 4, false, "srun --mpi=pmix --kill-on-bad-exit=1 -J mpits-T -N 2 -n 4 prog a"},
 		{ompi, LaunchSalloc, nil, 2, false, "salloc -J mpits-T -N 2 -n 2 mpirun --oversubscribe -n 2 prog a"},
-		{root, LaunchDirect, nil, 2, false, "chroot /roots/sid env -C /tmp/j mpiexec -n 2 prog a"},
-		{root, LaunchDirect, nil, 0, false, "chroot /roots/sid env -C /tmp/j prog a"},
-		{root, LaunchSrun, nil, 2, false, "srun --mpi=pmi2 --kill-on-bad-exit=1 -J mpits-T -N 2 -n 2 chroot /roots/sid env -C /tmp/j prog a"},
-		{root, LaunchSalloc, nil, 2, false, "salloc -J mpits-T -N 2 -n 2 chroot /roots/sid env -C /tmp/j mpiexec -n 2 prog a"},
+		{root, LaunchDirect, nil, 2, false, "chroot /roots/sid env -C /tmp/j TMPDIR=/tmp/j mpiexec -n 2 prog a"},
+		{root, LaunchDirect, nil, 0, false, "chroot /roots/sid env -C /tmp/j TMPDIR=/tmp/j prog a"},
+		{root, LaunchSrun, nil, 2, false, "srun --mpi=pmi2 --kill-on-bad-exit=1 -J mpits-T -N 2 -n 2 chroot /roots/sid env -C /tmp/j TMPDIR=/tmp/j prog a"},
+		{root, LaunchSalloc, nil, 2, false, "salloc -J mpits-T -N 2 -n 2 chroot /roots/sid env -C /tmp/j TMPDIR=/tmp/j mpiexec -n 2 prog a"},
 	} {
 		im := *c.im
 		im.Launch, im.Slurm = c.mode, c.slurm
