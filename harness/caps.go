@@ -191,8 +191,9 @@ func probeAfterInit(im *Impl, c *Caps) MPITCount {
 	}
 	defer res.Cleanup()
 	if !res.OK() {
-		c.Problems = append(c.Problems, saying(res))
-		n.Note = "not probed: " + saying(res)
+		said := saying(res)
+		c.Problems = append(c.Problems, said)
+		n.Note = "not probed: " + said
 		return n
 	}
 	recs, err := ReadRecords(res.Dir, "caps_after_init", 1)

@@ -85,8 +85,8 @@ func TestReadImplFileValid(t *testing.T) {
 		a.Launcher != "/opt/alpha/bin/mpiexec" || a.NPFlag != "-np" || a.Env["A"] != "1" || a.Lib != "/opt/alpha/lib/libmpi.so" {
 		t.Errorf("alpha decoded wrong: %+v", a)
 	}
-	if got, want := a.LaunchArgv(2, "prog", "x"), []string{"/opt/alpha/bin/mpiexec", "-x", "-np", "2", "prog", "x"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("LaunchArgv = %q, want %q", got, want)
+	if got, want := a.jobArgv(2, false, "", "", "prog", []string{"x"}), []string{"/opt/alpha/bin/mpiexec", "-x", "-np", "2", "prog", "x"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("jobArgv = %q, want %q", got, want)
 	}
 	if b.ID != "beta" || b.Available || b.Reason != "not built" {
 		t.Errorf("beta decoded wrong: %+v", b)
@@ -209,8 +209,8 @@ func TestLoadImplsLauncherOverride(t *testing.T) {
 			t.Errorf("%s: launcher %q args %q np %q, want srun [--mpi=pmix -N1] --ntasks", im.ID, im.Launcher, im.LauncherArgs, im.NPFlag)
 		}
 	}
-	if got, want := impls[0].LaunchArgv(3, "/p"), []string{"srun", "--mpi=pmix", "-N1", "--ntasks", "3", "/p"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("LaunchArgv = %q, want %q", got, want)
+	if got, want := impls[0].jobArgv(3, false, "", "", "/p", nil), []string{"srun", "--mpi=pmix", "-N1", "--ntasks", "3", "/p"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("jobArgv = %q, want %q", got, want)
 	}
 
 	// Without MPITS_NP_FLAG the file's np flag stays; the launcher's own

@@ -75,12 +75,6 @@ func (im *Impl) Command(name string, args ...string) []string {
 	return append(argv, args...)
 }
 
-// LaunchArgv returns the implementation's own launcher command line for n
-// ranks of program, with its command prefix.
-func (im *Impl) LaunchArgv(n int, program string, args ...string) []string {
-	return append(append([]string{}, im.Prefix...), im.ownLaunch(n, program, args)...)
-}
-
 // ownLaunch is the implementation's own launcher starting n ranks of program.
 func (im *Impl) ownLaunch(n int, program string, args []string) []string {
 	np := im.NPFlag

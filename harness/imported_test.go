@@ -19,7 +19,7 @@ func TestImportedRemovedAtSuiteEnd(t *testing.T) {
 	host := &Impl{ID: "host"}
 	var inner string
 	ginkgo.BeforeSuite(func() {
-		Setup(nil, nil, nil)
+		Setup(nil, nil)
 		inner = x.PathFrom(host, src)
 	})
 	ginkgo.It("finds the copy inside the root", func() {

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -122,7 +123,7 @@ func checkLaunch(im *Impl) error {
 }
 
 // slurmAnswers asks the controller once a process whether it answers.
-var slurmAnswers = onceErr(func() error {
+var slurmAnswers = sync.OnceValue(func() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, "sinfo", "-h", "-o", "%D %t").CombinedOutput()
@@ -131,11 +132,6 @@ var slurmAnswers = onceErr(func() error {
 	}
 	return nil
 })
-
-func onceErr(f func() error) func() error {
-	var m Memo[error]
-	return func() error { return m.Do("", f) }
-}
 
 // applyLaunchModes sets the launch mode and Slurm options of every
 // implementation from the settings (MPITS_LAUNCH, MPITS_SLURM_MPI,

@@ -20,15 +20,13 @@ func (s *Suite) prefetch(impls []*Impl, envs map[string]*Env, prog *progress) {
 	var work []func()
 	for _, c := range s.Checks {
 		for _, r := range c.AllRules() {
-			labels := append([]string{"check:" + c.ID}, r.Labels()...)
 			for _, im := range impls {
-				if selected(append(labels, "impl:"+im.ID)) {
-					r, e := r, envs[im.ID]
+				if selected(specLabels(c, r, im)) {
 					prog.expect(im.ID)
-					work = append(work, func() { prog.verdict(e.Impl.ID, evaluateOnce(r, e).Status) })
+					work = append(work, func() { prog.verdict(im.ID, evaluateOnce(r, envs[im.ID]).Status) })
 				}
 			}
-			if !selected(append(append([]string{}, SelftestLabels...), r.ID)) {
+			if !selected(proofLabels(r)) {
 				continue
 			}
 			for _, inj := range r.Injectors {

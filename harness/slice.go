@@ -27,14 +27,37 @@ func labelSelector() (selected func([]string) bool, ok bool) {
 	return lf, true
 }
 
-// Needed says which implementations the run's selected specs run on (nil:
-// every one).
-func (s *Suite) Needed(impls []*Impl) func(id string) bool {
+// specLabels are the labels of rule r's spec on im (declare gives them
+// through its containers).
+func specLabels(c Check, r Rule, im *Impl) []string {
+	return append(append([]string{"check:" + c.ID}, r.Labels()...), "impl:"+im.ID)
+}
+
+// proofLabels are the labels of r's fault-injector and shim specs.
+func proofLabels(r Rule) []string { return append(append([]string{}, SelftestLabels...), r.ID) }
+
+// Needed is the implementations the run's selected specs run on: all of
+// them when the filter cannot be read here or selects an injector spec.
+func (s *Suite) Needed(impls []*Impl) []*Impl {
 	selected, ok := labelSelector()
 	if !ok {
-		return nil
+		return impls
 	}
-	return s.needed(impls, selected)
+	return only(impls, s.needed(impls, selected))
+}
+
+// only is the implementations keep keeps (nil keeps every one).
+func only(impls []*Impl, keep func(id string) bool) []*Impl {
+	if keep == nil {
+		return impls
+	}
+	var out []*Impl
+	for _, im := range impls {
+		if keep(im.ID) {
+			out = append(out, im)
+		}
+	}
+	return out
 }
 
 // needed is Needed for a label filter: a rule's spec needs its own
@@ -44,12 +67,11 @@ func (s *Suite) needed(impls []*Impl, selected func([]string) bool) func(id stri
 	want := map[string]bool{}
 	for _, c := range s.Checks {
 		for _, r := range c.AllRules() {
-			if len(r.Injectors)+len(r.Conformers) > 0 && selected(append(append([]string{}, SelftestLabels...), r.ID)) {
+			if len(r.Injectors)+len(r.Conformers) > 0 && selected(proofLabels(r)) {
 				return nil
 			}
-			labels := append([]string{"check:" + c.ID}, r.Labels()...)
 			for _, im := range impls {
-				if selected(append(labels[:len(labels):len(labels)], "impl:"+im.ID)) {
+				if selected(specLabels(c, r, im)) {
 					want[im.ID] = true
 				}
 			}

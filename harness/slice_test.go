@@ -61,7 +61,7 @@ func TestSetupOnlyNeeded(t *testing.T) {
 	run := t.TempDir()
 	t.Setenv(RunDirEnv, run)
 	impls := []*Impl{{ID: "a", Reason: "r"}, {ID: "b", Reason: "r"}}
-	envs := Setup(impls, nil, func(id string) bool { return id == "b" })
+	envs := Setup(only(impls, func(id string) bool { return id == "b" }), nil)
 	if len(envs) != 1 || envs[0].Impl.ID != "b" {
 		t.Fatalf("Setup gives %d Envs, want b's alone", len(envs))
 	}
@@ -73,7 +73,7 @@ func TestSetupOnlyNeeded(t *testing.T) {
 	if v := evaluateOnce(Rule{ID: "R-setup"}, nil); v.Status != Unsupported {
 		t.Errorf("a rule on an implementation not set up gives %s, want unsupported", v.Status)
 	}
-	if envs := Setup(impls, nil, nil); len(envs) != 2 {
+	if envs := Setup(only(impls, nil), nil); len(envs) != 2 {
 		t.Errorf("Setup with nothing filtered gives %d Envs, want 2", len(envs))
 	}
 	if _, err := os.Stat(filepath.Join(run, "caps-a.json")); err != nil {

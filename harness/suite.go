@@ -49,8 +49,9 @@ func (s *Suite) Run(t *testing.T) {
 	var all []*Env
 	prog := newProgress(s.Name)
 	ginkgo.SynchronizedBeforeSuite(func() []byte {
-		prog.setupStarted(len(impls))
-		out, _ := json.Marshal(Setup(impls, append(append([]Fixture{}, s.Fixtures...), s.Injectors...), s.Needed(impls)))
+		set := s.Needed(impls)
+		prog.setupStarted(len(set))
+		out, _ := json.Marshal(Setup(set, append(append([]Fixture{}, s.Fixtures...), s.Injectors...)))
 		prog.setupDone()
 		return out
 	}, func(data []byte) {
@@ -317,22 +318,15 @@ type Probed struct {
 // MPITS_REPORT_DIR.
 const ProbedFile = "capabilities.json"
 
-// Setup probes the implementations needed says some selected spec runs on
-// (nil: all; Suite.Needed) and builds the fixtures for them, all at once
-// (their jobs and builds take slots). The others get no Env: their specs
-// are filtered out, and a slice of the suite pays only for itself. With
+// Setup probes the implementations and builds the fixtures for them, all
+// at once (their jobs and builds take slots); a suite passes those some
+// selected spec runs on (Suite.Needed), and the others get no Env. With
 // MPITS_REPORT_DIR set it writes what it probed there (ProbedFile).
-func Setup(impls []*Impl, fixtures []Fixture, needed func(id string) bool) []*Env {
+func Setup(impls []*Impl, fixtures []Fixture) []*Env {
 	removeImportedAtEnd()
-	var set []*Impl
-	for _, im := range impls {
-		if needed == nil || needed(im.ID) {
-			set = append(set, im)
-		}
-	}
-	envs := make([]*Env, len(set))
+	envs := make([]*Env, len(impls))
 	var wg sync.WaitGroup
-	for i, im := range set {
+	for i, im := range impls {
 		wg.Add(1)
 		go func(i int, im *Impl) {
 			defer wg.Done()

@@ -17,7 +17,6 @@ import (
 // launchRun is one run's verdicts and implementations.
 type launchRun struct {
 	mode   string
-	dir    string
 	cells  map[[2]string]Row // by rule and implementation
 	probed map[string]harness.Probed
 }
@@ -62,7 +61,7 @@ func readLaunchRun(mode, dir string) (*launchRun, error) {
 	if err := readJSON(filepath.Join(dir, "implementations.json"), &probed); err != nil {
 		return nil, fmt.Errorf("the %s run has no implementations: %v", mode, err)
 	}
-	r := &launchRun{mode: mode, dir: dir, cells: map[[2]string]Row{}, probed: map[string]harness.Probed{}}
+	r := &launchRun{mode: mode, cells: map[[2]string]Row{}, probed: map[string]harness.Probed{}}
 	for _, row := range v.Rows {
 		r.cells[[2]string{row.ID, row.Impl}] = row
 	}
@@ -72,7 +71,7 @@ func readLaunchRun(mode, dir string) (*launchRun, error) {
 	return r, nil
 }
 
-// launchable says why an implementation the direct run could use was not
+// notLaunchable says why an implementation the direct run could use was not
 // run through this launch path, or "".
 func (r *launchRun) notLaunchable(impl string) string {
 	p, ok := r.probed[impl]
@@ -98,25 +97,16 @@ func launchesMarkdown(base *launchRun, runs []*launchRun) string {
 	sort.Strings(impls)
 	b.WriteString("| launch path | how a job of n ranks starts | implementations run | verdicts compared | identical | different |\n|---|---|---|---|---|---|\n")
 	for _, r := range runs {
-		run, compared, same := 0, 0, 0
+		run, same, differ := 0, 0, 0
 		for _, im := range impls {
 			if r.notLaunchable(im) != "" {
 				continue
 			}
 			run++
-			for k, d := range base.cells {
-				if k[1] != im {
-					continue
-				}
-				if u, ok := r.cells[k]; ok {
-					compared++
-					if u.Status == d.Status {
-						same++
-					}
-				}
-			}
+			s, d := r.against(base, im)
+			same, differ = same+s, differ+len(d)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d of %d | %d | %d | %d |\n", r.mode, howLaunched(r), run, len(impls), compared, same, compared-same)
+		fmt.Fprintf(&b, "| %s | %s | %d of %d | %d | %d | %d |\n", r.mode, howLaunched(r), run, len(impls), same+differ, same, differ)
 	}
 	b.WriteString("\n## Per implementation\n\n| implementation |")
 	for _, r := range runs {
@@ -131,20 +121,9 @@ func launchesMarkdown(base *launchRun, runs []*launchRun) string {
 				fmt.Fprintf(&b, " not run: %s |", mdCell(harness.FirstLine(why)))
 				continue
 			}
-			same, differ := 0, 0
-			for k, d := range base.cells {
-				u, ok := r.cells[k]
-				if k[1] != im || !ok {
-					continue
-				}
-				if u.Status == d.Status {
-					same++
-					continue
-				}
-				differ++
-				diffs = append(diffs, fmt.Sprintf("| %s | %s | %s | %s: %s | %s: %s |", k[0], im, r.mode, d.Status, mdCell(harness.FirstLine(d.Reason)), u.Status, mdCell(harness.FirstLine(u.Reason))))
-			}
-			fmt.Fprintf(&b, " %d identical, %d different |", same, differ)
+			same, differ := r.against(base, im)
+			diffs = append(diffs, differ...)
+			fmt.Fprintf(&b, " %d identical, %d different |", same, len(differ))
 		}
 		b.WriteString("\n")
 	}
@@ -157,6 +136,23 @@ func launchesMarkdown(base *launchRun, runs []*launchRun) string {
 	b.WriteString("| rule | implementation | launch path | direct | through Slurm |\n|---|---|---|---|---|\n")
 	b.WriteString(strings.Join(diffs, "\n") + "\n")
 	return b.String()
+}
+
+// against compares im's verdicts in this run with the base run's: how many
+// are the same, and a table row for each that differs.
+func (r *launchRun) against(base *launchRun, im string) (same int, differ []string) {
+	for k, d := range base.cells {
+		u, ok := r.cells[k]
+		if k[1] != im || !ok {
+			continue
+		}
+		if u.Status == d.Status {
+			same++
+			continue
+		}
+		differ = append(differ, fmt.Sprintf("| %s | %s | %s | %s: %s | %s: %s |", k[0], im, r.mode, d.Status, mdCell(harness.FirstLine(d.Reason)), u.Status, mdCell(harness.FirstLine(u.Reason))))
+	}
+	return same, differ
 }
 
 // howLaunched is a run's launch mode as a command line, from what its
