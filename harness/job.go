@@ -130,7 +130,14 @@ func Run(j Job) (*Result, error) {
 
 	runErr := cmd.Run()
 	res.Duration = time.Since(start)
-	logJob(j, res.Duration, waited)
+	var cpu time.Duration
+	if cmd.ProcessState != nil {
+		cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	logJob(j, res.Duration, waited, cpu)
+	if j.Ranks > 0 {
+		noteLaunch(im.ID, res.Duration)
+	}
 	res.TimedOut = ctx.Err() == context.DeadlineExceeded
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)

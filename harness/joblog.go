@@ -8,11 +8,12 @@ import (
 )
 
 // JobLogEnv names a file every job appends a line to: when it started,
-// implementation, name, ranks, how long it waited for slots and ran (ms), and
-// its preloaded libraries. It shows where a run's time goes.
+// implementation, name, ranks, how long it waited for slots and ran, the CPU
+// time of the launcher and what it waited for (all ms), and its preloaded
+// libraries. It shows where a run's time goes.
 const JobLogEnv = "MPITS_JOB_LOG"
 
-func logJob(j Job, ran, waited time.Duration) {
+func logJob(j Job, ran, waited, cpu time.Duration) {
 	path := os.Getenv(JobLogEnv)
 	if path == "" {
 		return
@@ -27,6 +28,6 @@ func logJob(j Job, ran, waited time.Duration) {
 		pre = pre[i+1:]
 	}
 	// one write: lines of concurrent jobs do not interleave
-	fmt.Fprintf(f, "%s\t%s\t%s\t%d\t%d\t%d\t%s\n", time.Now().Add(-ran).Format("15:04:05.000"), j.Impl.ID, j.Name, j.Ranks,
-		waited.Milliseconds(), ran.Milliseconds(), pre)
+	fmt.Fprintf(f, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\n", time.Now().Add(-ran).Format("15:04:05.000"), j.Impl.ID, j.Name, j.Ranks,
+		waited.Milliseconds(), ran.Milliseconds(), cpu.Milliseconds(), pre)
 }
