@@ -31,6 +31,7 @@ type Job struct {
 	RankEnv  map[string]string // set for the ranks only (e.g. LD_PRELOAD of tools), through env(1)
 	Deadline time.Duration     // default 60 s; the whole process tree is killed then
 	OneNode  bool              // through Slurm, all ranks on one node (what the judge knows holds only there)
+	urgent   bool              // a chain waits on it: it takes slots before other jobs (LaunchResuming)
 }
 
 // Result is what a job did. Dir (host path) holds stdout, stderr and the
@@ -76,7 +77,7 @@ func Run(j Job) (*Result, error) {
 		j.Deadline = 60 * time.Second
 	}
 	asked := time.Now()
-	defer acquireSlots(j.Ranks)()
+	defer acquireSlots(j.Ranks, j.urgent)()
 	waited := time.Since(asked)
 	dir, err := os.MkdirTemp(im.HostPath(JobDir()), "mpits-job-")
 	if err != nil {

@@ -54,6 +54,7 @@ func (x *X) LaunchResuming(j Job) *Resumed {
 		defer func() { resumedPlain.Store(key, out) }()
 	}
 	from, base := 0, j.Args
+	j.urgent = true // each run waits on the one before: the chain is a run's longest path
 	for run := 0; ; run++ {
 		if run == maxResumes {
 			x.Errorf("", "%s died in %d items in a row; given up", j.Name, maxResumes)

@@ -17,7 +17,7 @@ func TestSlotsBoundBusyJobs(t *testing.T) {
 		wg.Add(1)
 		go func(width int) {
 			defer wg.Done()
-			release := acquireSlots(width)
+			release := acquireSlots(width, width == 0)
 			w := int64(min(max(width, 1), total))
 			now := busy.Add(w)
 			for {
@@ -34,5 +34,35 @@ func TestSlotsBoundBusyJobs(t *testing.T) {
 	wg.Wait()
 	if got := most.Load(); got > int64(total) {
 		t.Fatalf("%d slots busy at once, want at most %d", got, total)
+	}
+}
+
+// An urgent job (the next run of a resumed chain) takes the slots before a
+// job that waited longer.
+func TestSlotsUrgentFirst(t *testing.T) {
+	total := Slots()
+	hold := acquireSlots(total, false)
+	order := make(chan string, 2)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		release := acquireSlots(total, false)
+		order <- "normal"
+		release()
+	}()
+	time.Sleep(50 * time.Millisecond) // the normal job waits first
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		release := acquireSlots(total, true)
+		order <- "urgent"
+		release()
+	}()
+	time.Sleep(50 * time.Millisecond)
+	hold()
+	wg.Wait()
+	if first := <-order; first != "urgent" {
+		t.Fatalf("%s job went first, want the urgent one", first)
 	}
 }
