@@ -15,14 +15,19 @@ import (
 // at once on a core slow each other down until their deadlines bite. A job
 // of n ranks takes n slots (all of them when n is more); a direct run or a
 // build takes one. Slots are shared by every mpits process of the machine
-// (suites run side by side too) through lock files. There are four slots a
+// (suites run side by side too) through lock files. There are eight slots a
 // core: a job spends most of its time starting (the launcher, its daemons,
 // MPI_Init) rather than running, so slots as many as cores left the cores
 // idle most of the time (measured on 2 cores, the MPI_T suite on eight
 // implementations: 227 s with 2 slots, 138 s with 4, 104 s with 8, 95 s with
-// 16; the same verdicts each time; the load average stayed below 3 at 16).
+// 16). With the four suites side by side the cores are busy all the time,
+// and more slots still help: a rank waiting for its peer yields the core
+// (sched_yield in a loop) and only spins when nothing else is runnable
+// (measured, whole ci/run-suites: 119-122 s and 124 s of system CPU with 8
+// slots, 105-121 s with 12, 99-111 s and 83-94 s of system CPU with 16,
+// 112-114 s with 20 and 24; the same verdicts each time).
 
-// JobsEnv overrides the number of slots (default: four a core).
+// JobsEnv overrides the number of slots (default: eight a core).
 const JobsEnv = "MPITS_JOBS"
 
 // Slots is the number of ranks mpits runs at once.
@@ -30,7 +35,7 @@ func Slots() int {
 	if n, err := strconv.Atoi(os.Getenv(JobsEnv)); err == nil && n > 0 {
 		return n
 	}
-	return 4 * runtime.NumCPU()
+	return 8 * runtime.NumCPU()
 }
 
 // A job a chain waits on (the next run of a program resumed past a death,
