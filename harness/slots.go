@@ -45,8 +45,8 @@ func Slots() int {
 
 var (
 	slotsOnce sync.Once
-	slotDir   string
-	local     slotGate // this process's share
+	local     slotGate     // this process's share
+	machine   machineSlots // the machine's, shared with the other mpits processes
 )
 
 // slotGate hands out this process's slots: urgent acquirers first, each
@@ -94,29 +94,65 @@ func acquireSlots(n int, urgent bool) (release func()) {
 	slotsOnce.Do(func() {
 		local.cond.L = &local.mu
 		local.free = Slots()
-		slotDir = filepath.Join(os.TempDir(), fmt.Sprintf("mpits-slots-%d", os.Getuid()))
-		_ = os.MkdirAll(slotDir, 0o755)
+		machine.open(filepath.Join(os.TempDir(), fmt.Sprintf("mpits-slots-%d", os.Getuid())), Slots())
 	})
-	total := Slots()
-	n = min(max(n, 1), total)
+	n = min(max(n, 1), Slots())
 	local.take(n, urgent)
-	files := lockSlotFiles(n, total, urgent)
+	held := machine.take(n, urgent)
 	return func() {
-		for _, f := range files {
-			f.Close() // drops the lock
-		}
+		machine.give(held)
 		local.give(n)
 	}
 }
 
-// lockSlotFiles takes n of the machine-wide slot files, polling while other
-// mpits processes hold them. An urgent acquirer holds a shared lock on the
-// file "urgent" while it polls; the others poll only while nobody does.
-// Without a slot folder it takes none: slots only pace the run, they are
-// never a reason for it to fail.
-func lockSlotFiles(n, total int, urgent bool) []*os.File {
+// machineSlots are the machine's slots: lock files in a folder, slot i
+// taken by an exclusive flock on file i, so that a process that dies gives
+// its slots back. The files stay open for the process's life, and one
+// acquirer of the process at a time polls them: every acquirer of every
+// process polling every 10 ms, opening each file each time, cost the suites
+// 10 s of CPU in a run of 100 s.
+type machineSlots struct {
+	files  []*os.File // nil without a slot folder: then slots only pace this process
+	urgent *os.File   // the file an urgent acquirer holds a shared lock on while it waits
+	mu     sync.Mutex // guards held
+	held   []bool     // slots of this process
+	poll   sync.Mutex // the one acquirer of this process that polls
+}
+
+func (m *machineSlots) open(dir string, total int) {
+	if os.MkdirAll(dir, 0o755) != nil {
+		return
+	}
+	var files []*os.File
+	for i := 0; i < total; i++ {
+		f, err := os.OpenFile(filepath.Join(dir, strconv.Itoa(i)), os.O_CREATE|os.O_RDWR, 0o644)
+		if err != nil {
+			for _, f := range files {
+				f.Close()
+			}
+			return
+		}
+		files = append(files, f)
+	}
+	u, err := os.OpenFile(filepath.Join(dir, "urgent"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		for _, f := range files {
+			f.Close()
+		}
+		return
+	}
+	m.files, m.urgent, m.held = files, u, make([]bool, total)
+}
+
+// take blocks until n of the machine's slots are this acquirer's and returns
+// their numbers. An urgent acquirer holds a shared lock on the urgent file
+// while it waits; the others take slots only while nobody does.
+func (m *machineSlots) take(n int, urgent bool) []int {
+	if m.files == nil {
+		return nil
+	}
 	if urgent {
-		if f, err := os.OpenFile(filepath.Join(slotDir, "urgent"), os.O_CREATE|os.O_RDWR, 0o644); err == nil {
+		if f, err := os.Open(m.urgent.Name()); err == nil { // its own open file: its own lock
 			if syscall.Flock(int(f.Fd()), syscall.LOCK_SH) == nil {
 				defer f.Close()
 			} else {
@@ -124,47 +160,65 @@ func lockSlotFiles(n, total int, urgent bool) []*os.File {
 			}
 		}
 	}
+	m.poll.Lock()
+	defer m.poll.Unlock()
 	for {
-		if urgent || !urgentWaiting() {
-			if got := tryLockSlotFiles(n, total); got != nil {
+		if urgent || !m.urgentWaiting() {
+			if got := m.try(n); got != nil {
 				return got
 			}
+		} else {
+			// let an urgent acquirer of this process poll
+			m.poll.Unlock()
+			time.Sleep(10 * time.Millisecond)
+			m.poll.Lock()
+			continue
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 }
 
-// urgentWaiting says whether an urgent acquirer of any mpits process is
-// polling for slots.
-func urgentWaiting() bool {
-	f, err := os.OpenFile(filepath.Join(slotDir, "urgent"), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return false
+// urgentWaiting says whether an urgent acquirer of any mpits process waits.
+func (m *machineSlots) urgentWaiting() bool {
+	fd := int(m.urgent.Fd())
+	if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		return true
 	}
-	defer f.Close() // drops the test lock
-	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil
+	_ = syscall.Flock(fd, syscall.LOCK_UN)
+	return false
 }
 
-// tryLockSlotFiles takes n free slot files at once, or none (nil). Without a
-// slot folder it takes none and says so with an empty, non-nil list.
-func tryLockSlotFiles(n, total int) []*os.File {
-	got := []*os.File{}
-	for i := 0; i < total && len(got) < n; i++ {
-		f, err := os.OpenFile(filepath.Join(slotDir, strconv.Itoa(i)), os.O_CREATE|os.O_RDWR, 0o644)
-		if err != nil {
-			return got
+// try takes n free slots at once, or none (nil).
+func (m *machineSlots) try(n int) []int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var got []int
+	for i, f := range m.files {
+		if len(got) == n {
+			break
 		}
-		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
-			f.Close()
+		if m.held[i] || syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
 			continue
 		}
-		got = append(got, f)
+		m.held[i] = true
+		got = append(got, i)
 	}
 	if len(got) == n {
 		return got
 	}
-	for _, f := range got {
-		f.Close()
-	}
+	m.release(got)
 	return nil
+}
+
+func (m *machineSlots) give(slots []int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.release(slots)
+}
+
+func (m *machineSlots) release(slots []int) {
+	for _, i := range slots {
+		_ = syscall.Flock(int(m.files[i].Fd()), syscall.LOCK_UN)
+		m.held[i] = false
+	}
 }

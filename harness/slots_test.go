@@ -66,3 +66,35 @@ func TestSlotsUrgentFirst(t *testing.T) {
 		t.Fatalf("%s job went first, want the urgent one", first)
 	}
 }
+
+// Two processes (here two sets of open files on one slot folder) never hold
+// the same slot, and an urgent acquirer waiting in one holds back the other.
+func TestMachineSlotsShared(t *testing.T) {
+	dir := t.TempDir()
+	var a, b machineSlots
+	a.open(dir, 2)
+	b.open(dir, 2)
+	got := a.take(2, false)
+	if len(got) != 2 {
+		t.Fatalf("took %v, want 2 slots", got)
+	}
+	if b.try(1) != nil {
+		t.Fatal("a slot the other process holds was taken")
+	}
+	taken := make(chan []int)
+	go func() { taken <- b.take(1, true) }()
+	deadline := time.Now().Add(2 * time.Second)
+	for !a.urgentWaiting() {
+		if time.Now().After(deadline) {
+			t.Fatal("the urgent acquirer waiting in the other process is not seen")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	a.give(got)
+	if s := <-taken; len(s) != 1 {
+		t.Fatalf("the urgent acquirer took %v, want 1 slot", s)
+	}
+	if a.urgentWaiting() {
+		t.Fatal("the urgent lock outlived its acquirer's wait")
+	}
+}
