@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	ginkgo "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
@@ -75,6 +76,9 @@ type X struct {
 	Injecting bool
 	All       []*Env // every implementation of the run, for checks across them
 	g         gomega.Gomega
+	// afterChain: the judge has waited on a resumed chain (LaunchResuming),
+	// so its later jobs are on the run's longest path too and go first.
+	afterChain atomic.Bool
 }
 
 type failure struct{ msg string }
@@ -104,6 +108,7 @@ func (x *X) Fixture(name string) string {
 // is the verdict. recs is nil (and recErr says why) when records are missing.
 func (x *X) Launch(j Job) (res *Result, recs *Records, recErr error) {
 	j.Impl = x.Impl
+	j.urgent = j.urgent || x.afterChain.Load()
 	if len(x.Preload) > 0 {
 		env := map[string]string{}
 		for k, v := range j.RankEnv {

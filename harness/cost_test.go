@@ -1,20 +1,18 @@
 package harness
 
-import (
-	"testing"
-	"time"
-)
+import "testing"
 
 func TestCheapestFirst(t *testing.T) {
-	a, b, c, d := &Impl{ID: "cost-a"}, &Impl{ID: "cost-b"}, &Impl{ID: "cost-c"}, &Impl{ID: "cost-d"}
-	noteLaunch("cost-a", 2*time.Second)
-	noteLaunch("cost-b", 100*time.Millisecond)
-	noteLaunch("cost-b", 100*time.Millisecond)
-	noteLaunch("cost-b", time.Minute) // one slow job does not make it dear
-	noteLaunch("cost-d", 200*time.Millisecond)
-	got := cheapestFirst([]*Impl{a, b, c, d})
-	want := []string{"cost-b", "cost-d", "cost-a", "cost-c"} // c never launched: last
-	for i, im := range got {
+	impls := []*Impl{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}, {ID: "e"}}
+	envs := map[string]*Env{
+		"a": {Caps: &Caps{ProbeMS: 2000}},
+		"b": {Caps: &Caps{ProbeMS: 100}},
+		"c": {Caps: &Caps{}}, // the probe did not run: last
+		"d": {Caps: &Caps{ProbeMS: 100}},
+		// e: not set up
+	}
+	want := []string{"b", "d", "a", "c", "e"}
+	for i, im := range cheapestFirst(impls, envs) {
 		if im.ID != want[i] {
 			t.Fatalf("order %d: got %s, want %s", i, im.ID, want[i])
 		}

@@ -136,9 +136,6 @@ func Run(j Job) (*Result, error) {
 		cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
 	logJob(j, res.Duration, waited, cpu)
-	if j.Ranks > 0 {
-		noteLaunch(im.ID, res.Duration)
-	}
 	res.TimedOut = ctx.Err() == context.DeadlineExceeded
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)

@@ -55,6 +55,7 @@ func (x *X) LaunchResuming(j Job) *Resumed {
 	}
 	from, base := 0, j.Args
 	j.urgent = true // each run waits on the one before: the chain is a run's longest path
+	defer x.afterChain.Store(true)
 	for run := 0; ; run++ {
 		if run == maxResumes {
 			x.Errorf("", "%s died in %d items in a row; given up", j.Name, maxResumes)

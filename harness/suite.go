@@ -215,13 +215,9 @@ func prove(r Rule, lib string, want Status, impls []*Impl, envs map[string]*Env)
 	// it; one where it does not is no fault of that implementation (an
 	// injector may aim at another family's behaviour), so the others are
 	// tried before the spec says the library turns it nowhere. The cheapest
-	// to launch are tried first, any of them proves the judge alike; their
-	// costs are known once every implementation has its verdict.
-	for _, im := range impls {
-		evaluateOnce(r, envs[im.ID])
-	}
+	// to launch are tried first: any of them proves the judge alike.
 	var tried []string
-	for _, im := range cheapestFirst(impls) {
+	for _, im := range cheapestFirst(impls, envs) {
 		e := envs[im.ID]
 		if evaluateOnce(r, e).Status != without {
 			continue
