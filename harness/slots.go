@@ -41,7 +41,9 @@ func Slots() int {
 // A job a chain waits on (the next run of a program resumed past a death,
 // LaunchResuming) is urgent: it goes before every other waiting job, here
 // and in the other mpits processes of the machine. A chain of twenty
-// launches that queued behind the rest of the run was its last minute.
+// launches that queued behind the rest of the run was its last minute. So
+// is a job known to be long (Job.Long: valgrind's, which waited 29 s for
+// slots and then ran 19 s at the end of the run).
 
 var (
 	slotsOnce sync.Once

@@ -300,7 +300,7 @@ func memcheckOne(x *harness.X, r memcheckRun) *memcheckFound {
 	// Uses of uninitialised values are judged by no rule: not tracked.
 	preload := strings.Join(append(append([]string{}, x.Preload...), r.tools...), ":")
 	args := append([]string{"-q", "--error-exitcode=99", "--undef-value-errors=no", "--trace-children=yes", "--num-callers=16", "env", "LD_PRELOAD=" + preload, r.app}, r.args...)
-	res, recs, recErr := x.Launch(harness.Job{Name: "memcheck " + r.name, Ranks: r.ranks, Program: "valgrind", Args: args, Env: r.env, Deadline: 180 * time.Second})
+	res, recs, recErr := x.Launch(harness.Job{Name: "memcheck " + r.name, Ranks: r.ranks, Program: "valgrind", Args: args, Env: r.env, Deadline: 180 * time.Second, Long: true})
 	m := &memcheckFound{}
 	errs := parseValgrind(res.Stderr + "\n" + res.Stdout)
 	crashed := res.TimedOut || res.Signal != ""
