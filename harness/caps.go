@@ -141,17 +141,13 @@ func Probe(im *Impl) *Caps {
 		libErr, abiErr error
 		after          Caps // the after-init probe's count and problems
 	)
-	side := func(f func()) {
-		wg.Add(1)
-		go func() { defer wg.Done(); f() }()
-	}
 	// In-process questions, in a helper process of its own.
-	side(func() { lib, libErr = probeLibrary(im, im.Lib, "native") })
+	wg.Go(func() { lib, libErr = probeLibrary(im, im.Lib, "native") })
 	if im.ABI != nil {
-		side(func() { abi, abiErr = probeLibrary(im, im.ABI.Lib, "abi") })
+		wg.Go(func() { abi, abiErr = probeLibrary(im, im.ABI.Lib, "abi") })
 	}
-	side(func() { after.AfterInit = probeAfterInit(im, &after) })
-	side(func() { c.Fortran = probeFortran(im) })
+	wg.Go(func() { after.AfterInit = probeAfterInit(im, &after) })
+	wg.Go(func() { c.Fortran = probeFortran(im) })
 	wg.Wait()
 	if libErr != nil {
 		c.Problems = append(c.Problems, libErr.Error())
@@ -247,11 +243,7 @@ func probeFortran(im *Impl) Fortran {
 	why := make([]string, len(oks))
 	var wg sync.WaitGroup
 	for i, ok := range oks {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			why[i] = probeFortranBinding(im, probeFixtures[1+i], ok)
-		}()
+		wg.Go(func() { why[i] = probeFortranBinding(im, probeFixtures[1+i], ok) })
 	}
 	wg.Wait()
 	f.Reason = strings.Join(slices.DeleteFunc(why, func(s string) bool { return s == "" }), "; ")

@@ -52,8 +52,8 @@ var (
 )
 
 // slotGate hands out this process's slots: urgent acquirers first, each
-// class first come first served, so an n-slot job is never passed by
-// smaller ones until it starves.
+// class first come first served, so that smaller jobs do not keep passing
+// a job of n slots until it starves.
 type slotGate struct {
 	mu      sync.Mutex
 	cond    sync.Cond
@@ -125,9 +125,13 @@ func (m *machineSlots) open(dir string, total int) {
 	if os.MkdirAll(dir, 0o755) != nil {
 		return
 	}
-	var files []*os.File
-	for i := 0; i < total; i++ {
-		f, err := os.OpenFile(filepath.Join(dir, strconv.Itoa(i)), os.O_CREATE|os.O_RDWR, 0o644)
+	var files []*os.File // the slots', then the urgent one
+	for i := 0; i <= total; i++ {
+		name := strconv.Itoa(i)
+		if i == total {
+			name = "urgent"
+		}
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_CREATE|os.O_RDWR, 0o644)
 		if err != nil {
 			for _, f := range files {
 				f.Close()
@@ -136,14 +140,7 @@ func (m *machineSlots) open(dir string, total int) {
 		}
 		files = append(files, f)
 	}
-	u, err := os.OpenFile(filepath.Join(dir, "urgent"), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		for _, f := range files {
-			f.Close()
-		}
-		return
-	}
-	m.files, m.urgent, m.held = files, u, make([]bool, total)
+	m.files, m.urgent, m.held = files[:total], files[total], make([]bool, total)
 }
 
 // take blocks until n of the machine's slots are this acquirer's and returns

@@ -44,6 +44,9 @@ const (
 	wlCoverage = "coverage"
 )
 
+// workloadShort is how a verdict lists the workloads it judged.
+var workloadShort = map[string]string{wlStack: "stack", wlArgs: "arguments", wlAddress: "calling address", wlCoverage: "coverage"}
+
 // vgError is one error valgrind reported.
 type vgError struct {
 	PID    string
@@ -227,8 +230,7 @@ func workloadsSaid(names []string) string {
 	}
 	short := make([]string, len(names))
 	for i, n := range names {
-		short[i], _, _ = strings.Cut(n, " (")
-		short[i] = strings.TrimSuffix(short[i], " and results")
+		short[i] = workloadShort[n]
 	}
 	return fmt.Sprintf("%d workloads (%s)", len(names), strings.Join(short, ", "))
 }
@@ -244,14 +246,12 @@ func memcheckAll(x *harness.X, names []string) *memcheckFound {
 	stops := make([]any, len(names))
 	var wg sync.WaitGroup
 	for i, name := range names {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			defer func() { stops[i] = recover() }()
 			found[i] = memchecks.Do(x.Impl.ID+"\x00"+strings.Join(x.Preload, ":")+"\x00"+name, func() *memcheckFound {
 				return memcheckOne(x, memcheckWorkload(x, name))
 			})
-		}()
+		})
 	}
 	wg.Wait()
 	m := &memcheckFound{}
