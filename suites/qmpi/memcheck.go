@@ -3,6 +3,7 @@ package qmpi
 import (
 	"fmt"
 	"os"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -239,8 +240,8 @@ func workloadsSaid(names []string) string {
 // once per implementation and preload) and reads what they found in order,
 // as if one ran after the other: a workload that crashed ends the reading.
 func memcheckAll(x *harness.X, names []string) *memcheckFound {
-	if _, err := os.Stat(x.Impl.HostPath("/usr/bin/valgrind")); err != nil {
-		x.Unsupported("not measurable here: no valgrind where %s runs (%v)", x.Impl.ID, err)
+	if memcheckTool(x.Impl) == "" {
+		x.Unsupported("not measurable here: no valgrind memcheck where %s runs (%s)", x.Impl.ID, strings.Join(memcheckTools, ", "))
 	}
 	found := make([]*memcheckFound, len(names))
 	stops := make([]any, len(names))
@@ -292,15 +293,34 @@ func memcheckWorkload(x *harness.X, name string) memcheckRun {
 	panic("unknown memcheck workload " + name)
 }
 
+// memcheckTools are where valgrind installs its memcheck (Debian, then
+// other distributions), as the implementation's processes see them.
+var memcheckTools = []string{"/usr/libexec/valgrind/memcheck-amd64-linux", "/usr/lib/valgrind/memcheck-amd64-linux", "/usr/lib64/valgrind/memcheck-amd64-linux"}
+
+// memcheckTool is the first of memcheckTools in im's root, or "".
+func memcheckTool(im *harness.Impl) string {
+	for _, t := range memcheckTools {
+		if _, err := os.Stat(im.HostPath(t)); err == nil {
+			return t
+		}
+	}
+	return ""
+}
+
 // memcheckOne runs one workload under memcheck: what it found, with the
 // crash that ended it, if any.
 func memcheckOne(x *harness.X, r memcheckRun) *memcheckFound {
-	// valgrind follows env into the application; LD_PRELOAD set by env
-	// reaches only the application (injectors first, as x.Launch does).
+	// Memcheck runs without valgrind's launcher (a shell script and a
+	// dynamic program): the tools' LD_PRELOAD, set by env(1) for the rank
+	// (injectors first, x.Launch), would run their constructors in it.
+	// Memcheck itself is static and hands LD_PRELOAD to the application.
 	// Uses of uninitialised values are judged by no rule: not tracked.
-	preload := strings.Join(append(append([]string{}, x.Preload...), r.tools...), ":")
-	args := append([]string{"-q", "--error-exitcode=99", "--undef-value-errors=no", "--trace-children=yes", "--num-callers=16", "env", "LD_PRELOAD=" + preload, r.app}, r.args...)
-	res, recs, recErr := x.Launch(harness.Job{Name: "memcheck " + r.name, Ranks: r.ranks, Program: "valgrind", Args: args, Env: r.env, Deadline: 180 * time.Second, Long: true})
+	// Not chasing branches across blocks only makes translation cheaper
+	// (MPI_Init's code is translated once and run little).
+	tool := memcheckTool(x.Impl)
+	args := append([]string{"-q", "--error-exitcode=99", "--undef-value-errors=no", "--num-callers=16", "--vex-guest-chase=no", r.app}, r.args...)
+	rankEnv := map[string]string{"LD_PRELOAD": strings.Join(r.tools, ":"), "VALGRIND_LIB": path.Dir(tool), "VALGRIND_LAUNCHER": "/usr/bin/valgrind"}
+	res, recs, recErr := x.Launch(harness.Job{Name: "memcheck " + r.name, Ranks: r.ranks, Program: tool, Args: args, Env: r.env, RankEnv: rankEnv, Deadline: 180 * time.Second, Long: true})
 	m := &memcheckFound{}
 	errs := parseValgrind(res.Stderr + "\n" + res.Stdout)
 	crashed := res.TimedOut || res.Signal != ""
