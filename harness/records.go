@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
+	"sync"
 )
 
 // Record is one JSON object a fixture wrote (fixtures/c/lib/mpits_record.h).
@@ -28,6 +31,20 @@ func (r Record) Decode(v any) error {
 type Records struct {
 	Fixture string
 	All     []Record // rank by rank, in the order written
+	// decoded keeps what DecodeKind made of a kind, per type: the rules
+	// that judge one job (LaunchOnce) share its records and decode the
+	// same kinds.
+	decoded sync.Map // decodedKey → decodedKind[T]
+}
+
+type decodedKey struct {
+	kind string
+	typ  reflect.Type
+}
+
+type decodedKind[T any] struct {
+	v   []T
+	err error
 }
 
 // ReadRecords reads rank-0 … rank-(ranks-1) of a job's record folder. A
@@ -80,15 +97,26 @@ func (rs *Records) Kind(kind string, rank int) []Record {
 
 // DecodeKind decodes every record of one kind (all ranks) into T.
 func DecodeKind[T any](rs *Records, kind string) ([]T, error) {
+	key := decodedKey{kind, reflect.TypeFor[T]()}
+	d, ok := rs.decoded.Load(key)
+	if !ok {
+		d, _ = rs.decoded.LoadOrStore(key, decodeKind[T](rs, kind))
+	}
+	dk := d.(decodedKind[T])
+	// each caller gets its own slice: judges sort and filter them
+	return slices.Clone(dk.v), dk.err
+}
+
+func decodeKind[T any](rs *Records, kind string) decodedKind[T] {
 	var out []T
 	for _, r := range rs.Kind(kind, -1) {
 		var v T
 		if err := r.Decode(&v); err != nil {
-			return nil, fmt.Errorf("fixture %s %v", rs.Fixture, err)
+			return decodedKind[T]{err: fmt.Errorf("fixture %s %v", rs.Fixture, err)}
 		}
 		out = append(out, v)
 	}
-	return out, nil
+	return decodedKind[T]{v: out}
 }
 
 // Decode is DecodeKind for a judge: a record that does not decode ends the
