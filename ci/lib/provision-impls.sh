@@ -244,6 +244,10 @@ root_ensure() {
 	# Made in this run (maybe by the other step of the root): smoke-test both.
 	[[ -f $RUN_DIR/$rel-root.fresh ]] && FRESH=1
 	chroot_mount "$root"
+	# debootstrap leaves the root without /etc/hosts: a launcher's look-up
+	# of this host's name then went to DNS, and MPICH 4.2.1's mpiexec
+	# waited 5 s on it in most launches that ran side by side.
+	cp /etc/hosts "$root/etc/hosts"
 	root_optional "$rel" "$root"
 }
 
