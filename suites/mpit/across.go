@@ -2,6 +2,8 @@ package mpit
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -234,7 +236,9 @@ func judgeIndicesStay(kind string) func(x *harness.X) harness.Verdict {
 				if now < before {
 					bad = append(bad, fmt.Sprintf("rank %d: %s count fell from %d (%s) to %d (%s)", rank, kindWord[kind], before, walks[w-1], now, walks[w]))
 				}
-				for i, o := range names[w-1] {
+				// in index order: the reason names the first few
+				for _, i := range slices.Sorted(maps.Keys(names[w-1])) {
+					o := names[w-1][i]
 					measured = true
 					n, ok := names[w][i]
 					switch {
