@@ -240,7 +240,8 @@ func workloadsSaid(names []string) string {
 // once per implementation and preload) and reads what they found in order,
 // as if one ran after the other: a workload that crashed ends the reading.
 func memcheckAll(x *harness.X, names []string) *memcheckFound {
-	if memcheckTool(x.Impl) == "" {
+	tool := memcheckTool(x.Impl)
+	if tool == "" {
 		x.Unsupported("not measurable here: no valgrind memcheck where %s runs (%s)", x.Impl.ID, strings.Join(memcheckTools, ", "))
 	}
 	found := make([]*memcheckFound, len(names))
@@ -250,7 +251,7 @@ func memcheckAll(x *harness.X, names []string) *memcheckFound {
 		wg.Go(func() {
 			defer func() { stops[i] = recover() }()
 			found[i] = memchecks.Do(x.Impl.ID+"\x00"+strings.Join(x.Preload, ":")+"\x00"+name, func() *memcheckFound {
-				return memcheckOne(x, memcheckWorkload(x, name))
+				return memcheckOne(x, tool, memcheckWorkload(x, name))
 			})
 		})
 	}
@@ -307,9 +308,9 @@ func memcheckTool(im *harness.Impl) string {
 	return ""
 }
 
-// memcheckOne runs one workload under memcheck: what it found, with the
-// crash that ended it, if any.
-func memcheckOne(x *harness.X, r memcheckRun) *memcheckFound {
+// memcheckOne runs one workload under memcheck (tool, memcheckTool): what
+// it found, with the crash that ended it, if any.
+func memcheckOne(x *harness.X, tool string, r memcheckRun) *memcheckFound {
 	// Memcheck runs without valgrind's launcher (a shell script and a
 	// dynamic program): the tools' LD_PRELOAD, set by env(1) for the rank
 	// (injectors first, x.Launch), would run their constructors in it.
@@ -317,7 +318,6 @@ func memcheckOne(x *harness.X, r memcheckRun) *memcheckFound {
 	// Uses of uninitialised values are judged by no rule: not tracked.
 	// Not chasing branches across blocks only makes translation cheaper
 	// (MPI_Init's code is translated once and run little).
-	tool := memcheckTool(x.Impl)
 	args := append([]string{"-q", "--error-exitcode=99", "--undef-value-errors=no", "--num-callers=16", "--vex-guest-chase=no", r.app}, r.args...)
 	rankEnv := map[string]string{"LD_PRELOAD": strings.Join(r.tools, ":"), "VALGRIND_LIB": path.Dir(tool), "VALGRIND_LAUNCHER": "/usr/bin/valgrind"}
 	res, recs, recErr := x.Launch(harness.Job{Name: "memcheck " + r.name, Ranks: r.ranks, Program: tool, Args: args, Env: r.env, RankEnv: rankEnv, Deadline: 180 * time.Second, Long: true})
