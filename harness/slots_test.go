@@ -44,22 +44,16 @@ func TestSlotsUrgentFirst(t *testing.T) {
 	hold := acquireSlots(total, false)
 	order := make(chan string, 2)
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		release := acquireSlots(total, false)
-		order <- "normal"
-		release()
-	}()
-	time.Sleep(50 * time.Millisecond) // the normal job waits first
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		release := acquireSlots(total, true)
-		order <- "urgent"
-		release()
-	}()
-	time.Sleep(50 * time.Millisecond)
+	wait := func(urgent bool, name string) {
+		wg.Go(func() {
+			release := acquireSlots(total, urgent)
+			order <- name
+			release()
+		})
+		time.Sleep(50 * time.Millisecond) // it waits before the next one comes
+	}
+	wait(false, "normal")
+	wait(true, "urgent")
 	hold()
 	wg.Wait()
 	if first := <-order; first != "urgent" {
