@@ -171,14 +171,14 @@ func Evaluate(r Rule, x *X) (v Verdict) {
 // judge runs a judge on x and turns every way it can end into a Verdict.
 func judge(run func(x *X) Verdict, x *X) (v Verdict) {
 	defer func() {
-		switch r := recover().(type) {
+		switch r := StopOf(recover()).(type) {
 		case nil:
 		case Verdict:
 			v = r
 		case failure:
 			v = Verdict{Status: Fail, Reason: FirstLine(r.msg), Evidence: r.msg}
-		default:
-			v = Verdict{Status: Error, Reason: fmt.Sprintf("the check itself broke: %v", r)}
+		case Broke:
+			v = brokeVerdict(r)
 		}
 	}()
 	v = run(x)

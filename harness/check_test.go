@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -24,7 +25,7 @@ func TestEvaluateOutcomes(t *testing.T) {
 		{"expectation", ok, func(x *X) Verdict { x.Expect(1).To(gomega.Equal(2)); return Verdict{} }, Fail, "Expected"},
 		{"failf", ok, func(x *X) Verdict { x.Failf("ev", "broke %d", 7); return Verdict{} }, Fail, "broke 7"},
 		{"unsupported", ok, func(x *X) Verdict { x.Unsupported("no %s", "thing"); return Verdict{} }, Unsupported, "no thing"},
-		{"check panics", ok, func(x *X) Verdict { panic("oops") }, Error, "the check itself broke: oops"},
+		{"check panics", ok, func(x *X) Verdict { panic("oops") }, Error, "the check itself broke at harness/check_test.go:"},
 		{"missing fixture", ok, func(x *X) Verdict { x.Fixture("nope"); return Verdict{} }, Error, "fixture nope was not built"},
 		{"unavailable", &Caps{Reason: "gone"}, nil, Unsupported, "implementation unavailable: gone"},
 		// A broken probe leaves the capabilities unknown: never "unsupported".
@@ -34,6 +35,27 @@ func TestEvaluateOutcomes(t *testing.T) {
 		v := run(c.caps, c.body)
 		if v.Status != c.status || !strings.Contains(v.Reason, c.reason) {
 			t.Errorf("%s: got %s %q, want %s containing %q", c.name, v.Status, v.Reason, c.status, c.reason)
+		}
+	}
+}
+
+// A judge that breaks on records it did not expect names the file and line
+// of the panic, and its evidence holds the stack, even when the panic comes
+// through a memo that replays it to a second rule.
+func TestBrokenJudgeSaysWhere(t *testing.T) {
+	e := &Env{Impl: &Impl{ID: "i"}, Caps: &Caps{Available: true}}
+	var m Memo[[]int]
+	body := func(x *X) Verdict {
+		recs := m.Do("k", func() []int { one := []int{1}; i := len(one); return []int{one[i]} })
+		return Verdict{Reason: fmt.Sprint(recs)}
+	}
+	for i := 0; i < 2; i++ {
+		v := e.Evaluate(Rule{ID: "T", Basis: Normative, Judge: body}, nil)
+		if v.Status != Error || !strings.Contains(v.Reason, "at harness/check_test.go:") || !strings.Contains(v.Reason, "index out of range [1] with length 1") {
+			t.Errorf("run %d: got %s %q, want an error at check_test.go naming the index", i, v.Status, v.Reason)
+		}
+		if !strings.Contains(v.Evidence, "goroutine") || !strings.Contains(v.Evidence, "TestBrokenJudgeSaysWhere") {
+			t.Errorf("run %d: evidence holds no stack: %q", i, v.Evidence)
 		}
 	}
 }

@@ -4,7 +4,8 @@ import "sync"
 
 // Memo keeps one value per key, computed once even when callers ask for it
 // side by side (the later ones wait for the first); what the computation
-// panicked with (a verdict that ends a check) is replayed to every caller.
+// panicked with (a verdict that ends a check, or where the suite broke) is
+// replayed to every caller.
 // The zero Memo is ready to use.
 type Memo[T any] struct {
 	mu sync.Mutex
@@ -30,7 +31,7 @@ func (m *Memo[T]) Do(key string, f func() T) T {
 	}
 	m.mu.Unlock()
 	e.once.Do(func() {
-		defer func() { e.stop = recover() }()
+		defer func() { e.stop = StopOf(recover()) }()
 		e.v = f()
 	})
 	if e.stop != nil {

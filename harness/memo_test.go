@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -27,8 +28,8 @@ func TestMemoOnceAndReplay(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		func() {
 			defer func() {
-				if r := recover(); r != "boom" {
-					t.Errorf("replayed %v, want boom", r)
+				if r, ok := recover().(Broke); !ok || r.Value != "boom" || !strings.Contains(r.At, "memo_test.go") {
+					t.Errorf("replayed %#v, want boom at memo_test.go", r)
 				}
 			}()
 			m.Do("bad", func() int { panic("boom") })

@@ -41,7 +41,7 @@ func self(x *harness.X) *harness.Env {
 // another implementation must not end the check it serves), or nil.
 func attempt(f func()) (v *harness.Verdict) {
 	defer func() {
-		if r := recover(); r != nil {
+		if r := harness.StopOf(recover()); r != nil {
 			if vv, ok := r.(harness.Verdict); ok {
 				v = &vv
 				return

@@ -177,7 +177,13 @@ func metaDiff(a, b string) string {
 	var d []string
 	for i := range fa {
 		if i < len(fb) && fa[i] != fb[i] {
-			d = append(d, fa[i]+" vs "+strings.SplitN(fb[i], "=", 2)[1])
+			// "name=value vs value"; a field without "=" (an empty
+			// member list, another build's format) is shown whole.
+			_, value, ok := strings.Cut(fb[i], "=")
+			if !ok {
+				value = fb[i]
+			}
+			d = append(d, fa[i]+" vs "+value)
 		}
 	}
 	if len(fa) != len(fb) {

@@ -113,7 +113,12 @@ func threadPvars(x *harness.X) string {
 	pv := "-"
 	if x.Caps.AfterInit.Pvars > 0 {
 		func() {
-			defer func() { _ = recover() }()
+			// A job that could not run leaves "-"; a judge that broke still says where.
+			defer func() {
+				if b, broke := harness.StopOf(recover()).(harness.Broke); broke {
+					panic(b)
+				}
+			}()
 			r := pvarJob(x)
 			crashed := r.crashed("probe_exit")
 			var idx []int

@@ -249,7 +249,7 @@ func memcheckAll(x *harness.X, names []string) *memcheckFound {
 	var wg sync.WaitGroup
 	for i, name := range names {
 		wg.Go(func() {
-			defer func() { stops[i] = recover() }()
+			defer func() { stops[i] = harness.StopOf(recover()) }()
 			found[i] = memchecks.Do(x.Impl.ID+"\x00"+strings.Join(x.Preload, ":")+"\x00"+name, func() *memcheckFound {
 				return memcheckOne(x, tool, memcheckWorkload(x, name))
 			})
