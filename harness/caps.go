@@ -355,11 +355,15 @@ func probeLibrary(im *Impl, lib, mode string) (*libAnswers, error) {
 	if im.Root != "" {
 		// One copy per probe: another implementation in the same root may be
 		// running its own copy (rewriting a running file fails: text busy).
-		dst := im.HostPath(fmt.Sprintf("/tmp/mpits-probe-%d-%s-%s", os.Getpid(), im.ID, mode))
+		tmp, err := os.MkdirTemp(im.HostPath("/tmp"), "mpits-probe-")
+		if err != nil {
+			return nil, fmt.Errorf("%s: cannot make a folder for the probe helper in the root: %v", im.ID, err)
+		}
+		defer os.RemoveAll(tmp)
+		dst := filepath.Join(tmp, "probe-"+mode)
 		if err := copyFile(self, dst); err != nil {
 			return nil, fmt.Errorf("%s: cannot copy the probe helper into the root: %v", im.ID, err)
 		}
-		defer os.Remove(dst)
 		os.Chmod(dst, 0o755)
 		prog = im.InnerPath(dst)
 	}

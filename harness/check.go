@@ -199,8 +199,10 @@ func (x *X) PathFrom(other *Impl, p string) string {
 	case x.Impl.Root == "":
 		return other.HostPath(p)
 	}
-	dir := x.Impl.HostPath(fmt.Sprintf("/tmp/mpits-imported-%d", os.Getpid()))
-	imported.Store(dir, true)
+	dir, err := importDir(x.Impl)
+	if err != nil {
+		panic(Verdict{Status: Error, Reason: fmt.Sprintf("cannot make a folder in %s's root: %v", x.Impl.ID, err)})
+	}
 	src, dst := other.HostPath(p), filepath.Join(dir, other.ID, filepath.Base(filepath.Dir(p)), filepath.Base(p))
 	// Copied aside and renamed: rules judged side by side may be running the
 	// copy another made (a file being run cannot be rewritten).
@@ -215,8 +217,27 @@ func (x *X) PathFrom(other *Impl, p string) string {
 	return x.Impl.InnerPath(dst)
 }
 
-// imported are the folders PathFrom copied files into.
-var imported sync.Map
+// imported are the folders PathFrom copied files into, one a root.
+var (
+	importedMu sync.Mutex
+	imported   = map[string]string{} // root -> folder
+)
+
+// importDir is this process's folder in im's root for imported files: a
+// unique name, never one another process could guess and make first.
+func importDir(im *Impl) (string, error) {
+	importedMu.Lock()
+	defer importedMu.Unlock()
+	if d := imported[im.Root]; d != "" {
+		return d, nil
+	}
+	os.MkdirAll(im.HostPath("/tmp"), 0o755) // a real root has one; a test's may not
+	d, err := os.MkdirTemp(im.HostPath("/tmp"), "mpits-imported-")
+	if err == nil {
+		imported[im.Root] = d
+	}
+	return d, err
+}
 
 // removeImportedAtEnd removes, when the suite ends, what PathFrom imported
 // into the roots. It works inside a Ginkgo suite node (Setup runs in one);
@@ -229,11 +250,12 @@ func removeImportedAtEnd() {
 }
 
 func removeImported() {
-	imported.Range(func(dir, _ any) bool {
-		os.RemoveAll(dir.(string))
-		imported.Delete(dir)
-		return true
-	})
+	importedMu.Lock()
+	defer importedMu.Unlock()
+	for root, dir := range imported {
+		os.RemoveAll(dir)
+		delete(imported, root)
+	}
 }
 
 // FailOn ends the rule with Fail when problems holds any: the reason names

@@ -59,6 +59,9 @@ func LoadImpls() ([]*Impl, error) {
 	if err := checkJobDir(); err != nil {
 		return nil, err
 	}
+	if _, err := slotDir(); err != nil {
+		return nil, err
+	}
 	impls, from, err := loadUnfiltered()
 	if err != nil {
 		return nil, err

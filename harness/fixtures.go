@@ -206,6 +206,9 @@ type sourceSet struct {
 
 func buildKey(im *Impl, f Fixture, sources []sourceSet) (string, error) {
 	h := sha256.New()
+	// The sources' folder is no part of the key: their content is, and a
+	// generated source lives in a fresh folder each time.
+	f.Dir = ""
 	settings, _ := json.Marshal(struct {
 		F                    Fixture
 		ID, CC, FC           string

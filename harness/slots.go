@@ -96,7 +96,9 @@ func acquireSlots(n int, urgent bool) (release func()) {
 	slotsOnce.Do(func() {
 		local.cond.L = &local.mu
 		local.free = Slots()
-		machine.open(filepath.Join(os.TempDir(), fmt.Sprintf("mpits-slots-%d", os.Getuid())), Slots())
+		if dir, err := slotDir(); err == nil {
+			machine.open(dir, Slots())
+		}
 	})
 	n = min(max(n, 1), Slots())
 	local.take(n, urgent)
@@ -122,9 +124,6 @@ type machineSlots struct {
 }
 
 func (m *machineSlots) open(dir string, total int) {
-	if os.MkdirAll(dir, 0o755) != nil {
-		return
-	}
 	var files []*os.File // the slots', then the urgent one
 	for i := 0; i <= total; i++ {
 		name := strconv.Itoa(i)
@@ -220,4 +219,33 @@ func (m *machineSlots) release(slots []int) {
 		_ = syscall.Flock(int(m.files[i].Fd()), syscall.LOCK_UN)
 		m.held[i] = false
 	}
+}
+
+// slotDir is the machine's slot folder of this user, made if need be. It
+// is refused unless it is a folder (not a link) that this user owns and no
+// one else may write: another local user who made it, or could write into
+// it, could hold or swap the lock files every run of this user waits on.
+func slotDir() (string, error) {
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("mpits-slots-%d", os.Getuid()))
+	if err := os.Mkdir(dir, 0o700); err != nil && !os.IsExist(err) {
+		return "", fmt.Errorf("cannot make the slot folder %s (%v): set TMPDIR to a folder of yours", dir, cause(err))
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return "", fmt.Errorf("cannot read the slot folder %s (%v): set TMPDIR to a folder of yours", dir, cause(err))
+	}
+	sys, _ := st.Sys().(*syscall.Stat_t)
+	switch {
+	case !st.IsDir():
+		return "", fmt.Errorf("the slot folder %s is not a folder (%s): remove it, or set TMPDIR to a folder of yours", dir, st.Mode().Type())
+	case sys != nil && int(sys.Uid) != os.Getuid():
+		return "", fmt.Errorf("the slot folder %s belongs to uid %d, not to you (uid %d): remove it, or set TMPDIR to a folder of yours", dir, sys.Uid, os.Getuid())
+	case st.Mode().Perm()&0o022 != 0:
+		// Made by an earlier version of mpits (0755), or opened up: it is
+		// this user's, so it is closed again rather than refused.
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return "", fmt.Errorf("the slot folder %s can be written by others and cannot be closed (%v): remove it", dir, cause(err))
+		}
+	}
+	return dir, nil
 }

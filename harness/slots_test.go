@@ -1,6 +1,10 @@
 package harness
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -90,5 +94,40 @@ func TestMachineSlotsShared(t *testing.T) {
 	}
 	if a.urgentWaiting() {
 		t.Fatal("the urgent lock outlived its acquirer's wait")
+	}
+}
+
+// The slot folder is this user's alone: made closed, closed again when an
+// older run left it open, refused when it is a link or another user's.
+func TestSlotDirOwnedAndClosed(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dir := filepath.Join(tmp, fmt.Sprintf("mpits-slots-%d", os.Getuid()))
+	got, err := slotDir()
+	if err != nil || got != dir {
+		t.Fatalf("slotDir() = %q, %v; want %q", got, err, dir)
+	}
+	if st, _ := os.Stat(dir); st.Mode().Perm() != 0o700 {
+		t.Errorf("made %v, want 0700", st.Mode().Perm())
+	}
+	os.Chmod(dir, 0o777)
+	if _, err := slotDir(); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(dir); st.Mode().Perm() != 0o700 {
+		t.Errorf("an open folder of this user stays %v, want closed to 0700", st.Mode().Perm())
+	}
+	os.RemoveAll(dir)
+	os.Symlink(tmp, dir)
+	if _, err := slotDir(); err == nil || !strings.Contains(err.Error(), "is not a folder") {
+		t.Errorf("a link: %v, want refused", err)
+	}
+	os.Remove(dir)
+	if os.Getuid() == 0 {
+		os.Mkdir(dir, 0o700)
+		os.Chown(dir, 4242, 4242)
+		if _, err := slotDir(); err == nil || !strings.Contains(err.Error(), "belongs to uid 4242") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("another user's folder: %v, want one line refusing it", err)
+		}
 	}
 }

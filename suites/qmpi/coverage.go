@@ -1,8 +1,6 @@
 package qmpi
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,7 +51,7 @@ type coverBuild struct {
 
 // buildCoverage generates the coverage tool and application from the
 // implementation's header and builds them (the sources live in a temporary
-// folder named by their content, removed once built).
+// folder of this process, removed once built).
 func buildCoverage(x *harness.X) *coverBuild {
 	return coverBuilt.Do(x.Impl.ID, func() *coverBuild { return generateCoverage(x) })
 }
@@ -66,9 +64,11 @@ func generateCoverage(x *harness.X) *coverBuild {
 	h := readQMPIHeader(x)
 	tool := coverTool(h)
 	app, skipped := coverApp(h)
-	sum := sha256.Sum256([]byte(tool + "\x00" + app))
-	dir := x.Impl.HostPath(filepath.Join("/tmp", "mpits-qmpi-cover-"+hex.EncodeToString(sum[:8])))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// A folder of this process's own: the build is cached by the sources'
+	// content, so a folder shared by content would only let another run (or
+	// another implementation with the same header) remove it mid-build.
+	dir, err := os.MkdirTemp(x.Impl.HostPath("/tmp"), "mpits-qmpi-cover-")
+	if err != nil {
 		x.Errorf("", "%v", err)
 	}
 	defer os.RemoveAll(dir)
