@@ -97,10 +97,12 @@ func Build(im *Impl, f Fixture) Built {
 	if _, err := os.Stat(out); err == nil {
 		return b
 	}
-	// A build the compiler refused is refused again: a warm run compiles nothing.
+	// A build the compiler refused is refused again while nothing it was
+	// keyed on changed (sources, settings, wrapper, mpi.h, library): a warm
+	// run compiles nothing. The replay says so, with the refusal's date.
 	failed := filepath.Join(dir, "build-error.txt")
-	if why, err := os.ReadFile(failed); err == nil {
-		b.Error = string(why)
+	if why, ok := cachedFailure(failed); ok {
+		b.Error = why
 		return b
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -116,8 +118,8 @@ func Build(im *Impl, f Fixture) Built {
 	if _, err := os.Stat(out); err == nil {
 		return b
 	}
-	if why, err := os.ReadFile(failed); err == nil {
-		b.Error = string(why)
+	if why, ok := cachedFailure(failed); ok {
+		b.Error = why
 		return b
 	}
 	for _, set := range sources {
@@ -151,6 +153,22 @@ func Build(im *Impl, f Fixture) Built {
 		b.Error = err.Error()
 	}
 	return b
+}
+
+// cachedFailure is a refusal kept at path, marked as replayed: its first
+// line (a verdict's reason) says when the compiler gave it.
+func cachedFailure(path string) (string, bool) {
+	why, err := os.ReadFile(path)
+	if err != nil {
+		return "", false
+	}
+	when := "an earlier run"
+	if st, err := os.Stat(path); err == nil {
+		when = st.ModTime().UTC().Format("2006-01-02 15:04 UTC")
+	}
+	first, rest, _ := strings.Cut(string(why), "\n")
+	note := fmt.Sprintf(" [replayed: the compiler refused it on %s, with the same sources, wrapper, mpi.h and library; remove %s to build again]", when, filepath.Dir(path))
+	return first + note + "\n" + rest, true
 }
 
 func missingCompiler(im *Impl, f Fixture) string {
@@ -216,6 +234,7 @@ func buildKey(im *Impl, f Fixture, sources []sourceSet) (string, error) {
 		ABI                  *ABI
 	}{f, im.ID, im.CC, im.FC, im.CFlags, im.LDFlags, im.Prefix, im.ABI})
 	h.Write(settings)
+	fmt.Fprintf(h, "\x00mpi %s\x00", mpiIdentity(im))
 	var rels []string
 	from := map[string]string{}
 	for _, set := range sources {

@@ -1,0 +1,61 @@
+package harness
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A fake MPI behind one prefix whose wrapper refuses every build and counts
+// its compiles: the refusal is cached, replayed with its date, and tried
+// again when the wrapper's answer, mpi.h or the library changes.
+func TestBuildCacheKnowsTheMPI(t *testing.T) {
+	t.Setenv("MPITS_CACHE", t.TempDir())
+	p := t.TempDir()
+	count := filepath.Join(p, "compiles")
+	wrapper := func(show string) {
+		writeFile(t, filepath.Join(p, "bin", "mpicc"), `#!/bin/sh
+case "$1" in
+--showme) exit 1 ;;
+-show) echo "`+show+`"; exit 0 ;;
+esac
+echo x >> `+count+`
+echo "fixture.c:1: error: MPI_Foo undeclared" >&2
+exit 1
+`, 0o755)
+	}
+	wrapper("gcc -I" + p + "/include -L" + p + "/lib -lmpi")
+	writeFile(t, filepath.Join(p, "include", "mpi.h"), "#define MPI_VERSION 4\n", 0o644)
+	writeFile(t, filepath.Join(p, "lib", "libmpi.so"), "build 1", 0o644)
+	im := &Impl{ID: "swapped", CC: filepath.Join(p, "bin", "mpicc"), Lib: filepath.Join(p, "lib", "libmpi.so")}
+	f := Fixture{Name: "probe", Sources: []string{"probe/caps_after_init.c"}}
+	compiles := func() int {
+		data, _ := os.ReadFile(count)
+		return strings.Count(string(data), "x")
+	}
+	build := func(what string, wantCompiles int, wantReplay bool) {
+		t.Helper()
+		mpiIdentities = Memo[string]{} // a new process: the MPI is looked at again
+		b := Build(im, f)
+		first := FirstLine(b.Error)
+		if !strings.Contains(first, "MPI_Foo undeclared") {
+			t.Errorf("%s: error %q, want the compiler's", what, first)
+		}
+		if replay := strings.Contains(first, "[replayed: the compiler refused it on "); replay != wantReplay {
+			t.Errorf("%s: replay note %v, want %v: %q", what, replay, wantReplay, first)
+		}
+		if n := compiles(); n != wantCompiles {
+			t.Errorf("%s: %d compiles, want %d", what, n, wantCompiles)
+		}
+	}
+	build("first build", 1, false)
+	build("same MPI", 1, true)
+	writeFile(t, filepath.Join(p, "include", "mpi.h"), "#define MPI_VERSION 5\n", 0o644)
+	build("another mpi.h", 2, false)
+	writeFile(t, filepath.Join(p, "lib", "libmpi.so"), "build 2", 0o644)
+	build("another library", 3, false)
+	wrapper("gcc -I" + p + "/include -L" + p + "/lib -lmpi -lm")
+	build("another wrapper answer", 4, false)
+	build("same again", 4, true)
+}
