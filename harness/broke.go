@@ -25,7 +25,7 @@ func (b Broke) String() string { return fmt.Sprint(b.Value) }
 // frames are still on the stack.
 func StopOf(r any) any {
 	switch r.(type) {
-	case nil, Verdict, failure, Broke:
+	case nil, Verdict, failure, Broke, Lacking:
 		return r
 	}
 	return Broke{Value: r, At: panicSite(), Stack: string(debug.Stack())}

@@ -76,6 +76,7 @@ type X struct {
 	Injecting bool
 	All       []*Env // every implementation of the run, for checks across them
 	g         gomega.Gomega
+	rule      *Rule // the rule being judged (Evaluate)
 	// afterChain: the judge has waited on a resumed chain (LaunchResuming),
 	// so its later jobs are on the run's longest path too and go first.
 	afterChain atomic.Bool
@@ -97,8 +98,19 @@ func (x *X) Fixture(name string) string {
 	if !ok {
 		panic(Verdict{Status: Error, Reason: fmt.Sprintf("fixture %s was not built for %s (not declared by the suite)", name, x.Impl.ID)})
 	}
+	return x.Use(b)
+}
+
+// Use returns the path of a built fixture (one of the suite's, or one a
+// judge generated and built). A build refused for names the implementation
+// lacks is judged by each rule that uses it (Lacking); any other refusal
+// ends the check with Error: the suite broke.
+func (x *X) Use(b Built) string {
+	if len(b.Missing) > 0 {
+		panic(Lacking{Fixture: b.Fixture, Names: b.Missing, Evidence: b.Error})
+	}
 	if b.Error != "" {
-		panic(Verdict{Status: Error, Reason: fmt.Sprintf("fixture %s did not build for %s: %s", name, x.Impl.ID, FirstLine(b.Error)), Evidence: b.Error})
+		panic(Verdict{Status: Error, Reason: fmt.Sprintf("fixture %s did not build for %s: %s", b.Fixture, x.Impl.ID, FirstLine(b.Error)), Evidence: b.Error})
 	}
 	return b.Path
 }
@@ -161,6 +173,7 @@ func Evaluate(r Rule, x *X) (v Verdict) {
 			return Verdict{Status: Unsupported, Reason: why}
 		}
 	}
+	x.rule = &r
 	v = judge(r.Judge, x)
 	if r.Basis == Interpretation && v.Status == Fail {
 		v = Verdict{Status: Error, Reason: "the suite broke: interpretation rule " + r.ID + " gave fail: " + v.Reason, Evidence: v.Evidence}
@@ -179,6 +192,8 @@ func judge(run func(x *X) Verdict, x *X) (v Verdict) {
 			v = Verdict{Status: Fail, Reason: FirstLine(r.msg), Evidence: r.msg}
 		case Broke:
 			v = brokeVerdict(r)
+		case Lacking:
+			v = x.lackingVerdict(r)
 		}
 	}()
 	v = run(x)

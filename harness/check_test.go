@@ -107,3 +107,32 @@ func TestStrict(t *testing.T) {
 		}
 	}
 }
+
+// A fixture refused for names the implementation lacks is judged by each
+// rule that uses it: unsupported naming them, or the rule's own verdict
+// where they are its subject; a memo shared by both rules does not hand the
+// first rule's verdict to the second.
+func TestLackingJudgedPerRule(t *testing.T) {
+	e := &Env{Impl: &Impl{ID: "i"}, Caps: &Caps{Available: true}, Fixtures: map[string]Built{
+		"f2c": {Fixture: "f2c", Error: "link: undefined reference to `MPI_Status_c2f08'", Missing: []string{"MPI_Status_c2f08"}}}}
+	var m Memo[string]
+	body := func(x *X) Verdict { return Verdict{Reason: m.Do("job", func() string { return x.Fixture("f2c") })} }
+	subject := Rule{ID: "S", Basis: Normative, Judge: body, Lacks: func(x *X, missing []string) Verdict {
+		return Verdict{Status: Fail, Reason: "the library lacks " + strings.Join(missing, ", ")}
+	}}
+	other := Rule{ID: "O", Basis: Normative, Judge: body}
+	for _, c := range []struct {
+		r      Rule
+		status Status
+		reason string
+	}{
+		{subject, Fail, "the library lacks MPI_Status_c2f08"},
+		{other, Unsupported, "not judged here: i lacks MPI_Status_c2f08, which fixture f2c uses (link: undefined reference"},
+		{subject, Fail, "the library lacks MPI_Status_c2f08"},
+	} {
+		v := e.Evaluate(c.r, nil)
+		if v.Status != c.status || !strings.HasPrefix(v.Reason, c.reason) || !strings.Contains(v.Evidence, "undefined reference") {
+			t.Errorf("%s: got %s %q (evidence %q), want %s %q", c.r.ID, v.Status, v.Reason, v.Evidence, c.status, c.reason)
+		}
+	}
+}

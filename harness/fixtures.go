@@ -58,6 +58,9 @@ type Built struct {
 	Impl    string `json:"impl"`
 	Path    string `json:"path,omitempty"` // as the implementation sees it
 	Error   string `json:"error,omitempty"`
+	// Missing: the build was refused only for names the implementation
+	// lacks (MissingNames), which the rules that use it judge.
+	Missing []string `json:"missing,omitempty"`
 }
 
 // Build compiles f for im into a cache keyed by the sources' content and the
@@ -102,7 +105,7 @@ func Build(im *Impl, f Fixture) Built {
 	// run compiles nothing. The replay says so, with the refusal's date.
 	failed := filepath.Join(dir, "build-error.txt")
 	if why, ok := cachedFailure(failed); ok {
-		b.Error = why
+		b.Error, b.Missing = why, cachedMissing(dir)
 		return b
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -119,7 +122,7 @@ func Build(im *Impl, f Fixture) Built {
 		return b
 	}
 	if why, ok := cachedFailure(failed); ok {
-		b.Error = why
+		b.Error, b.Missing = why, cachedMissing(dir)
 		return b
 	}
 	for _, set := range sources {
@@ -145,6 +148,10 @@ func Build(im *Impl, f Fixture) Built {
 		out := res.Stdout + res.Stderr
 		b.Error = fmt.Sprintf("%s: %s\n%s\n%s", res.Problem(), firstErrorLine(out), strings.Join(argv, " "), tail(out, 2000))
 		if !res.TimedOut && res.Signal == "" { // the compiler's answer, not an accident
+			if missing, ok := MissingNames(out); ok {
+				b.Missing = missing
+				_ = os.WriteFile(filepath.Join(dir, missingFile), []byte(strings.Join(missing, "\n")+"\n"), 0o644)
+			}
 			_ = os.WriteFile(failed, []byte(b.Error), 0o644)
 		}
 		return b
@@ -169,6 +176,17 @@ func cachedFailure(path string) (string, bool) {
 	first, rest, _ := strings.Cut(string(why), "\n")
 	note := fmt.Sprintf(" [replayed: the compiler refused it on %s, with the same sources, wrapper, mpi.h and library; remove %s to build again]", when, filepath.Dir(path))
 	return first + note + "\n" + rest, true
+}
+
+// missingFile keeps, beside a cached refusal, the names it was for.
+const missingFile = "build-missing.txt"
+
+func cachedMissing(dir string) []string {
+	data, err := os.ReadFile(filepath.Join(dir, missingFile))
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(string(data))
 }
 
 func missingCompiler(im *Impl, f Fixture) string {

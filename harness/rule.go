@@ -36,6 +36,11 @@ type Rule struct {
 	// follow the rule: where no implementation passes, they show it can pass.
 	Conformers []string
 	Judge      func(x *X) Verdict
+	// Lacks judges the rule when a fixture it uses could not be built for
+	// names the implementation lacks (Lacking), where those names are the
+	// rule's subject: a normative rule whose required function is missing
+	// fails. A zero verdict, or no Lacks, leaves it unsupported, naming them.
+	Lacks func(x *X, missing []string) Verdict
 	// Needs is the capability the rule needs (Needs values), when it is not
 	// its check's: without it, the rule is unsupported, with the measured
 	// reason, and never judged.

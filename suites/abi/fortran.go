@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -37,7 +38,8 @@ var fortranConv = harness.Define(harness.Check{
 		{ID: "NATIVE-C2F-01", Source: "MPI-5.0 §19.3.4", Basis: harness.Normative,
 			Text:      "MPI_<Handle>_c2f then MPI_<Handle>_f2c gives back the handle, for predefined, null and user-created handles of every handle type of the native library",
 			Injectors: []string{"inject_native_f2c_off"},
-			Judge:     judgeHandleTransfer},
+			Judge:     judgeHandleTransfer,
+			Lacks:     lacksConversions(handleConvRe, "§19.3.4: \"Similar functions are provided for the other types of opaque objects.\"")},
 		// §19.3.5: "The conversion occurs on all the information in status,
 		// including that which is hidden. That is, no status information is
 		// lost in the conversion." / "The C status has the same source, tag
@@ -49,9 +51,36 @@ var fortranConv = harness.Define(harness.Check{
 		{ID: "NATIVE-C2F-02", Source: "MPI-5.0 §19.3.3, §19.3.5", Basis: harness.Normative,
 			Text:      "MPI_Status_c2f/_f2c and (MPI 4.0 headers and later) MPI_Status_c2f08/_f082c exist in the native library set (the C library, or the Fortran binding library where the implementation has one) and keep source, tag, error and count",
 			Injectors: []string{"inject_native_c2f_off"},
-			Judge:     judgeStatusConv},
+			Judge:     judgeStatusConv,
+			Lacks:     lacksConversions(statusConvRe, "§19.3.5 gives the C bindings of MPI_Status_f2c and MPI_Status_c2f")},
 	},
 })
+
+// The conversions whose absence from the library fails the rules above
+// when the fixture cannot be linked without them (the fixture takes
+// MPI_Status_c2f08/_f082c as weak symbols and judges their absence itself).
+var (
+	handleConvRe = regexp.MustCompile(`^MPI_[A-Z][a-z]*_(c2f|f2c)$`)
+	statusConvRe = regexp.MustCompile(`^MPI_Status_(c2f|f2c)$`)
+)
+
+// lacksConversions fails a rule whose conversion functions the library
+// lacks; other missing names leave it unsupported (harness.Lacking).
+func lacksConversions(subject *regexp.Regexp, quote string) func(x *harness.X, missing []string) harness.Verdict {
+	return func(x *harness.X, missing []string) harness.Verdict {
+		var lacked []string
+		for _, n := range missing {
+			// A status is no handle: its conversions are NATIVE-C2F-02's.
+			if subject.MatchString(n) && (subject == statusConvRe || !statusConvRe.MatchString(n)) {
+				lacked = append(lacked, n)
+			}
+		}
+		if len(lacked) == 0 {
+			return harness.Verdict{}
+		}
+		return harness.Verdict{Status: harness.Fail, Reason: fmt.Sprintf("%s lacks %s: the link of abi_f2c was refused; %s", x.Impl.ID, strings.Join(lacked, ", "), quote)}
+	}
+}
 
 type roundTrip struct {
 	Type string `json:"type"`

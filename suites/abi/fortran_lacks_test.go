@@ -1,0 +1,33 @@
+package abi
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// abi_f2c refused for a missing conversion fails the rule whose subject it
+// is, and only that rule; another missing name fails neither.
+func TestLacksConversions(t *testing.T) {
+	x := &harness.X{Impl: &harness.Impl{ID: "v"}}
+	handles := lacksConversions(handleConvRe, "q1")
+	status := lacksConversions(statusConvRe, "q2")
+	cases := []struct {
+		missing        []string
+		handle, status harness.Status
+	}{
+		{[]string{"MPI_File_c2f", "MPI_File_open"}, harness.Fail, ""},
+		{[]string{"MPI_Status_f2c"}, "", harness.Fail},
+		{[]string{"MPI_File_open", "MPI_Session_init"}, "", ""},
+	}
+	for _, c := range cases {
+		h, s := handles(x, c.missing), status(x, c.missing)
+		if h.Status != c.handle || s.Status != c.status {
+			t.Errorf("%v: handles %q, status %q; want %q, %q", c.missing, h.Status, s.Status, c.handle, c.status)
+		}
+		if h.Status == harness.Fail && (!strings.Contains(h.Reason, "MPI_File_c2f") || strings.Contains(h.Reason, "MPI_File_open")) {
+			t.Errorf("reason names the wrong names: %q", h.Reason)
+		}
+	}
+}
