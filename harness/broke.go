@@ -25,7 +25,7 @@ func (b Broke) String() string { return fmt.Sprint(b.Value) }
 // frames are still on the stack.
 func StopOf(r any) any {
 	switch r.(type) {
-	case nil, Verdict, failure, Broke, Lacking:
+	case nil, Verdict, failure, Broke, Lacking, OffTape:
 		return r
 	}
 	return Broke{Value: r, At: panicSite(), Stack: string(debug.Stack())}
@@ -63,6 +63,6 @@ func shortPath(file string) string {
 
 // brokeVerdict is the error verdict of a judge that broke.
 func brokeVerdict(b Broke) Verdict {
-	return Verdict{Status: Error, Reason: fmt.Sprintf("the check itself broke at %s: %v", b.At, b.Value),
+	return Verdict{Status: Error, Reason: fmt.Sprintf(brokePrefix+"%s: %v", b.At, b.Value),
 		Evidence: fmt.Sprintf("panic at %s: %v\n\n%s", b.At, b.Value, b.Stack)}
 }

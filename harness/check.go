@@ -77,6 +77,7 @@ type X struct {
 	All       []*Env // every implementation of the run, for checks across them
 	g         gomega.Gomega
 	rule      *Rule // the rule being judged (Evaluate)
+	tape      *Tape // jobs are replayed from it, not launched (a corpus test)
 	// afterChain: the judge has waited on a resumed chain (LaunchResuming),
 	// so its later jobs are on the run's longest path too and go first.
 	afterChain atomic.Bool
@@ -133,12 +134,17 @@ func (x *X) Launch(j Job) (res *Result, recs *Records, recErr error) {
 		}
 		j.RankEnv["LD_PRELOAD"] = pre
 	}
+	if x.tape != nil {
+		return x.tape.replay(x, j)
+	}
 	res, err := Run(j)
 	if err != nil {
 		panic(Verdict{Status: Error, Reason: err.Error()})
 	}
 	defer res.Cleanup()
-	recs, recErr = ReadRecords(res.Dir, j.Name, j.Ranks)
+	lines := recordLines(res.Dir, j.Ranks)
+	recordTape(x, j, res, lines)
+	recs, recErr = recordsOf(j.Name, j.Ranks, lines)
 	return res, recs, recErr
 }
 
@@ -194,6 +200,8 @@ func judge(run func(x *X) Verdict, x *X) (v Verdict) {
 			v = brokeVerdict(r)
 		case Lacking:
 			v = x.lackingVerdict(r)
+		case OffTape:
+			v = Verdict{Status: NotReplayed, Reason: r.What}
 		}
 	}()
 	v = run(x)

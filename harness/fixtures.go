@@ -67,6 +67,7 @@ type Built struct {
 // implementation's compile settings; a cached build is reused. Concurrent
 // builders (ginkgo -p, parallel packages) wait on a file lock.
 func Build(im *Impl, f Fixture) Built {
+	offTapeIfReplaying("the build of " + f.Name)
 	b := Built{Fixture: f.Name, Impl: im.ID}
 	fixtures, err := FixturesDir()
 	if err != nil {

@@ -76,6 +76,7 @@ const outputCap = 1 << 20
 // Run runs the job to completion or to its deadline and leaves none of its
 // processes behind.
 func Run(j Job) (*Result, error) {
+	offTapeIfReplaying("the direct run " + j.Name)
 	im := j.Impl
 	if j.Deadline == 0 {
 		j.Deadline = 60 * time.Second

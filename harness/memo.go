@@ -23,6 +23,7 @@ func (m *Memo[T]) Do(key string, f func() T) T {
 	m.mu.Lock()
 	if m.m == nil {
 		m.m = map[string]*memoEntry[T]{}
+		memos.add(m)
 	}
 	e := m.m[key]
 	if e == nil {
@@ -38,4 +39,37 @@ func (m *Memo[T]) Do(key string, f func() T) T {
 		panic(e.stop)
 	}
 	return e.v
+}
+
+func (m *Memo[T]) reset() {
+	m.mu.Lock()
+	m.m = nil
+	m.mu.Unlock()
+}
+
+// memos are every Memo in use: a corpus replay empties them all before it
+// judges, so that nothing one replay computed (a job, a generated build, a
+// decoded header) reaches another.
+var memos memoSet
+
+type memoSet struct {
+	mu  sync.Mutex
+	all []interface{ reset() }
+}
+
+func (s *memoSet) add(m interface{ reset() }) {
+	s.mu.Lock()
+	s.all = append(s.all, m)
+	s.mu.Unlock()
+}
+
+func (s *memoSet) resetAll() {
+	s.mu.Lock()
+	all := s.all
+	s.all = nil
+	s.mu.Unlock()
+	for _, m := range all {
+		m.reset()
+	}
+	resumedPlain.Clear()
 }

@@ -1,13 +1,13 @@
 package harness
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -50,35 +50,52 @@ type decodedKind[T any] struct {
 // ReadRecords reads rank-0 … rank-(ranks-1) of a job's record folder. A
 // missing file or a malformed line is an error naming fixture and rank.
 func ReadRecords(dir, fixture string, ranks int) (*Records, error) {
-	if ranks < 1 {
-		ranks = 1
-	}
-	rs := &Records{Fixture: fixture}
-	for rank := 0; rank < ranks; rank++ {
-		path := filepath.Join(dir, fmt.Sprintf("rank-%d.jsonl", rank))
-		f, err := os.Open(path)
+	return recordsOf(fixture, ranks, recordLines(dir, ranks))
+}
+
+// maxRecordLine bounds one record: a longer line is a fixture gone wrong.
+const maxRecordLine = 1 << 20
+
+// recordLines are the lines each rank's file holds, nil for a rank that
+// wrote no file.
+func recordLines(dir string, ranks int) [][]string {
+	lines := make([][]string, max(ranks, 1))
+	for rank := range lines {
+		data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("rank-%d.jsonl", rank)))
 		if err != nil {
-			return nil, fmt.Errorf("fixture %s rank %d wrote no records (%s missing)", fixture, rank, filepath.Base(path))
+			continue
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		line := 0
-		for sc.Scan() {
-			line++
+		lines[rank] = []string{}
+		if len(data) == 0 {
+			continue
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			lines[rank] = append(lines[rank], strings.TrimSuffix(l, "\r"))
+		}
+	}
+	return lines
+}
+
+// recordsOf parses the lines of each rank (recordLines, or a tape's).
+func recordsOf(fixture string, ranks int, lines [][]string) (*Records, error) {
+	rs := &Records{Fixture: fixture}
+	for rank := 0; rank < max(ranks, 1); rank++ {
+		if rank >= len(lines) || lines[rank] == nil {
+			return nil, fmt.Errorf("fixture %s rank %d wrote no records (rank-%d.jsonl missing)", fixture, rank, rank)
+		}
+		for i, l := range lines[rank] {
+			line := i + 1
+			if len(l) > maxRecordLine {
+				return nil, fmt.Errorf("fixture %s rank %d line %d: a record of %d bytes, more than %d", fixture, rank, line, len(l), maxRecordLine)
+			}
 			var head struct {
 				Kind *string `json:"kind"`
 			}
-			raw := append([]byte(nil), sc.Bytes()...)
+			raw := []byte(l)
 			if err := json.Unmarshal(raw, &head); err != nil || head.Kind == nil {
-				f.Close()
 				return nil, fmt.Errorf("fixture %s rank %d line %d: malformed record %.200q", fixture, rank, line, raw)
 			}
 			rs.All = append(rs.All, Record{Rank: rank, Line: line, Kind: *head.Kind, Raw: raw})
-		}
-		err = sc.Err()
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("fixture %s rank %d: reading records: %v", fixture, rank, err)
 		}
 	}
 	return rs, nil

@@ -30,6 +30,7 @@ type Env struct {
 	Caps     *Caps            `json:"caps"`
 	Fixtures map[string]Built `json:"fixtures"`
 	all      []*Env
+	tape     *Tape // a corpus replay's: jobs come from it (Corpus.Envs)
 }
 
 // Run loads the implementations, declares the suite's specs and runs them.
@@ -51,7 +52,9 @@ func (s *Suite) Run(t *testing.T) {
 	ginkgo.SynchronizedBeforeSuite(func() []byte {
 		set := s.Needed(impls)
 		prog.setupStarted(len(set))
-		out, _ := json.Marshal(Setup(set, append(append([]Fixture{}, s.Fixtures...), s.Injectors...)))
+		setUp := Setup(set, append(append([]Fixture{}, s.Fixtures...), s.Injectors...))
+		writeFixturesReport(s.Name, setUp)
+		out, _ := json.Marshal(setUp)
 		prog.setupDone()
 		return out
 	}, func(data []byte) {
@@ -185,7 +188,9 @@ func (e *Env) evaluate(r Rule, preload []string, injecting bool) Verdict {
 }
 
 // X is what a check runs with on this implementation.
-func (e *Env) X() *X { return &X{Impl: e.Impl, Caps: e.Caps, Fixtures: e.Fixtures, All: e.all} }
+func (e *Env) X() *X {
+	return &X{Impl: e.Impl, Caps: e.Caps, Fixtures: e.Fixtures, All: e.all, tape: e.tape}
+}
 
 // A proof is the outcome of one fault-injector (or conforming-shim) spec:
 // the rule judged with the library preloaded on the first implementation
@@ -352,6 +357,23 @@ func Setup(impls []*Impl, fixtures []Fixture) []*Env {
 		_ = writeJSON(filepath.Join(dir, ProbedFile), probed)
 	}
 	return envs
+}
+
+// FixturesReportDir is where, in MPITS_REPORT_DIR, each suite writes what
+// became of its fixtures on each implementation (a corpus replays judges
+// with them).
+const FixturesReportDir = "fixtures"
+
+func writeFixturesReport(suite string, envs []*Env) {
+	dir := os.Getenv("MPITS_REPORT_DIR")
+	if dir == "" {
+		return
+	}
+	built := map[string]map[string]Built{}
+	for _, e := range envs {
+		built[e.Impl.ID] = e.Fixtures
+	}
+	_ = writeJSON(filepath.Join(dir, FixturesReportDir, strings.ReplaceAll(suite, " ", "_")+".json"), built)
 }
 
 // writeJSON writes v indented, atomically (suites may write the same file).

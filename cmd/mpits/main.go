@@ -9,6 +9,7 @@
 //	mpits findings  [-check]                 each finding page's history by version, from the verdicts
 //	mpits overhead  [-out DIR] FILE...          benchmark output -> benchstat tables, plot, the floor
 //	mpits launches  -direct DIR -under MODE=DIR... -out FILE   verdicts through Slurm beside the direct run's
+//	mpits corpus    [-check] -run OUT -out DIR   a run's records and verdicts as the judges' corpus (judges/)
 package main
 
 import (
@@ -40,6 +41,8 @@ func main() {
 		err = cmdOverhead(os.Args[2:])
 	case "launches":
 		err = cmdLaunches(os.Args[2:])
+	case "corpus":
+		err = cmdCorpus(os.Args[2:])
 	default:
 		usage()
 	}
@@ -50,6 +53,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|checklist|findings|overhead|launches [flags] (see cmd/mpits/main.go)")
+	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|checklist|findings|overhead|launches|corpus [flags] (see cmd/mpits/main.go)")
 	os.Exit(2)
 }

@@ -1,0 +1,167 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// A corpus is one real run kept small enough to commit: the implementations
+// as probed, what became of each fixture, every conformance job's outcome
+// (the tape) and every rule's verdict. Judges replayed on it must give the
+// run's verdicts (TestCorpus), and must never break on its records mutated
+// (FuzzCorpus). mpits corpus writes it from a run.
+
+// Corpus files, in the corpus folder.
+const (
+	CorpusProbed   = "probed.json"   // []Probed: implementations and capabilities
+	CorpusFixtures = "fixtures.json" // impl -> fixture -> Built
+	CorpusVerdicts = "verdicts.json" // []CorpusVerdict
+	CorpusTapeDir  = "tape"          // <impl>.jsonl.gz, one TapeEntry a line
+)
+
+// CorpusVerdict is one rule's verdict on one implementation in the run.
+type CorpusVerdict struct {
+	ID     string `json:"id"`
+	Impl   string `json:"impl"`
+	Status Status `json:"status"`
+}
+
+// Corpus is a loaded corpus.
+type Corpus struct {
+	Probed   []Probed
+	Fixtures map[string]map[string]Built
+	Verdicts []CorpusVerdict
+	Tape     *Tape
+}
+
+// LoadCorpus reads a corpus folder.
+func LoadCorpus(dir string) (*Corpus, error) {
+	c := &Corpus{}
+	for name, v := range map[string]any{CorpusProbed: &c.Probed, CorpusFixtures: &c.Fixtures, CorpusVerdicts: &c.Verdicts} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return nil, fmt.Errorf("corpus %s: %v: regenerate it (ci/corpus)", dir, err)
+		}
+		if err := json.Unmarshal(data, v); err != nil {
+			return nil, fmt.Errorf("corpus %s: %s: %v", dir, name, err)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, CorpusTapeDir, "*.jsonl.gz"))
+	var entries []*TapeEntry
+	for _, f := range files {
+		e, err := ReadTapeFile(f)
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, e...)
+	}
+	c.Tape = NewTape(entries)
+	return c, nil
+}
+
+// corpusRoot is where a replayed implementation lives: nowhere, so that a
+// judge that reads the implementation's files, rather than its jobs'
+// records, finds none and says so.
+const corpusRoot = "/nonexistent/mpits-corpus"
+
+// Envs are the run's implementations for one replay from tape t.
+func (c *Corpus) Envs(t *Tape) map[string]*Env {
+	envs := map[string]*Env{}
+	var all []*Env
+	for _, p := range c.Probed {
+		im := *p.Impl
+		im.Root = corpusRoot
+		caps := *p.Caps
+		e := &Env{Impl: &im, Caps: &caps, Fixtures: c.Fixtures[p.Impl.ID], tape: t}
+		envs[p.Impl.ID] = e
+		all = append(all, e)
+	}
+	for _, e := range all {
+		e.all = all
+	}
+	return envs
+}
+
+// Replay judges r on impl from tape t (the corpus's own when nil).
+func (c *Corpus) Replay(r Rule, impl string, t *Tape) Verdict {
+	if t == nil {
+		t = c.Tape
+	}
+	replaying.Store(true)
+	memos.resetAll()
+	e := c.Envs(t)[impl]
+	if e == nil {
+		return Verdict{Status: NotReplayed, Reason: impl + " is not in the corpus"}
+	}
+	return e.Evaluate(r, nil)
+}
+
+// brokePrefix starts the reason of a judge that broke (brokeVerdict).
+const brokePrefix = "the check itself broke at "
+
+// IsBroke tells a verdict of a judge that broke from every other.
+func IsBroke(v Verdict) bool { return v.Status == Error && strings.HasPrefix(v.Reason, brokePrefix) }
+
+// RulesByID are the rules of the suites by id.
+func RulesByID(suites ...*Suite) map[string]Rule {
+	out := map[string]Rule{}
+	for _, s := range suites {
+		for _, c := range s.Checks {
+			for _, r := range c.AllRules() {
+				out[r.ID] = r
+			}
+		}
+	}
+	return out
+}
+
+// CorpusOutcome is what replaying a corpus gave.
+type CorpusOutcome struct {
+	Same        int      // verdicts equal to the run's
+	NotReplayed []string // rule on impl: the judge needs more than records (a direct run, the implementation's files)
+	Differ      []string // rule on impl: run's vs replay's verdict
+	Broke       []string // rule on impl: the judge broke
+	Unknown     []string // verdicts of rules no suite declares, rules with no verdict
+}
+
+// ReplayAll replays every verdict of the corpus whose rule the suites
+// declare, and names every rule of theirs the corpus has no verdict of.
+func (c *Corpus) ReplayAll(suites ...*Suite) CorpusOutcome {
+	rules := RulesByID(suites...)
+	var o CorpusOutcome
+	seen := map[string]bool{}
+	for _, cell := range c.Verdicts {
+		r, ok := rules[cell.ID]
+		seen[cell.ID] = true
+		if !ok {
+			continue // another suite's
+		}
+		v := c.Replay(r, cell.Impl, nil)
+		where := cell.ID + " on " + cell.Impl
+		switch {
+		case IsBroke(v):
+			o.Broke = append(o.Broke, where+": "+v.Reason)
+		case v.Status == cell.Status:
+			o.Same++
+		case v.Status == NotReplayed || v.Status == Error && strings.Contains(v.Reason+v.Evidence, corpusRoot):
+			o.NotReplayed = append(o.NotReplayed, fmt.Sprintf("%s (%s): %s", where, cell.Status, FirstLine(v.Reason)))
+		default:
+			o.Differ = append(o.Differ, fmt.Sprintf("%s: the run gave %s, the replay %s (%s)", where, cell.Status, v.Status, FirstLine(v.Reason)))
+		}
+	}
+	var missing []string
+	for id := range rules {
+		if !seen[id] {
+			missing = append(missing, id)
+		}
+	}
+	sort.Strings(missing)
+	for _, id := range missing {
+		o.Unknown = append(o.Unknown, "rule "+id+" has no verdict in the corpus")
+	}
+	return o
+}
