@@ -89,6 +89,7 @@ func matrixMarkdown(rows []Row, injs []Injection, impls []string) string {
 		}
 		byRule[r.ID][r.Impl] = r
 	}
+	b.WriteString(columnSummary(rows, impls))
 	shown := injectorsShown(injs)
 	for _, basis := range harness.Bases {
 		var ids []string
@@ -176,6 +177,30 @@ var basisTitle = map[harness.Basis]string{
 }
 
 // first is any row of a rule (they share the rule's description).
+// columnSummary counts each implementation's verdicts, so that a column
+// says at a glance whether the suite judged all of it: an error verdict is
+// the suite's or a fixture's breakage, never the implementation's.
+func columnSummary(rows []Row, impls []string) string {
+	count := map[string]map[harness.Status]int{}
+	for _, r := range rows {
+		if count[r.Impl] == nil {
+			count[r.Impl] = map[harness.Status]int{}
+		}
+		count[r.Impl][r.Status]++
+	}
+	var b strings.Builder
+	b.WriteString("\n## Per implementation\n\n| implementation | pass | fail | unsupported | error |\n|---|---|---|---|---|\n")
+	for _, im := range impls {
+		c := count[im]
+		errors := fmt.Sprint(c[harness.Error])
+		if c[harness.Error] > 0 {
+			errors = "**" + errors + "**"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s |\n", im, c[harness.Pass], c[harness.Fail], c[harness.Unsupported], errors)
+	}
+	return b.String()
+}
+
 func first(m map[string]Row) Row {
 	for _, r := range m {
 		return r

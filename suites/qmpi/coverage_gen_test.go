@@ -89,7 +89,7 @@ func TestCoverAppSkipsUndeclared(t *testing.T) {
 		}
 	}
 	delete(h.Declared, "MPI_Psend_init")
-	src, skipped := coverApp(h, nil)
+	src, skipped := coverApp(h, nil, nil)
 	if len(skipped) != 1 || !strings.Contains(skipped[0], "partitioned") || strings.Contains(src, "MPI_Psend_init") {
 		t.Errorf("skipped %v", skipped)
 	}
