@@ -78,8 +78,33 @@ func lacksConversions(subject *regexp.Regexp, quote string) func(x *harness.X, m
 		if len(lacked) == 0 {
 			return harness.Verdict{}
 		}
+		if why := noFortran(x); why != "" {
+			return harness.Verdict{Status: harness.Unsupported, Reason: fmt.Sprintf("not judged here: %s; its libraries lack %s", why, strings.Join(lacked, ", "))}
+		}
 		return harness.Verdict{Status: harness.Fail, Reason: fmt.Sprintf("%s lacks %s: the link of abi_f2c was refused; %s", x.Impl.ID, strings.Join(lacked, ", "), quote)}
 	}
+}
+
+// noFortran says why a build's missing conversions are not judged: it has
+// no Fortran interface at all (no mpif.h, mpi or mpi_f08 builds and runs).
+// §19.3.4 and §19.3.5 give the conversions as C procedures "provided in C",
+// without saying whether a build with no Fortran interface must have them;
+// "" when it has one.
+func noFortran(x *harness.X) string {
+	if x.Caps == nil {
+		return ""
+	}
+	if f := x.Caps.Fortran; f.MPIFH || f.UseMPI || f.UseMPIF08 {
+		return ""
+	}
+	return "this build has no Fortran interface (" + orUnknown(x.Caps.Fortran.Reason) + "), and the text gives the conversions as C procedures without saying whether such a build must have them"
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "no Fortran binding builds and runs"
+	}
+	return s
 }
 
 type roundTrip struct {
@@ -249,14 +274,25 @@ func judgeStatusConv(x *harness.X) harness.Verdict {
 	if out.FortLib != "" {
 		where = "the C library and " + out.FortLib
 	}
+	var notJudged []string
 	for _, m := range out.Missing {
+		if why := noFortran(x); why != "" {
+			notJudged = append(notJudged, m)
+			continue
+		}
 		p.addf("%s; loaded: %s", m, where)
 	}
 	p.fail(x, x.Impl.ID, "")
+	if len(vias) < 2 && len(notJudged) > 0 {
+		x.Unsupported("not judged here: %s; its libraries lack %s", noFortran(x), strings.Join(notJudged, "; "))
+	}
 	if len(vias) < 2 {
 		x.Errorf("", "abi_f2c reported %d statuses, want the original and at least one conversion", len(vias))
 	}
 	reason := fmt.Sprintf("statuses keep source, tag, error and count through %s (defined in %s)", strings.Join(vias[1:], " and "), where)
+	if len(notJudged) > 0 {
+		reason += fmt.Sprintf("; not judged (%s): %s", noFortran(x), strings.Join(notJudged, "; "))
+	}
 	for _, a := range out.Absent {
 		if strings.HasPrefix(a, "MPI_Status") {
 			reason += "; not tested: " + a

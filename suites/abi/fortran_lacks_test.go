@@ -30,4 +30,9 @@ func TestLacksConversions(t *testing.T) {
 			t.Errorf("reason names the wrong names: %q", h.Reason)
 		}
 	}
+	// A build with no Fortran interface: the text does not settle it.
+	x.Caps = &harness.Caps{Fortran: harness.Fortran{Reason: "no Fortran compiler wrapper (fc)"}}
+	if v := status(x, []string{"MPI_Status_f2c"}); v.Status != harness.Unsupported || !strings.Contains(v.Reason, "no Fortran interface (no Fortran compiler wrapper (fc))") {
+		t.Errorf("no Fortran: %s %q, want unsupported saying why", v.Status, v.Reason)
+	}
 }
