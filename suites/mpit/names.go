@@ -332,7 +332,11 @@ func judgeBadIndex(fns, named string) func(x *harness.X) harness.Verdict {
 			}
 		}
 		for _, c := range decode[badIndexCrash](w.recs, "badindex_exit") {
-			if anyOf(c.Function, fns) {
+			switch {
+			case !anyOf(c.Function, fns):
+			case libraryExit(c.Exit):
+				bad = append(bad, fmt.Sprintf("%s with index %s ended the process with exit status %d without returning", c.Function, offs[c.K%3], c.Exit))
+			default:
 				x.Errorf("", "the process trying %s with index %s exited with %d", c.Function, offs[c.K%3], c.Exit)
 			}
 		}

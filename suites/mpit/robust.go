@@ -158,6 +158,13 @@ func judgeNullOut(fn string) func(x *harness.X) harness.Verdict {
 	}
 }
 
+// libraryExit says whether a case's process that wrote no result ended
+// with an exit status of the library's, not the fixture's own (3: nothing
+// to run the case on, 4: MPI_T_init_thread failed, 5: exec failed): a
+// library may end the process in the call (a debug build's signal handler
+// that exits 1, say), which is no return of an error code.
+func libraryExit(code int) bool { return code != 0 && (code < 3 || code > 5) }
+
 // judgeInvalid judges erroneous calls (quality): a crash fails, and so does
 // MPI_SUCCESS unless anyRC; the reason notes a code other than named.
 func judgeInvalid(cases []string, named string, anyRC bool) func(x *harness.X) harness.Verdict {
@@ -173,6 +180,8 @@ func judgeInvalid(cases []string, named string, anyRC bool) func(x *harness.X) h
 			switch {
 			case e.Signal != 0:
 				bad = append(bad, fmt.Sprintf("%s killed the process (%s)", e.Case, signalName(e.Signal)))
+			case rc == "" && libraryExit(e.Exit):
+				bad = append(bad, fmt.Sprintf("%s ended the process with exit status %d without returning", e.Case, e.Exit))
 			case e.Exit != 0 || rc == "":
 				x.Errorf(r.res.Evidence(), "the process of case %s exited with %d and no record", e.Case, e.Exit)
 			case rc == "MPI_SUCCESS" && !anyRC:
