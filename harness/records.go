@@ -76,12 +76,26 @@ func recordLines(dir string, ranks int) [][]string {
 	return lines
 }
 
+// MissingRecords is the error of a job some rank of which wrote no
+// records file; Partial holds what the other ranks wrote (where a job died,
+// say), for the judge that can use it.
+type MissingRecords struct {
+	Partial *Records
+	msg     string
+}
+
+func (m *MissingRecords) Error() string { return m.msg }
+
 // recordsOf parses the lines of each rank (recordLines, or a tape's).
 func recordsOf(fixture string, ranks int, lines [][]string) (*Records, error) {
 	rs := &Records{Fixture: fixture}
+	var missing *MissingRecords
 	for rank := 0; rank < max(ranks, 1); rank++ {
 		if rank >= len(lines) || lines[rank] == nil {
-			return nil, fmt.Errorf("fixture %s rank %d wrote no records (rank-%d.jsonl missing)", fixture, rank, rank)
+			if missing == nil {
+				missing = &MissingRecords{Partial: rs, msg: fmt.Sprintf("fixture %s rank %d wrote no records (rank-%d.jsonl missing)", fixture, rank, rank)}
+			}
+			continue
 		}
 		for i, l := range lines[rank] {
 			line := i + 1
@@ -97,6 +111,9 @@ func recordsOf(fixture string, ranks int, lines [][]string) (*Records, error) {
 			}
 			rs.All = append(rs.All, Record{Rank: rank, Line: line, Kind: *head.Kind, Raw: raw})
 		}
+	}
+	if missing != nil {
+		return nil, missing
 	}
 	return rs, nil
 }

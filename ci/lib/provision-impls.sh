@@ -6,7 +6,8 @@
 # does the work, checks it, and may refine I_VERSION / I_NOTES.
 # Both run in the step's subshell with `set -eE` and an ERR trap.
 
-IMPL_IDS=(mpich-deb openmpi-deb mpich-tools mpich-noqmpi mpich-sid openmpi-sid mpich-trixie openmpi-trixie)
+IMPL_IDS=(mpich-deb openmpi-deb mpich-tools mpich-noqmpi mpich-sid openmpi-sid mpich-trixie openmpi-trixie
+	mpich-ch3-nofortran mpich-ofi-debug mpich-fast-single)
 
 MULTIARCH=x86_64-linux-gnu
 LIBDIR=/usr/lib/$MULTIARCH
@@ -206,7 +207,80 @@ provision_mpich-noqmpi() {
 	return 0
 }
 
-# --- 5.-8. Debian's MPICH and Open MPI in Debian roots ---------------------
+# --- 5.-7. Builds no one tuned for this suite --------------------------------
+# The same Debian source as mpich-tools, each configured the way vendors'
+# builds differ from it, so that the suites meet builds their authors never
+# saw: the device (ch3; ch4 with ofi), the thread support, the language
+# bindings, the build type and the tool features. Each is named by what
+# differs; MPICH_VARIANT_DIFFERS says it in words (the implementation's notes).
+
+declare -A MPICH_VARIANT_DIFFERS=(
+	[mpich-ch3-nofortran]="device ch3:nemesis; no Fortran bindings; threads funneled"
+	[mpich-ofi-debug]="device ch4:ofi (Debian's libfabric); debug build with full error checking; threads multiple; no pvars (--enable-mpit-pvars=none); no events"
+	[mpich-fast-single]="optimized (-O3, ndebug) without error checking; threads single"
+)
+MPICH_CH3_NOFORTRAN_CONFIGURE=(
+	--with-device=ch3:nemesis --disable-static
+	--enable-qmpi --enable-mpit-pvars=all --enable-mpit-events=yes
+	--disable-fortran --enable-threads=funneled
+	--disable-cxx --disable-romio --disable-doc --with-pm=hydra
+)
+MPICH_OFI_DEBUG_CONFIGURE=(
+	--with-device=ch4:ofi --with-libfabric=/usr
+	--with-datatype-engine=dataloop --disable-static
+	--enable-qmpi --enable-mpit-pvars=none --enable-mpit-events=no
+	--enable-fortran=all FFLAGS=-fallow-argument-mismatch FCFLAGS=-fallow-argument-mismatch
+	--enable-g=dbg --enable-error-checking=all --enable-threads=multiple
+	--disable-cxx --disable-romio --disable-doc --with-pm=hydra
+)
+MPICH_FAST_SINGLE_CONFIGURE=(
+	--with-device=ch4:ucx --with-ucx=/usr --with-ch4-shmmods=posix
+	--with-datatype-engine=dataloop --disable-static
+	--enable-qmpi --enable-mpit-pvars=all --enable-mpit-events=yes
+	--enable-fortran=all FFLAGS=-fallow-argument-mismatch FCFLAGS=-fallow-argument-mismatch
+	--enable-fast=O3,ndebug --disable-error-checking --enable-threads=single
+	--disable-cxx --disable-romio --disable-doc --with-pm=hydra
+)
+
+# variant_flags ID: the variant's configure flags, one a line.
+variant_flags() {
+	local -n flags=MPICH_$(tr 'a-z-' 'A-Z_' <<<"${1#mpich-}")_CONFIGURE
+	printf '%s\n' "${flags[@]}"
+}
+
+describe_variant() {
+	local id=$1 p
+	mapfile -t VARIANT_CONFIGURE < <(variant_flags "$id")
+	p=$(mpich_prefix "${VARIANT_CONFIGURE[@]}")
+	I_FAMILY=mpich I_VERSION=$MPICH_SRC_VERSION
+	I_CC=$p/bin/mpicc I_LAUNCHER=$p/bin/mpiexec
+	[[ " ${VARIANT_CONFIGURE[*]} " == *" --disable-fortran "* ]] || I_FC=$p/bin/mpifort
+	I_LIB=$p/lib/libmpi.so.12 I_LIB_DIRS=("$p/lib")
+	I_NOTES="mpich-tools' source built as vendors differ: ${MPICH_VARIANT_DIFFERS[$id]}; MPICH $MPICH_SRC_VERSION; configure ${VARIANT_CONFIGURE[*]}; prefix $p"
+}
+
+provision_variant() {
+	local id=$1
+	# ch4:ofi links Debian's libfabric (its runtime comes with the -dev
+	# package), whose pkg-config file names its providers' libraries as
+	# private ones, which MPICH's link asks for.
+	[[ " ${VARIANT_CONFIGURE[*]} " == *" --with-device=ch4:ofi "* ]] &&
+		apt_ensure libfabric-dev libpsm2-dev librdmacm-dev libpsm-infinipath1-dev
+	build_mpich "${VARIANT_CONFIGURE[@]}"
+	apt_ensure "${MPICH_BUILD_PKGS[@]}"
+	check_files "$I_CC" "$I_LAUNCHER" "$I_LIB" ${I_FC:+"$I_FC"}
+	[[ -n $FRESH || -n $CHECK ]] && smoke_hello
+	return 0
+}
+
+describe_mpich-ch3-nofortran() { describe_variant mpich-ch3-nofortran; }
+provision_mpich-ch3-nofortran() { provision_variant mpich-ch3-nofortran; }
+describe_mpich-ofi-debug() { describe_variant mpich-ofi-debug; }
+provision_mpich-ofi-debug() { provision_variant mpich-ofi-debug; }
+describe_mpich-fast-single() { describe_variant mpich-fast-single; }
+provision_mpich-fast-single() { provision_variant mpich-fast-single; }
+
+# --- 8.-11. Debian's MPICH and Open MPI in Debian roots ---------------------
 # One root a Debian release (debootstrap --variant=minbase), holding that
 # release's MPICH and Open MPI: the implementations mpich-REL and openmpi-REL.
 # A release is described once, by ROOT_RELEASES and the two one-line

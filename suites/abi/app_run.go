@@ -1,6 +1,7 @@
 package abi
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -23,6 +24,9 @@ type appRun struct {
 	Library    string   // MPI_Get_library_version, first line
 	LoadedFrom string   // the object that defines MPI_Init, as the runner sees it
 	Note       string   // e.g. how the library was found
+	// Died: the application did not run to its end (it crashed, hung or
+	// failed); Problem says how and after which result.
+	Died bool
 }
 
 func (r appRun) cell() string {
@@ -40,6 +44,35 @@ type resultRec struct {
 type libRec struct {
 	Version string `json:"version"`
 	Path    string `json:"path"`
+}
+
+// lastResult says after which result a dead application stopped, from
+// what its ranks wrote (all of them, or those that wrote anything).
+func lastResult(recs *harness.Records, err error) string {
+	var partial *harness.MissingRecords
+	if recs == nil && errors.As(err, &partial) {
+		recs = partial.Partial
+	}
+	if recs == nil {
+		return ""
+	}
+	last := map[int]string{}
+	for _, r := range recs.Kind("r", -1) {
+		var rr resultRec
+		if r.Decode(&rr) == nil {
+			last[r.Rank] = rr.K
+		}
+	}
+	if len(last) == 0 {
+		return " before its first result"
+	}
+	var s []string
+	for rank := 0; rank < 2; rank++ {
+		if k, ok := last[rank]; ok {
+			s = append(s, fmt.Sprintf("rank %d after %s", rank, k))
+		}
+	}
+	return " (" + strings.Join(s, ", ") + ")"
 }
 
 // runApp runs the application binary at path (as builder sees it) on
@@ -61,7 +94,8 @@ func runApp(runner *harness.X, kind string, builder *harness.Impl, path string, 
 		return run
 	}
 	if !res.OK() {
-		run.Problem = res.Problem() + ": " + shorten(lastLines(res.Stdout+res.Stderr, 2), 300)
+		run.Died = true
+		run.Problem = res.Problem() + lastResult(recs, recErr) + ": " + shorten(lastLines(res.Stdout+res.Stderr, 2), 300)
 		return run
 	}
 	if recErr != nil {

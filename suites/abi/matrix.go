@@ -161,6 +161,12 @@ func judgeOtherABI(x *harness.X) harness.Verdict { return judgeABIBuilds(x, fals
 
 func judgeNativeApp(x *harness.X) harness.Verdict {
 	ref := nativeRef(x, true)
+	if ref.Died {
+		// The application's calls are defined ones, erroneous ones with
+		// MPI_ERRORS_RETURN or a user handler among them: a library that
+		// ends the process there gives none of the results MPI defines.
+		x.Failf("", "%s's native build of the application did not run to its end: %s", x.Impl.ID, ref.Problem)
+	}
 	if ref.Problem != "" && len(ref.Mismatches) == 0 {
 		x.Errorf("", "%s's native build of the application: %s", x.Impl.ID, ref.Problem)
 	}

@@ -1,6 +1,7 @@
 package qmpi
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,7 +65,11 @@ func buildCoverage(x *harness.X) *coverBuild {
 			if len(died) == maxDiedSections {
 				return b
 			}
-			res, recs, _ := plain(x).LaunchOnce(coverJob(b))
+			res, recs, err := plain(x).LaunchOnce(coverJob(b))
+			var partial *harness.MissingRecords
+			if recs == nil && errors.As(err, &partial) {
+				recs = partial.Partial // a rank that died before its first record
+			}
 			if res.OK() || recs == nil {
 				return b // whole, or judged as broken by the rules
 			}
