@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 )
 
 // A corpus is one real run kept small enough to commit: the implementations
@@ -88,16 +89,29 @@ func (c *Corpus) Envs(t *Tape) map[string]*Env {
 
 // Replay judges r on impl from tape t (the corpus's own when nil).
 func (c *Corpus) Replay(r Rule, impl string, t *Tape) Verdict {
+	v, _ := c.replay(r, impl, t)
+	return v
+}
+
+// readFiles is set when a replayed judge asks for a path of the
+// implementation (Impl.HostPath): its verdict may rest on more than records.
+var readFiles atomic.Bool
+
+// replay is Replay, also telling whether the judge looked at the
+// implementation's files (a header, a library, valgrind in its root).
+func (c *Corpus) replay(r Rule, impl string, t *Tape) (Verdict, bool) {
 	if t == nil {
 		t = c.Tape
 	}
 	replaying.Store(true)
 	memos.resetAll()
+	readFiles.Store(false)
 	e := c.Envs(t)[impl]
 	if e == nil {
-		return Verdict{Status: NotReplayed, Reason: impl + " is not in the corpus"}
+		return Verdict{Status: NotReplayed, Reason: impl + " is not in the corpus"}, false
 	}
-	return e.Evaluate(r, nil)
+	v := e.Evaluate(r, nil)
+	return v, readFiles.Load()
 }
 
 // brokePrefix starts the reason of a judge that broke (brokeVerdict).
@@ -140,14 +154,14 @@ func (c *Corpus) ReplayAll(suites ...*Suite) CorpusOutcome {
 		if !ok {
 			continue // another suite's
 		}
-		v := c.Replay(r, cell.Impl, nil)
+		v, files := c.replay(r, cell.Impl, nil)
 		where := cell.ID + " on " + cell.Impl
 		switch {
 		case IsBroke(v):
 			o.Broke = append(o.Broke, where+": "+v.Reason)
 		case v.Status == cell.Status:
 			o.Same++
-		case v.Status == NotReplayed || v.Status == Error && strings.Contains(v.Reason+v.Evidence, corpusRoot):
+		case v.Status == NotReplayed || files:
 			o.NotReplayed = append(o.NotReplayed, fmt.Sprintf("%s (%s): %s", where, cell.Status, FirstLine(v.Reason)))
 		default:
 			o.Differ = append(o.Differ, fmt.Sprintf("%s: the run gave %s, the replay %s (%s)", where, cell.Status, v.Status, FirstLine(v.Reason)))

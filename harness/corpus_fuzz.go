@@ -3,6 +3,7 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"sort"
 	"strings"
 	"testing"
@@ -36,18 +37,38 @@ func FuzzCorpus(f *testing.F, dir string, suites ...*Suite) {
 		}
 		t := c.Tape.Fresh()
 		c.Replay(r, v.Impl, t)
-		if keys := dedup(t.Used(v.Impl)); len(keys) > 0 {
+		var keys []string
+		for _, k := range dedup(t.Used(v.Impl)) {
+			if c.Tape.Entry(v.Impl, k) != nil { // not a job the judge looked for in vain
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) > 0 {
 			cells = append(cells, cell{r, v.Impl, keys})
 		}
 	}
 	if len(cells) == 0 {
 		f.Skip("no judge of these suites used the corpus's tape")
 	}
-	for i := range min(len(cells), 64) {
-		f.Add(uint16(i*len(cells)/min(len(cells), 64)), []byte{0, byte(i), byte(i * 7), byte(i * 13)})
+	// An input names its verdict by rule and implementation, so that a kept
+	// crasher (testdata/fuzz) means the same once the corpus is made anew;
+	// names of no verdict pick one by their hash.
+	byName := map[string]int{}
+	for i, cl := range cells {
+		byName[cl.rule.ID+"\x00"+cl.impl] = i
 	}
-	f.Fuzz(func(t *testing.T, pick uint16, prog []byte) {
-		cl := cells[int(pick)%len(cells)]
+	for i := range min(len(cells), 64) {
+		cl := cells[i*len(cells)/min(len(cells), 64)]
+		f.Add(cl.rule.ID, cl.impl, []byte{0, byte(i), byte(i * 7), byte(i * 13)})
+	}
+	f.Fuzz(func(t *testing.T, rule, impl string, prog []byte) {
+		i, ok := byName[rule+"\x00"+impl]
+		if !ok {
+			h := fnv.New32a()
+			h.Write([]byte(rule + "\x00" + impl))
+			i = int(h.Sum32() % uint32(len(cells)))
+		}
+		cl := cells[i]
 		k := 0
 		if len(prog) > 0 {
 			k, prog = int(prog[0])%len(cl.keys), prog[1:]

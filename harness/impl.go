@@ -51,6 +51,9 @@ func (im *Impl) HostPath(p string) string {
 	if im.Root == "" {
 		return p
 	}
+	if im.Root == corpusRoot {
+		readFiles.Store(true) // a replayed judge looks at the implementation's files
+	}
 	return filepath.Join(im.Root, p)
 }
 

@@ -216,7 +216,7 @@ provision_mpich-noqmpi() {
 
 declare -A MPICH_VARIANT_DIFFERS=(
 	[mpich-ch3-nofortran]="device ch3:nemesis; no Fortran bindings; threads funneled"
-	[mpich-ofi-debug]="device ch4:ofi (Debian's libfabric); debug build with full error checking; threads multiple; no pvars (--enable-mpit-pvars=none); no events"
+	[mpich-ofi-debug]="device ch4:ofi (Debian's libfabric); debug build with full error checking; threads multiple; no tool features (no QMPI, no pvars, no events)"
 	[mpich-fast-single]="optimized (-O3, ndebug) without error checking; threads single"
 )
 MPICH_CH3_NOFORTRAN_CONFIGURE=(
@@ -228,7 +228,7 @@ MPICH_CH3_NOFORTRAN_CONFIGURE=(
 MPICH_OFI_DEBUG_CONFIGURE=(
 	--with-device=ch4:ofi --with-libfabric=/usr
 	--with-datatype-engine=dataloop --disable-static
-	--enable-qmpi --enable-mpit-pvars=none --enable-mpit-events=no
+	--enable-mpit-pvars=none --enable-mpit-events=no
 	--enable-fortran=all FFLAGS=-fallow-argument-mismatch FCFLAGS=-fallow-argument-mismatch
 	--enable-g=dbg --enable-error-checking=all --enable-threads=multiple
 	--disable-cxx --disable-romio --disable-doc --with-pm=hydra

@@ -233,7 +233,22 @@ func runSessions(x *harness.X) (tally, string, sessionCounts) {
 		}
 	}
 	var truths []string
+	// A queue that holds entries of the library's own before a phase's
+	// traffic (a receive an RMA fence left posted) makes that phase's values
+	// the library's business, not the traffic's: not judged, and said so.
+	own := map[string]string{}
 	for _, t := range r.truth {
+		if strings.HasPrefix(t.Point, "before_") && t.RC == "MPI_SUCCESS" && t.Got != 0 {
+			own[truthPhase(t.Point)] = fmt.Sprintf("%s held %v entries of the library's own before the %s", t.Name, t.Got, truthPhase(t.Point))
+		}
+	}
+	for _, why := range own {
+		truths = append(truths, "not judged: "+why)
+	}
+	for _, t := range r.truth {
+		if own[truthPhase(t.Point)] != "" {
+			continue
+		}
 		if t.RC != "MPI_SUCCESS" || t.Got != t.Expected {
 			note("a variable the traffic determines has the wrong value",
 				fmt.Sprintf("%s %s at %s: %v, expected %v (%s)", t.What, t.Name, t.Point, t.Got, t.Expected, t.RC))
@@ -307,6 +322,16 @@ func runSessions(x *harness.X) (tally, string, sessionCounts) {
 		reason += "; not measured (see MPIT-PVAR-OPS-001): " + strings.Join(untested, ", ")
 	}
 	return broken, reason, sessionCounts{sum: nsum, cont: ncont, same: len(r.same), stops: len(r.stops), mutated: mutated, truths: len(r.truth), resets: resets, readresets: readresets}
+}
+
+// truthPhase is the traffic a ground-truth reading belongs to
+// (fixtures/c/mpit/pvars.c): the unexpected messages or the posted receives.
+func truthPhase(point string) string {
+	switch point {
+	case "before_posting", "after_posting", "arrivals", "after_arrivals":
+		return "posted receives"
+	}
+	return "unexpected messages"
 }
 
 // sessionCounts is how many variables each part of the session job had to
