@@ -361,10 +361,9 @@ func probeLibrary(im *Impl, lib, mode string) (*libAnswers, error) {
 		}
 		defer os.RemoveAll(tmp)
 		dst := filepath.Join(tmp, "probe-"+mode)
-		if err := copyFile(self, dst); err != nil {
+		if err := placeExecutable(self, dst); err != nil {
 			return nil, fmt.Errorf("%s: cannot copy the probe helper into the root: %v", im.ID, err)
 		}
-		os.Chmod(dst, 0o755)
 		prog = im.InnerPath(dst)
 	}
 	res, err := Run(Job{Impl: im, Name: "probe " + filepath.Base(lib), Program: prog,

@@ -230,10 +230,9 @@ func (x *X) PathFrom(other *Impl, p string) string {
 	// Copied aside and renamed: rules judged side by side may be running the
 	// copy another made (a file being run cannot be rewritten).
 	tmp := dst + "." + randomToken()
-	if err := copyFile(src, tmp); err != nil {
+	if err := placeExecutable(src, tmp); err != nil {
 		panic(Verdict{Status: Error, Reason: fmt.Sprintf("cannot copy %s into %s's root: %v", src, x.Impl.ID, err)})
 	}
-	os.Chmod(tmp, 0o755)
 	if err := os.Rename(tmp, dst); err != nil {
 		panic(Verdict{Status: Error, Reason: fmt.Sprintf("cannot copy %s into %s's root: %v", src, x.Impl.ID, err)})
 	}

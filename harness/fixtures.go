@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -272,6 +273,25 @@ func buildKey(im *Impl, f Fixture, sources []sourceSet) (string, error) {
 		h.Write(data)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// placeExecutable puts the program src at dst without this process ever
+// holding dst open for writing: a hard link where both are on one file
+// system, else cp(1) in a child. A write descriptor held here is inherited
+// by any child another goroutine forks meanwhile, until that child's exec,
+// and an exec of dst in that window fails with "text file busy" (ETXTBSY:
+// the probe helper copied into a root, in 1 of 10 full runs).
+func placeExecutable(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if os.Link(src, dst) == nil {
+		return nil
+	}
+	if out, err := exec.Command("cp", src, dst).CombinedOutput(); err != nil {
+		return fmt.Errorf("cp %s %s: %v: %s", src, dst, err, strings.TrimSpace(string(out)))
+	}
+	return os.Chmod(dst, 0o755)
 }
 
 func copyFile(from, to string) error {

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,4 +59,19 @@ exit 1
 	wrapper("gcc -I" + p + "/include -L" + p + "/lib -lmpi -lm")
 	build("another wrapper answer", 4, false)
 	build("same again", 4, true)
+}
+
+// A program placed for a run is runnable at once and has the source's
+// content; this process never opened it for writing (a link, or cp in a
+// child), so no child forked meanwhile can hold it busy.
+func TestPlaceExecutable(t *testing.T) {
+	src := writeFile(t, filepath.Join(t.TempDir(), "prog"), "#!/bin/sh\necho placed\n", 0o755)
+	dst := filepath.Join(t.TempDir(), "sub", "prog")
+	if err := placeExecutable(src, dst); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(dst).Output()
+	if err != nil || string(out) != "placed\n" {
+		t.Errorf("running the placed program: %q, %v", out, err)
+	}
 }
