@@ -80,8 +80,9 @@ var sessionsCheck = harness.Define(harness.Check{
 		// COUNTER, AGGREGATE, TIMER; the current state, level, size or
 		// percentage for STATE, LEVEL, SIZE, PERCENTAGE).
 		{ID: "PVAR-38", Source: "MPI-5.0 §15.3.7.6", Basis: harness.Normative,
-			Text:      "after a successful reset, a COUNTER, AGGREGATE or TIMER handle reads 0 and a STATE, LEVEL, SIZE or PERCENTAGE handle reads the current value (what another session's handle reads)",
-			Injectors: []string{"inject_mpit_pvar_reset_noop"}, Judge: sessionRule("PVAR-38")},
+			Text:       "after a successful reset, a COUNTER, AGGREGATE or TIMER handle reads 0 and a STATE, LEVEL, SIZE or PERCENTAGE handle reads the current value (what another session's handle reads)",
+			Injectors:  []string{"inject_mpit_pvar_reset_noop"},
+			Conformers: []string{"conform_mpit_pvar_writable"}, Judge: sessionRule("PVAR-38")},
 		// §15.3.7.6 (MPI_T_PVAR_READRESET): "This call atomically combines
 		// the functionality of MPI_T_PVAR_READ and MPI_T_PVAR_RESET with the
 		// same semantics as if these two calls were called separately."
@@ -257,7 +258,7 @@ func runSessions(x *harness.X) (tally, string, sessionCounts) {
 		}
 	}
 	// write, reset, readreset in A must leave B alone (writable variables)
-	mutated, resets, readresets := 0, 0, 0
+	mutated, resets, idleResets, readresets := 0, 0, 0, 0
 	for _, m := range r.mutates {
 		who := fmt.Sprintf("%s (%d)", m.Name, m.Index)
 		dbl := m.Datatype == "MPI_DOUBLE"
@@ -280,8 +281,12 @@ func runSessions(x *harness.X) (tally, string, sessionCounts) {
 			if levelClasses[m.Class] && !m.AAfterReset.same(m.BAfterReset, dbl) {
 				note("a reset handle does not read the current value", fmt.Sprintf("%s (%s): %s, session B %s", who, m.Class, m.AAfterReset, m.BAfterReset))
 			}
-			if sumClasses[m.Class] || levelClasses[m.Class] {
+			// A reset of a handle already at its starting value cannot
+			// be told from one that does nothing: only the others count.
+			if (sumClasses[m.Class] && !m.AAfterWrite.zero()) || (levelClasses[m.Class] && !m.AAfterWrite.same(m.BAfterWrite, dbl)) {
 				resets++
+			} else if sumClasses[m.Class] || levelClasses[m.Class] {
+				idleResets++
 			}
 		}
 		if m.ReadresetRC == "MPI_SUCCESS" {
@@ -321,7 +326,7 @@ func runSessions(x *harness.X) (tally, string, sessionCounts) {
 	if len(untested) > 0 {
 		reason += "; not measured (see MPIT-PVAR-OPS-001): " + strings.Join(untested, ", ")
 	}
-	return broken, reason, sessionCounts{sum: nsum, cont: ncont, same: len(r.same), stops: len(r.stops), mutated: mutated, truths: len(r.truth), resets: resets, readresets: readresets}
+	return broken, reason, sessionCounts{sum: nsum, cont: ncont, same: len(r.same), stops: len(r.stops), mutated: mutated, truths: len(r.truth), resets: resets, idleResets: idleResets, readresets: readresets}
 }
 
 // truthPhase is the traffic a ground-truth reading belongs to
@@ -336,7 +341,7 @@ func truthPhase(point string) string {
 
 // sessionCounts is how many variables each part of the session job had to
 // judge.
-type sessionCounts struct{ sum, cont, same, stops, mutated, truths, resets, readresets int }
+type sessionCounts struct{ sum, cont, same, stops, mutated, truths, resets, idleResets, readresets int }
 
 // measured says what a rule had to act on, or why nothing.
 func (c sessionCounts) measured(rule string) string {
@@ -357,7 +362,10 @@ func (c sessionCounts) measured(rule string) string {
 	case "PVAR-16":
 		n, what = c.truths, "no variable whose value the traffic determines"
 	case "PVAR-38":
-		n, what = c.resets, "no writable COUNTER, AGGREGATE, TIMER, STATE, LEVEL, SIZE or PERCENTAGE variable accepted a reset"
+		n, what = c.resets, "no writable COUNTER, AGGREGATE, TIMER, STATE, LEVEL, SIZE or PERCENTAGE variable away from its starting value accepted a reset"
+		if c.idleResets > 0 {
+			what += fmt.Sprintf(" (%s at its starting value did, which shows nothing)", plural(c.idleResets, "handle", "handles"))
+		}
 	case "PVAR-41":
 		n, what = c.readresets, "no atomic writable performance variable accepted a readreset"
 	}
