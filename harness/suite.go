@@ -192,6 +192,17 @@ func (e *Env) X() *X {
 	return &X{Impl: e.Impl, Caps: e.Caps, Fixtures: e.Fixtures, All: e.all, tape: e.tape}
 }
 
+// Own is the Env of x's implementation in the run: its X launches without
+// the injectors x preloads, and replays from x's tape in a corpus test.
+func (x *X) Own() *Env {
+	for _, e := range x.All {
+		if e.Impl.ID == x.Impl.ID {
+			return e
+		}
+	}
+	return &Env{Impl: x.Impl, Caps: x.Caps, Fixtures: x.Fixtures, all: x.All, tape: x.tape}
+}
+
 // A proof is the outcome of one fault-injector (or conforming-shim) spec:
 // the rule judged with the library preloaded on the first implementation
 // that gives the other verdict without it, or why no implementation can.

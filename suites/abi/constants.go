@@ -218,7 +218,7 @@ func headerValues(x *harness.X, out *constantsOut, p *problems, lists ...[]stdCo
 			continue
 		}
 		var other *constantsOut
-		if v := attempt(func() { other = constantsRun(envX(x, e)) }); v != nil {
+		if v := attempt(func() { other = constantsRun(e.X()) }); v != nil {
 			notes = append(notes, fmt.Sprintf("%s's header not compared: %s", e.Impl.ID, v.Reason))
 			continue
 		}

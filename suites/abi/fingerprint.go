@@ -127,7 +127,7 @@ func allFingerprints(x *harness.X) (mine *fingerprint, all []*fingerprint) {
 		case e.Caps == nil || !e.Caps.Available:
 			fp = &fingerprint{Impl: e.Impl.ID, Problem: "unavailable"}
 		default:
-			ex := envX(x, e)
+			ex := e.X()
 			if e.Impl.ID == x.Impl.ID {
 				ex = x
 			}

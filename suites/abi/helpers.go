@@ -22,21 +22,6 @@ func remember[T any](key string, f func() T) T {
 	return memo.Do(key, func() any { return f() }).(T)
 }
 
-// envX is an X for another implementation of the run, without injectors.
-func envX(x *harness.X, e *harness.Env) *harness.X {
-	return &harness.X{Impl: e.Impl, Caps: e.Caps, Fixtures: e.Fixtures, All: x.All}
-}
-
-// self is x's own Env in x.All.
-func self(x *harness.X) *harness.Env {
-	for _, e := range x.All {
-		if e.Impl.ID == x.Impl.ID {
-			return e
-		}
-	}
-	return &harness.Env{Impl: x.Impl, Caps: x.Caps, Fixtures: x.Fixtures}
-}
-
 // attempt runs f and returns the verdict it ended with (a failed job of
 // another implementation must not end the check it serves), or nil.
 func attempt(f func()) (v *harness.Verdict) {

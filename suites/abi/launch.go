@@ -114,7 +114,7 @@ func runLaunch(x *harness.X) harness.Verdict {
 // otherLaunchers runs x's libmpi_abi under every other ABI implementation's
 // launcher in the same root, once, for the report (not the verdict).
 func otherLaunchers(x *harness.X) {
-	path, _ := built(self(x), "abi_launch")
+	path, _ := built(x.Own(), "abi_launch")
 	if path == "" {
 		return
 	}
@@ -124,7 +124,7 @@ func otherLaunchers(x *harness.X) {
 		}
 		key := x.Impl.ID + "|" + l.Impl.ID
 		outcome := remember("launcher|"+key, func() string {
-			lx := envX(x, l)
+			lx := l.X()
 			var res *harness.Result
 			var recs *harness.Records
 			var recErr error

@@ -66,7 +66,7 @@ var matrix = harness.Define(harness.Check{
 // when injected is set. The ABI rules compare with the clean run (their
 // injectors are built for the ABI, not for the native library).
 func nativeRef(x *harness.X, injected bool) appRun {
-	own, why := built(self(x), "native_app")
+	own, why := built(x.Own(), "native_app")
 	if own == "" {
 		x.Errorf("", "the application did not build with %s's compiler wrapper: %s", x.Impl.ID, why)
 	}
@@ -77,7 +77,7 @@ func nativeRef(x *harness.X, injected bool) appRun {
 	if injected && len(x.Preload) > 0 {
 		return run(x)
 	}
-	ref := remember("app|native|"+x.Impl.ID+"|"+x.Impl.ID, func() appRun { return run(envX(x, self(x))) })
+	ref := remember("app|native|"+x.Impl.ID+"|"+x.Impl.ID, func() appRun { return run(x.Own().X()) })
 	keepRun(ref)
 	return ref
 }
@@ -97,7 +97,7 @@ func abiCells(x *harness.X) (mine []appRun, ids []string) {
 			case r.Impl.ID == x.Impl.ID && len(x.Preload) > 0:
 				cell = abiAppRun(x, b, path)
 			default:
-				rx := envX(x, r)
+				rx := r.X()
 				if r.Impl.ID == x.Impl.ID {
 					rx = x
 				}
@@ -206,15 +206,15 @@ func callbackKey(m string) string {
 // judgeCallbacks reads x's own ABI build of the application on x's
 // libmpi_abi: the run ABI-LIB-03 makes (remembered), again under injectors.
 func judgeCallbacks(x *harness.X) harness.Verdict {
-	path, why := built(self(x), "abi_app")
+	path, why := built(x.Own(), "abi_app")
 	if path == "" {
 		x.Errorf("", "the application did not build against %s's ABI header: %s", x.Impl.ID, why)
 	}
 	var run appRun
 	if len(x.Preload) > 0 {
-		run = abiAppRun(x, self(x), path)
+		run = abiAppRun(x, x.Own(), path)
 	} else {
-		run = remember("app|abi|"+x.Impl.ID+"|"+x.Impl.ID, func() appRun { return abiAppRun(x, self(x), path) })
+		run = remember("app|abi|"+x.Impl.ID+"|"+x.Impl.ID, func() appRun { return abiAppRun(x, x.Own(), path) })
 		keepRun(run)
 	}
 	if run.Problem != "" && len(run.Mismatches) == 0 {

@@ -77,12 +77,12 @@ func runMPICHFamily(x *harness.X) harness.Verdict {
 		cell = remember("app|native|"+familyBuilder+"|"+x.Impl.ID, run)
 	}
 	// The reference: x's own build of the application on x, no injectors.
-	own, whyOwn := built(self(x), "native_app")
+	own, whyOwn := built(x.Own(), "native_app")
 	if own == "" {
 		x.Errorf("", "the application did not build with %s: %s", x.Impl.ID, whyOwn)
 	}
 	ref := remember("app|native|"+x.Impl.ID+"|"+x.Impl.ID, func() appRun {
-		return runApp(envX(x, self(x)), "native", x.Impl, own, map[string]string{"LD_LIBRARY_PATH": dir}, x.Impl.Lib)
+		return runApp(x.Own().X(), "native", x.Impl, own, map[string]string{"LD_LIBRARY_PATH": dir}, x.Impl.Lib)
 	})
 	if ref.Died {
 		x.Unsupported("not measurable here: %s's own build of the application does not run to its end (%s), so there are no own results to judge %s's build by", x.Impl.ID, ref.Problem, familyBuilder)
@@ -201,7 +201,7 @@ func aliasRun(x *harness.X, builder *harness.Env, path, needed string) appRun {
 // implementation whose binary needs exactly x's library by name (another
 // family's claim, e.g. Open MPI's libmpi.so.40), judged as above.
 func sameName(x *harness.X, soname string) {
-	own, _ := built(self(x), "native_app")
+	own, _ := built(x.Own(), "native_app")
 	if own == "" {
 		return
 	}
@@ -217,7 +217,7 @@ func sameName(x *harness.X, soname string) {
 			continue
 		}
 		ref := remember("app|native|"+x.Impl.ID+"|"+x.Impl.ID, func() appRun {
-			return runApp(envX(x, self(x)), "native", x.Impl, own, env, x.Impl.Lib)
+			return runApp(x.Own().X(), "native", x.Impl, own, env, x.Impl.Lib)
 		})
 		cell := remember("app|native|"+b.Impl.ID+"|"+x.Impl.ID, func() appRun {
 			return sameAs(runApp(x, "native", b.Impl, path, env, x.Impl.Lib), ref)

@@ -65,7 +65,7 @@ func buildCoverage(x *harness.X) *coverBuild {
 			if len(died) == maxDiedSections {
 				return b
 			}
-			res, recs, err := plain(x).LaunchOnce(coverJob(b))
+			res, recs, err := x.Own().X().LaunchOnce(coverJob(b))
 			var partial *harness.MissingRecords
 			if recs == nil && errors.As(err, &partial) {
 				recs = partial.Partial // a rank that died before its first record
@@ -108,16 +108,6 @@ func lastWords(out string) string {
 		}
 	}
 	return strings.TrimSpace(lines[len(lines)-1])
-}
-
-// plain is x's implementation without the injectors x preloads.
-func plain(x *harness.X) *harness.X {
-	for _, e := range x.All {
-		if e.Impl.ID == x.Impl.ID {
-			return e.X()
-		}
-	}
-	return x
 }
 
 // coverBuilt keeps each implementation's build: the coverage and memcheck
