@@ -37,20 +37,16 @@ var exports = harness.Define(harness.Check{
 		// mpi.h associated with the standard ABI does not include features of
 		// MPI deprecated in MPI-3.1 or earlier."
 		{ID: "ABI-EXP-01", Source: "MPI-5.0 §15.2, §20.2.1, §20.4", Basis: harness.Normative,
-			Text:      "libmpi_abi exports, as functions, every MPI_ function of the standard ABI and its PMPI_ twin: the functions any implementation's ABI header declares, less the §19.3.4/§19.3.5 conversions (§20.4), the features deprecated in MPI-3.1 or earlier (§20.2.1) and the large-count partitioned variants (ABI-EXP-02)",
+			Text:      "libmpi_abi exports, as functions, every MPI_ function of the standard ABI and its PMPI_ twin: the functions any implementation's ABI header declares, less the §19.3.4/§19.3.5 conversions (§20.4), the features deprecated in MPI-3.1 or earlier (§20.2.1) and the _c partitioned initializers MPI-5.0 does not define (Annex A.3.2)",
 			Injectors: []string{"inject_abi_export_shadow"},
 			Judge:     judgeExports},
-		// MPI_Psend_init_c / MPI_Precv_init_c: the large-count partitioned
-		// initializers were added to the function list by an erratum to
-		// MPI-5.0, after the ABI chapter was voted: one reading has them in
-		// the 5.0 ABI, the other only from the erratum on.
-		{ID: "ABI-EXP-02", Source: "MPI-5.0 §20.2.1", Basis: harness.Interpretation,
-			Text:  "libmpi_abi exports the large-count partitioned initializers MPI_Psend_init_c/MPI_Precv_init_c and their PMPI_ twins (reading: the erratum applies to the 5.0 ABI) or not (reading: they come after it): which reading the library follows",
-			Judge: judgePartitionedC},
 	},
 })
 
-// partitionedC are the names ABI-EXP-02 judges (and ABI-EXP-01 leaves out).
+// partitionedC are large-count partitioned initializers a header may
+// declare that MPI-5.0 does not define: Annex A.3.2 has MPI_Psend_init and
+// MPI_Precv_init with an MPI_Count count and no _c variant (the MPI-4.1
+// change that added them was withdrawn, mpi-forum/mpi-issues#765).
 var partitionedC = []string{"MPI_Precv_init_c", "MPI_Psend_init_c"}
 
 // deprecated31 are functions deprecated in MPI-3.1 or earlier (MPI-5.0
@@ -73,7 +69,7 @@ func notInABI(base string) string {
 		return "§20.2.1 (deprecated in MPI-3.1 or earlier)"
 	}
 	if slices.Contains(partitionedC, base) {
-		return "ABI-EXP-02 (erratum)"
+		return "not an MPI-5.0 function (Annex A.3.2 has no _c variant of the partitioned initializers)"
 	}
 	return ""
 }
@@ -208,27 +204,6 @@ func judgeExports(x *harness.X) harness.Verdict {
 	p.fail(x, x.Impl.ID+"'s libmpi_abi exports", info)
 	return harness.Verdict{Reason: fmt.Sprintf("all %d functions of the ABI (as the ABI headers of %s declare them, less %d outside the ABI) and their PMPI_ twins are exported functions of %s",
 		len(in), strings.Join(headers, ", "), len(out), filepath.Base(v.lib.Path)), Evidence: info}
-}
-
-func judgePartitionedC(x *harness.X) harness.Verdict {
-	v := loaderLayers(x)
-	var have, lack []string
-	for _, base := range partitionedC {
-		for _, name := range []string{base, "P" + base} {
-			if v.resolve(name) == "" {
-				have = append(have, name)
-			} else {
-				lack = append(lack, name)
-			}
-		}
-	}
-	switch {
-	case len(lack) == 0:
-		return harness.Verdict{Reason: "reading 1 (the erratum applies to the 5.0 ABI): exports " + strings.Join(have, ", ")}
-	case len(have) == 0:
-		return harness.Verdict{Reason: "reading 2 (the large-count partitioned initializers come after the 5.0 ABI): exports none of " + strings.Join(lack, ", ")}
-	}
-	return harness.Verdict{Reason: "partly: exports " + strings.Join(have, ", ") + "; not " + strings.Join(lack, ", ")}
 }
 
 func judgeLibName(x *harness.X) harness.Verdict {
