@@ -86,16 +86,22 @@ func buildCoverage(x *harness.X) *coverBuild {
 // application's death is the rules' error.
 const maxDiedSections = 4
 
-// diedIn is the section a rank that did not finish was in, or "".
+// diedIn is the section the application died in, or "": that of the rank
+// that got furthest of those that did not finish. When one rank dies, the
+// launcher kills the other wherever it is: a rank still behind (in "init"
+// while the other died in "errors") was killed, and its section is not to
+// be left out for it. The sections run in the same order on every rank.
 func diedIn(recs *harness.Records) string {
+	died, furthest := "", 0
 	for rank := 0; rank < 2; rank++ {
-		if len(recs.Kind("cover_app_done", rank)) == 0 {
-			if s := lastSection(recs, rank); s != "none" {
-				return s
-			}
+		if len(recs.Kind("cover_app_done", rank)) > 0 {
+			continue
+		}
+		if n := len(recs.Kind("section", rank)); n > furthest {
+			died, furthest = lastSection(recs, rank), n
 		}
 	}
-	return ""
+	return died
 }
 
 // lastWords is the implementation's first line of complaint in a dead
