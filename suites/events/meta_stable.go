@@ -73,9 +73,8 @@ type sourceAgain struct {
 // againRecs is the meta walk and the walk after it (Error when the second
 // walk is missing: the job ended before the items, which resuming reports).
 func againRecs(x *harness.X) (*jobOut, metaSummary, againSummary) {
-	runMeta(x) // unsupported without event types, Error on a broken walk
-	j := metaJob(x)
-	sum := decode[metaSummary](j, "summary")[0]
+	w := metaRecs(x) // unsupported without event types, Error on a broken walk
+	j, sum := w.j, w.sum
 	again := decode[againSummary](j, "again")
 	if len(again) != 1 {
 		x.Errorf(j.Evidence, "events_event_meta wrote %d \"again\" records, not 1", len(again))
@@ -175,7 +174,7 @@ func judgeSourcesStay(x *harness.X) harness.Verdict {
 // judgeClock compares each source's ticks over a bracketed 50 ms with its
 // ticks_per_second, and every ad-hoc timestamp with its max_ticks.
 func judgeClock(x *harness.X) harness.Verdict {
-	_, _, j := runMeta(x)
+	j := metaRecs(x).j
 	var bad, ok []string
 	for _, s := range decode[metaSource](j, "source") {
 		tps, _ := parseCount(s.TicksPerSecond)

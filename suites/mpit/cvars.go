@@ -1,9 +1,6 @@
 package mpit
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/mpits/mpits/harness"
 )
 
@@ -18,7 +15,9 @@ import (
 // cannot be written") can never be set. §16.3.6: "On many systems, such
 // variables can be set using environment variables": the implementation's
 // own convention (MPICH: the variable's name; Open MPI: OMPI_MCA_<name>) is
-// what reading the variable then returns.
+// what reading the variable then returns. CVAR-10 to -15 and CVAR-X3 are
+// judged in cvar_rw_judges.go, each on its own records of the reads or the
+// writes run.
 var cvarRW = harness.Define(harness.Check{
 	ID:    "MPIT-CVAR-RW-001",
 	Needs: "mpit",
@@ -28,37 +27,37 @@ var cvarRW = harness.Define(harness.Check{
 		// count "the number of elements used to represent this variable".
 		{ID: "CVAR-10", Source: "MPI-5.0 §15.3.6.2", Basis: harness.Normative,
 			Text:      "MPI_T_cvar_handle_alloc succeeds for every control variable (bound to an object this fixture makes) and MPI_T_cvar_read writes no more than its count",
-			Injectors: []string{"inject_mpit_cvar_alloc_fails"}, Judge: cvarRWRule("CVAR-10")},
+			Injectors: []string{"inject_mpit_cvar_alloc_fails"}, Judge: judgeCvar10},
 		// §15.3.6.2: "On a successful return, MPI sets the handle to
 		// MPI_T_CVAR_HANDLE_NULL."
 		{ID: "CVAR-11", Source: "MPI-5.0 §15.3.6.2", Basis: harness.Normative,
 			Text:      "MPI_T_cvar_handle_free succeeds and sets the handle to MPI_T_CVAR_HANDLE_NULL",
-			Injectors: []string{"inject_mpit_cvar_free_keeps"}, Judge: cvarRWRule("CVAR-11")},
+			Injectors: []string{"inject_mpit_cvar_free_keeps"}, Judge: judgeCvar11},
 		// §15.3.6.3: MPI_T_CVAR_READ "queries the value of a control variable".
 		{ID: "CVAR-12", Source: "MPI-5.0 §15.3.6.3", Basis: harness.Normative,
 			Text:      "MPI_T_cvar_read succeeds on a valid handle (an inactive variable's MPI_T_ERR_INVALID_INDEX excepted)",
-			Injectors: []string{"inject_mpit_cvar_read_fails"}, Judge: cvarRWRule("CVAR-12")},
+			Injectors: []string{"inject_mpit_cvar_read_fails"}, Judge: judgeCvar12},
 		// §15.3.6.3: MPI_T_CVAR_WRITE "sets the value of the control variable".
 		{ID: "CVAR-13", Source: "MPI-5.0 §15.3.6.3", Basis: harness.Normative,
 			Text:      "a write MPI_T_cvar_write accepts sets the variable: it reads back the value written, and the old value can be written back",
-			Injectors: []string{"inject_mpit_cvar_write_lost"}, Judge: cvarRWRule("CVAR-13")},
+			Injectors: []string{"inject_mpit_cvar_write_lost"}, Judge: judgeCvar13},
 		// §15.3.6.3: "If it is not possible to change the variable at the time
 		// the call is made, the function returns either
 		// MPI_T_ERR_CVAR_SET_NOT_NOW ... or MPI_T_ERR_CVAR_SET_NEVER".
 		{ID: "CVAR-14", Source: "MPI-5.0 §15.3.6.3", Basis: harness.Normative,
 			Text:      "a write of a writable-scope variable either succeeds or is refused with MPI_T_ERR_CVAR_SET_NOT_NOW or _SET_NEVER, and a refused write leaves the value",
-			Injectors: []string{"inject_mpit_cvar_write_memory"}, Judge: cvarRWRule("CVAR-14")},
+			Injectors: []string{"inject_mpit_cvar_write_memory"}, Judge: judgeCvar14},
 		// Table 20: MPI_T_SCOPE_CONSTANT "read-only, value is constant",
 		// MPI_T_SCOPE_READONLY "read-only, cannot be written, but can change".
 		{ID: "CVAR-15", Source: "MPI-5.0 §15.3.6.1, §15.3.6.3", Basis: harness.Normative,
 			Text:      "writing a variable of scope CONSTANT or READONLY returns MPI_T_ERR_CVAR_SET_NEVER and leaves its value",
-			Injectors: []string{"inject_mpit_cvar_write_memory"}, Judge: cvarRWRule("CVAR-15")},
+			Injectors: []string{"inject_mpit_cvar_write_memory"}, Judge: judgeCvar15},
 		// §15.3.6: "On many systems, such variables can be set using
 		// environment variables": a convention of the implementation, not a
 		// requirement.
 		{ID: "CVAR-X3", Source: "MPI-5.0 §15.3.6", Basis: harness.Quality,
 			Text:      "a control variable set through the implementation's environment convention reads the value set",
-			Injectors: []string{"inject_mpit_cvar_env_ignored"}, Judge: cvarRWRule("CVAR-X3")},
+			Injectors: []string{"inject_mpit_cvar_env_ignored"}, Judge: judgeCvarX3},
 		// §15.3.5: "If a variable has type MPI_CHAR, the value of the count
 		// parameter returned by MPI_T_CVAR_HANDLE_ALLOC and
 		// MPI_T_PVAR_HANDLE_ALLOC must be large enough to include any valid
@@ -139,18 +138,6 @@ type cvarSum struct {
 	ReadFailed int `json:"read_failed"`
 }
 
-// cvarRWRule judges one rule from the problems runCvarRW files under it.
-func cvarRWRule(rule string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
-		found, reason, measured, ev := runCvarRW(x)
-		failOn(x, found[rule], ev)
-		if !measured[rule] {
-			x.Unsupported("not measurable here: nothing for %s to act on (%s)", rule, reason)
-		}
-		return harness.Verdict{Reason: reason}
-	}
-}
-
 // cvarReadsJob is the reads run of mpit_cvar_rw (one job, shared by every
 // rule that judges its records), with the variable it sets through the
 // environment (envName, "" when none of envCandidates exists).
@@ -170,119 +157,4 @@ func cvarReadsJob(x *harness.X) (job harness.Job, envName string) {
 		}
 	}
 	return job, ""
-}
-
-// runCvarRW files every problem of the job under the rule it breaks, and
-// says what was measured.
-func runCvarRW(x *harness.X) (map[string][]string, string, map[string]bool, string) {
-	job, envName := cvarReadsJob(x)
-	res, recs, err := x.LaunchOnce(job)
-	if err != nil {
-		x.Errorf(res.Evidence(), "%v", err)
-	}
-	found, measured := map[string][]string{}, map[string]bool{}
-	add := func(rule, format string, args ...any) {
-		found[rule] = append(found[rule], fmt.Sprintf(format, args...))
-	}
-	if !res.OK() {
-		x.Errorf(res.Evidence(), "the reads run died: %s", res.Problem())
-	}
-	wj := job
-	wj.Name, wj.Args = "mpit_cvar_rw_writes", []string{"writes"}
-	writes := x.LaunchResuming(wj)
-	sums := decode[cvarSum](recs, "summary")
-	var inactive []string
-	for _, r := range decode[cvarReadRec](recs, "read") {
-		switch {
-		case r.Object == 0:
-			add("CVAR-10", "control variable %s (%d) is bound to an object this fixture cannot make", r.Name, r.Index)
-		case r.AllocRC != "MPI_SUCCESS":
-			add("CVAR-10", "MPI_T_cvar_handle_alloc(%s) returned %s", r.Name, r.AllocRC)
-		case r.ReadRC == "MPI_T_ERR_INVALID_INDEX":
-			inactive = append(inactive, r.Name) // "When a variable becomes inactive ... a corresponding return code"
-		case r.ReadRC != "MPI_SUCCESS":
-			add("CVAR-12", "MPI_T_cvar_read(%s) returned %s", r.Name, r.ReadRC)
-		case r.Overrun != 0:
-			add("CVAR-10", "MPI_T_cvar_read(%s) wrote past the %d elements of %s its handle counts", r.Name, r.Count, r.Datatype)
-		case r.FreeRC != "MPI_SUCCESS" || r.FreedNull != 1:
-			add("CVAR-11", "MPI_T_cvar_handle_free(%s) returned %s (handle set to MPI_T_CVAR_HANDLE_NULL: %v)", r.Name, r.FreeRC, r.FreedNull == 1)
-		}
-	}
-	counts := map[string]int{}
-	var written []cvarWriteRec
-	tries := map[int]cvarTryRec{}
-	for _, wr := range writes.Records {
-		written = append(written, decode[cvarWriteRec](wr, "write")...)
-		for _, t := range decode[cvarTryRec](wr, "write_try") {
-			tries[t.Index] = t
-		}
-	}
-	for _, r := range written {
-		who := fmt.Sprintf("%s (%d, scope %s)", r.Name, r.Index, r.Scope)
-		switch r.How {
-		case "readonly":
-			counts["read-only refused"]++
-			if r.WriteRC != "MPI_T_ERR_CVAR_SET_NEVER" {
-				add("CVAR-15", "writing read-only %s returned %s, not MPI_T_ERR_CVAR_SET_NEVER", who, r.WriteRC)
-			} else if r.ReadsOld != 1 {
-				add("CVAR-15", "read-only %s changed although the write was refused: %s → %s", who, r.Old, r.ReadBack)
-			}
-		default: // changed (a different value) or same (strings)
-			switch r.WriteRC {
-			case "MPI_SUCCESS":
-				counts["written"]++
-				if r.ReadsWritten != 1 {
-					add("CVAR-13", "%s: wrote %s (MPI_SUCCESS), read back %s", who, r.Written, r.ReadBack)
-				}
-				if r.How == "changed" && (r.RestoreRC != "MPI_SUCCESS" || r.RestoreRead != 0) {
-					add("CVAR-13", "%s: writing the old value %s back returned %s (read back: %d)", who, r.Old, r.RestoreRC, r.RestoreRead)
-				}
-			case "MPI_T_ERR_CVAR_SET_NOT_NOW", "MPI_T_ERR_CVAR_SET_NEVER", "MPI_T_ERR_INVALID":
-				counts["refused ("+strings.TrimPrefix(r.WriteRC, "MPI_T_ERR_")+")"]++
-				if r.ReadsOld != 1 {
-					add("CVAR-14", "%s changed although the write was refused with %s: %s → %s", who, r.WriteRC, r.Old, r.ReadBack)
-				}
-			default:
-				add("CVAR-14", "writing %s returned %s", who, r.WriteRC)
-			}
-		}
-	}
-	for _, d := range writes.Died { // item i writes variable i
-		c := tries[d.Item]
-		rule := "CVAR-13"
-		if c.Scope == "MPI_T_SCOPE_CONSTANT" || c.Scope == "MPI_T_SCOPE_READONLY" {
-			rule = "CVAR-15"
-		}
-		add(rule, "writing control variable %s (%d, scope %s) killed the process: %s", c.Name, d.Item, c.Scope, d.How)
-	}
-	envNote := "no variable of the implementation's environment convention found to set"
-	for _, e := range decode[cvarEnvRec](recs, "env") {
-		switch {
-		case e.IndexRC != "MPI_SUCCESS" || e.ReadRC != "MPI_SUCCESS":
-			add("CVAR-X3", "control variable %s (set through the environment): get_index %s, read %s", e.Name, e.IndexRC, e.ReadRC)
-		case len(e.Value) == 0 || string(e.Value[0]) != e.Expected:
-			add("CVAR-X3", "control variable %s was set to %s through the environment but reads %s", e.Name, e.Expected, e.Value)
-		default:
-			envNote = fmt.Sprintf("%s set through the environment reads %s", e.Name, e.Expected)
-		}
-	}
-	if len(sums) != 1 {
-		x.Errorf(res.Evidence(), "the fixture wrote no summary (it stopped early)")
-	}
-	measured["CVAR-10"], measured["CVAR-11"], measured["CVAR-12"] = sums[0].Read > 0, sums[0].Read > 0, sums[0].Read > 0
-	measured["CVAR-13"] = counts["written"] > 0
-	measured["CVAR-14"] = counts["written"]+counts["refused (CVAR_SET_NOT_NOW)"]+counts["refused (CVAR_SET_NEVER)"]+counts["refused (INVALID)"] > 0
-	measured["CVAR-15"] = counts["read-only refused"] > 0 || len(found["CVAR-15"]) > 0
-	measured["CVAR-X3"] = envName != ""
-	var cs []string
-	for _, k := range []string{"written", "read-only refused", "refused (CVAR_SET_NOT_NOW)", "refused (CVAR_SET_NEVER)", "refused (INVALID)"} {
-		if counts[k] > 0 {
-			cs = append(cs, fmt.Sprintf("%d %s", counts[k], k))
-		}
-	}
-	reason := fmt.Sprintf("%d control variables read; writes: %s; %s", sums[0].Read, strings.Join(cs, ", "), envNote)
-	if len(inactive) > 0 {
-		reason += fmt.Sprintf("; %d read as inactive (MPI_T_ERR_INVALID_INDEX), e.g. %s", len(inactive), inactive[0])
-	}
-	return found, reason, measured, res.Evidence()
 }

@@ -1,0 +1,426 @@
+package events
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// The judges of EVENTS-META-001 (meta.go): each judges its own records of
+// the meta walk (metaJob), decoded for it by metaRecs.
+
+// metaWalk is what the meta walk recorded about event types and sources.
+type metaWalk struct {
+	j    *jobOut
+	sum  metaSummary
+	evs  []metaEvent  // one per event type below MPI_T_event_get_num
+	srcs []metaSource // one per source below MPI_T_source_get_num
+}
+
+// needEventTypes ends the check unsupported when the implementation has no
+// MPI_T events interface, or no event types after MPI_Init.
+func needEventTypes(x *harness.X) {
+	if n := x.Caps.AfterInit.Events; n < 0 {
+		x.Unsupported("no MPI_T events interface: %s (library MPI %s)", x.Caps.AfterInit.Note, x.Caps.MPIVersion)
+	} else if n == 0 {
+		x.Unsupported("not measurable here: MPI_T_event_get_num gives 0 after MPI_Init: no events")
+	}
+}
+
+// metaRecs is the meta walk's summary, event types and sources:
+// unsupported without event types (needEventTypes), Error when the walk
+// broke (no summary, MPI_T_init_thread or MPI_T_event_get_num failed, not
+// one record per event type).
+func metaRecs(x *harness.X) *metaWalk {
+	needEventTypes(x)
+	j := metaJob(x)
+	sums := decode[metaSummary](j, "summary")
+	if len(sums) != 1 {
+		x.Errorf(j.Evidence, "events_event_meta wrote %d summary records, not 1", len(sums))
+	}
+	w := &metaWalk{j: j, sum: sums[0]}
+	if w.sum.InitRC != 0 {
+		x.Errorf(jsonOf(sums), "MPI_T_init_thread / MPI_T_event_get_num returned %d", w.sum.InitRC)
+	}
+	w.evs = decode[metaEvent](j, "event")
+	if len(w.evs) != w.sum.Num {
+		x.Errorf(j.Evidence, "%d event records for %d events", len(w.evs), w.sum.Num)
+	}
+	w.srcs = decode[metaSource](j, "source")
+	return w
+}
+
+// answered are the event types MPI_T_event_get_info answered (a failed
+// call is EVT-1's).
+func (w *metaWalk) answered() []metaEvent {
+	var out []metaEvent
+	for _, e := range w.evs {
+		if e.RC == 0 {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// answeredSources are the sources MPI_T_source_get_info answered (a failed
+// call is SRC-1's).
+func (w *metaWalk) answeredSources() []metaSource {
+	var out []metaSource
+	for _, s := range w.srcs {
+		if s.RC == 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// elements is the number of elements of the event types: Error when an
+// event type's datatypes, sizes and displacements are lists of different
+// lengths (the fixture writes one entry per element in each).
+func elements(x *harness.X, evs []metaEvent) int {
+	n := 0
+	for _, e := range evs {
+		if len(e.Sizes) != len(e.Types) || len(e.Displs) != len(e.Types) {
+			x.Errorf(jsonOf([]metaEvent{e}), "event %d (%q): %d datatypes, %d sizes, %d displacements in its record", e.Index, e.Name, len(e.Types), len(e.Sizes), len(e.Displs))
+		}
+		n += len(e.Types)
+	}
+	return n
+}
+
+// countOf is one when n is 1, else many with n in it.
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return fmt.Sprintf(many, n)
+}
+
+// EVT-2: the index one past the last is refused with MPI_T_ERR_INVALID_INDEX.
+func judgeEvt2(x *harness.X) harness.Verdict {
+	w := metaRecs(x)
+	if w.sum.OutOfRange != "invalid_index" {
+		x.FailOn([]string{fmt.Sprintf("MPI_T_event_get_info(%d) (one past the last) did not return MPI_T_ERR_INVALID_INDEX (%s)", w.sum.Num, w.sum.OutOfRange)}, w.j.Evidence)
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("MPI_T_event_get_info(%d), one past the last of %d event types, returned MPI_T_ERR_INVALID_INDEX", w.sum.Num, w.sum.Num)}
+}
+
+// EVT-X2: name, verbosity, binding and number of elements of every event
+// type that answers.
+func judgeEvtX2(x *harness.X) harness.Verdict {
+	w := metaRecs(x)
+	evs := w.answered()
+	var bad []string
+	for _, e := range evs {
+		switch {
+		case e.Name == "":
+			bad = append(bad, fmt.Sprintf("event %d has an empty name", e.Index))
+		case e.Verbosity == "invalid":
+			bad = append(bad, fmt.Sprintf("event %q: verbosity is no MPI_T_VERBOSITY_* constant", e.Name))
+		case e.Bind == "invalid":
+			bad = append(bad, fmt.Sprintf("event %q: binding is no MPI_T_BIND_* constant", e.Name))
+		case e.Num < 0:
+			bad = append(bad, fmt.Sprintf("event %q: %d elements", e.Name, e.Num))
+		}
+	}
+	x.FailOn(bad, w.j.Evidence)
+	if len(evs) == 0 {
+		return harness.Verdict{Reason: fmt.Sprintf("none of the %d event types answered MPI_T_event_get_info (EVT-1's): no name, verbosity or binding judged", len(w.evs))}
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("each of the %d event types answering MPI_T_event_get_info (of %d) gives a non-empty name, a verbosity and a binding among the constants, and a number of elements not below 0", len(evs), len(w.evs))}
+}
+
+// EVT-12: every element has a real datatype.
+func judgeEvt12(x *harness.X) harness.Verdict {
+	w := metaRecs(x)
+	evs := w.answered()
+	n := elements(x, evs)
+	var bad []string
+	for _, e := range evs {
+		for i := range e.Types {
+			if e.Types[i] == "MPI_DATATYPE_NULL" || e.Sizes[i] <= 0 {
+				bad = append(bad, fmt.Sprintf("event %q: element %d has datatype %s (size %d)", e.Name, i, e.Types[i], e.Sizes[i]))
+			}
+		}
+	}
+	x.FailOn(bad, w.j.Evidence)
+	if n == 0 {
+		return harness.Verdict{Reason: fmt.Sprintf("the %d event types answering MPI_T_event_get_info have no elements: no datatype judged", len(evs))}
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("each of the %d elements of the %d event types answering MPI_T_event_get_info has a datatype other than MPI_DATATYPE_NULL, of a size above 0", n, len(evs))}
+}
+
+// EVT-X3: displacements not negative, elements not overlapping.
+func judgeEvtX3(x *harness.X) harness.Verdict {
+	w := metaRecs(x)
+	evs := w.answered()
+	n := elements(x, evs)
+	var bad []string
+	several := 0 // event types with two elements or more: those that can overlap
+	for _, e := range evs {
+		type el struct {
+			d    int64
+			size int
+			i    int
+		}
+		var els []el
+		for i := range e.Types {
+			if e.Displs[i] < 0 {
+				bad = append(bad, fmt.Sprintf("event %q: element %d at displacement %d", e.Name, i, e.Displs[i]))
+			}
+			els = append(els, el{e.Displs[i], e.Sizes[i], i})
+		}
+		if len(els) > 1 {
+			several++
+		}
+		sort.Slice(els, func(a, b int) bool { return els[a].d < els[b].d })
+		for i := 1; i < len(els); i++ {
+			if els[i-1].d+int64(els[i-1].size) > els[i].d {
+				bad = append(bad, fmt.Sprintf("event %q: elements %d and %d overlap", e.Name, els[i-1].i, els[i].i))
+			}
+		}
+	}
+	x.FailOn(bad, w.j.Evidence)
+	if n == 0 {
+		return harness.Verdict{Reason: fmt.Sprintf("the %d event types answering MPI_T_event_get_info have no elements: no displacement judged", len(evs))}
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("each of the %d elements of the %d event types answering MPI_T_event_get_info is at a displacement not below 0, and in the %d event types with two elements or more none overlap", n, len(evs), several)}
+}
+
+// EVT-5: no two event types share a name.
+func judgeEvt5(x *harness.X) harness.Verdict {
+	w := metaRecs(x)
+	evs := w.answered()
+	var bad []string
+	names := map[string]int{}
+	for _, e := range evs {
+		if first, ok := names[e.Name]; ok {
+			bad = append(bad, fmt.Sprintf("event types %d and %d are both named %q", first, e.Index, e.Name))
+		} else {
+			names[e.Name] = e.Index
+		}
+	}
+	x.FailOn(bad, w.j.Evidence)
+	if len(evs) < 2 {
+		x.Unsupported("not measurable here: %d event type(s) answer MPI_T_event_get_info: no two names to compare", len(evs))
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("the %d event types answering MPI_T_event_get_info (of %d) have %d different names", len(evs), len(w.evs), len(names))}
+}
+
+// EVT-11: displacements start at zero and ascend.
+func judgeEvt11(x *harness.X) harness.Verdict {
+	w := metaRecs(x)
+	evs := w.answered()
+	var bad []string
+	withElements, several, n := 0, 0, 0
+	for _, e := range evs {
+		for i, d := range e.Displs {
+			switch {
+			case i == 0 && d != 0:
+				bad = append(bad, fmt.Sprintf("event %q: the first element is at displacement %d, not 0", e.Name, d))
+			case i > 0 && d < e.Displs[i-1]:
+				bad = append(bad, fmt.Sprintf("event %q: element %d at displacement %d, below element %d's %d", e.Name, i, d, i-1, e.Displs[i-1]))
+			}
+		}
+		n += len(e.Displs)
+		if len(e.Displs) > 0 {
+			withElements++
+		}
+		if len(e.Displs) > 1 {
+			several++
+		}
+	}
+	x.FailOn(bad, w.j.Evidence)
+	if n == 0 {
+		x.Unsupported("not measurable here: no event type has elements")
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("the displacements of the %d event types with elements (%d elements) start at 0, and ascend in the %d with two elements or more", withElements, n, several)}
+}
+
+// EVT-13: a non-NULL info argument gets an info object.
+func judgeEvt13(x *harness.X) harness.Verdict {
+	w := metaRecs(x)
+	evs := w.answered()
+	var bad []string
+	keyed := 0
+	for _, e := range evs {
+		if e.InfoKeys < 0 {
+			bad = append(bad, fmt.Sprintf("event %d (%q): MPI_T_event_get_info with a non-NULL info returned MPI_SUCCESS and MPI_INFO_NULL, not an info object", e.Index, e.Name))
+		} else if e.InfoKeys > 0 {
+			keyed++
+		}
+	}
+	x.FailOn(bad, w.j.Evidence)
+	if len(evs) == 0 {
+		x.Unsupported("not measurable here: no event type answers MPI_T_event_get_info")
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("MPI_T_event_get_info with a non-NULL info returned an info object for %s (%d with keys)", countOf(len(evs), "the event type that answered", "each of the %d event types that answered"), keyed)}
+}
+
+// SRC-1: sources exist with event types, and each answers get_info.
+func judgeSrc1(x *harness.X) harness.Verdict {
+	w := metaRecs(x)
+	s := w.sum
+	var bad []string
+	if s.SourcesRC != 0 || (s.Num > 0 && s.Sources < 1) {
+		bad = append(bad, fmt.Sprintf("%d event types but MPI_T_source_get_num gives %d (rc %d)", s.Num, s.Sources, s.SourcesRC))
+	}
+	for _, src := range w.srcs {
+		if src.RC != 0 {
+			bad = append(bad, fmt.Sprintf("MPI_T_source_get_info(%d) returned %d", src.Index, src.RC))
+		}
+	}
+	x.FailOn(bad, w.j.Evidence)
+	return harness.Verdict{Reason: fmt.Sprintf("with %d event types MPI_T_source_get_num gives %d, and MPI_T_source_get_info succeeded for %s", s.Num, s.Sources, countOf(len(w.srcs), "the source index asked", "each of the %d source indices asked"))}
+}
+
+// SRC-2: every source's ordering is one of the two constants.
+func judgeSrc2(x *harness.X) harness.Verdict {
+	w := metaRecs(x)
+	srcs := w.answeredSources()
+	var bad []string
+	orders := map[string]int{}
+	for _, s := range srcs {
+		if s.Ordering == "invalid" {
+			bad = append(bad, fmt.Sprintf("source %q: ordering is neither MPI_T_SOURCE_ORDERED nor MPI_T_SOURCE_UNORDERED", s.Name))
+		}
+		orders[s.Ordering]++
+	}
+	x.FailOn(bad, w.j.Evidence)
+	if len(srcs) == 0 {
+		return harness.Verdict{Reason: fmt.Sprintf("none of the %d sources answered MPI_T_source_get_info: no ordering judged", len(w.srcs))}
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("%s ordered (%d) or unordered (%d)", countOf(len(srcs), "the source answering MPI_T_source_get_info is", "each of the %d sources answering MPI_T_source_get_info is"), orders["ordered"], orders["unordered"])}
+}
+
+// SRC-3: ticks per second and maximum ticks above 0.
+func judgeSrc3(x *harness.X) harness.Verdict {
+	w := metaRecs(x)
+	srcs := w.answeredSources()
+	var bad []string
+	for _, s := range srcs {
+		tps, _ := parseCount(s.TicksPerSecond)
+		mt, _ := parseCount(s.MaxTicks)
+		if tps <= 0 || mt <= 0 {
+			bad = append(bad, fmt.Sprintf("source %q: %d ticks per second, maximum ticks %d", s.Name, tps, mt))
+		}
+	}
+	x.FailOn(bad, w.j.Evidence)
+	if len(srcs) == 0 {
+		return harness.Verdict{Reason: fmt.Sprintf("none of the %d sources answered MPI_T_source_get_info: no ticks judged", len(w.srcs))}
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("%s ticks per second and maximum ticks above 0", countOf(len(srcs), "the source answering MPI_T_source_get_info gives", "each of the %d sources answering MPI_T_source_get_info gives"))}
+}
+
+// SRC-4: a non-NULL info argument gets an info object.
+func judgeSrc4(x *harness.X) harness.Verdict {
+	w := metaRecs(x)
+	srcs := w.answeredSources()
+	var bad []string
+	keyed := 0
+	for _, s := range srcs {
+		if s.InfoKeys < 0 {
+			bad = append(bad, fmt.Sprintf("source %d (%q): MPI_T_source_get_info with a non-NULL info returned MPI_SUCCESS and MPI_INFO_NULL, not an info object", s.Index, s.Name))
+		} else if s.InfoKeys > 0 {
+			keyed++
+		}
+	}
+	x.FailOn(bad, w.j.Evidence)
+	if len(w.srcs) == 0 {
+		x.Unsupported("not measurable here: no source")
+	}
+	if len(srcs) == 0 {
+		return harness.Verdict{Reason: fmt.Sprintf("none of the %d sources answered MPI_T_source_get_info (SRC-1's): no info object judged", len(w.srcs))}
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("MPI_T_source_get_info with a non-NULL info returned an info object for %s (%d with keys)", countOf(len(srcs), "the source that answered", "each of the %d sources that answered"), keyed)}
+}
+
+// SRC-5: ad-hoc timestamps return MPI_SUCCESS or MPI_T_ERR_NOT_SUPPORTED.
+func judgeSrc5(x *harness.X) harness.Verdict {
+	w := metaRecs(x)
+	srcs := w.answeredSources()
+	var bad []string
+	rcs := map[string]int{}
+	for _, s := range srcs {
+		for _, rc := range s.TimestampRCs {
+			rcs[rc]++
+			if rc != "success" && rc != "not_supported" {
+				bad = append(bad, fmt.Sprintf("source %q: MPI_T_source_get_timestamp returned neither MPI_SUCCESS nor MPI_T_ERR_NOT_SUPPORTED", s.Name))
+			}
+		}
+	}
+	x.FailOn(bad, w.j.Evidence)
+	calls := rcs["success"] + rcs["not_supported"]
+	if calls == 0 {
+		return harness.Verdict{Reason: fmt.Sprintf("the %d sources answering MPI_T_source_get_info were asked for no timestamp: no return code judged", len(srcs))}
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("%d calls of MPI_T_source_get_timestamp on %s returned MPI_SUCCESS (%d) or MPI_T_ERR_NOT_SUPPORTED (%d)", calls, countOf(len(srcs), "1 source", "%d sources"), rcs["success"], rcs["not_supported"])}
+}
+
+// SRC-X3: a source's successive ad-hoc timestamps do not go back.
+func judgeSrcX3(x *harness.X) harness.Verdict {
+	w := metaRecs(x)
+	srcs := w.answeredSources()
+	var bad []string
+	pairs, paired := 0, 0 // successive timestamps compared; sources with a pair
+	for _, s := range srcs {
+		var prev int64
+		got := 0
+		for i, rc := range s.TimestampRCs {
+			if rc != "success" {
+				continue // another return code is SRC-5's
+			}
+			if i >= len(s.Timestamps) {
+				x.Errorf(jsonOf([]metaSource{s}), "source %q: %d timestamp return codes but %d timestamps in its record", s.Name, len(s.TimestampRCs), len(s.Timestamps))
+			}
+			t, _ := parseCount(s.Timestamps[i])
+			if got > 0 {
+				pairs++
+				if t < prev {
+					bad = append(bad, fmt.Sprintf("source %q: MPI_T_source_get_timestamp went back from %d to %d between two calls", s.Name, prev, t))
+				}
+			}
+			prev = t
+			got++
+		}
+		if got > 1 {
+			paired++
+		}
+	}
+	x.FailOn(bad, w.j.Evidence)
+	if pairs == 0 {
+		return harness.Verdict{Reason: fmt.Sprintf("none of the %d sources answering MPI_T_source_get_info gave two ad-hoc timestamps: no pair compared", len(srcs))}
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("%d pairs of successive ad-hoc timestamps of %s (of %d answering MPI_T_source_get_info) do not go back", pairs, countOf(paired, "1 source", "%d sources"), len(srcs))}
+}
+
+// CAT-X3: the events a category lists are valid indices, each once.
+func judgeCatX3(x *harness.X) harness.Verdict {
+	w := metaRecs(x)
+	num := w.sum.Num
+	var bad []string
+	asked, withEvents, listed := 0, 0, 0
+	for _, c := range decode[metaCategory](w.j, "category") {
+		if c.NumRC != 0 {
+			continue // an invalid category index is the MPI_T variables suite's matter
+		}
+		asked++
+		if c.NumEvents > 0 {
+			withEvents++
+			if c.GetEventsRC != 0 {
+				bad = append(bad, fmt.Sprintf("MPI_T_category_get_events(%d) returned %d", c.Index, c.GetEventsRC))
+			}
+		}
+		seen := map[int]bool{}
+		for _, e := range c.Events {
+			if e < 0 || e >= num || seen[e] {
+				bad = append(bad, fmt.Sprintf("category %q lists event %d: out of range [0,%d) or twice", c.Name, e, num))
+			}
+			seen[e] = true
+		}
+		listed += len(c.Events)
+	}
+	x.FailOn(bad, w.j.Evidence)
+	return harness.Verdict{Reason: fmt.Sprintf("of %d categories answering MPI_T_category_get_num_events, MPI_T_category_get_events succeeded for %s, and the %d entries listed are event type indices below %d, none twice in a category", asked, countOf(withEvents, "the one with events", "the %d with events"), listed, num)}
+}
