@@ -251,10 +251,10 @@ func judgeCvar13(x *harness.X) harness.Verdict {
 	bad = append(bad, o.deaths(false)...)
 	failOn(x, bad, o.ev)
 	if accepted == 0 {
-		x.Unsupported("not measurable here: MPI_T_cvar_write accepted none of the %d writes of writable-scope variables", writable(o.writes))
+		x.Unsupported("not measurable here: MPI_T_cvar_write accepted none of the %d writes of writable-scope variables", writableScopeWrites(o.writes))
 	}
 	return harness.Verdict{Reason: fmt.Sprintf("%d writes MPI_T_cvar_write accepted (of %d writes of writable-scope variables) read back the value written; in the %d of a different value, writing the old value back succeeded and read it back",
-		accepted, writable(o.writes), changed)}
+		accepted, writableScopeWrites(o.writes), changed)}
 }
 
 // countsBy is the sum of the counts and each as "<count> <key>", by key.
@@ -272,8 +272,8 @@ func countsBy(m map[string]int) (int, []string) {
 	return n, parts
 }
 
-// writable counts the writes of variables of writable scopes.
-func writable(ws []cvarWriteRec) int {
+// writableScopeWrites counts the writes of variables of writable scopes.
+func writableScopeWrites(ws []cvarWriteRec) int {
 	n := 0
 	for _, r := range ws {
 		if r.How != "readonly" {

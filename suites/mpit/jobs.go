@@ -50,21 +50,6 @@ func (t tally) note(rule, example string) {
 	t[rule] = append(t[rule], example)
 }
 
-// failFor ends the rule with Fail on the problems of the tally that ruleFor
-// files under it (evidence after them).
-func (t tally) failFor(x *harness.X, rule string, ruleFor func(string) string, evidence string) {
-	var p problems
-	mine := tally{}
-	for note, ex := range t {
-		if ruleFor(note) == rule {
-			mine[note] = ex
-		}
-	}
-	mine.into(&p, "; ")
-	p.evidence = evidence
-	p.fail(x, "broken")
-}
-
 // into adds one problem a rule: its first three examples and how many.
 func (t tally) into(p *problems, sep string) {
 	for _, rule := range sortedKeys(t) {
