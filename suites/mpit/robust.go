@@ -45,12 +45,17 @@ var robustCheck = harness.Define(harness.Check{
 			Text:      "MPI_T_cvar_read and MPI_T_cvar_write on MPI_T_CVAR_HANDLE_NULL return an error code (MPI_T_ERR_INVALID_HANDLE the one Table 23 names) and do not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
 			Judge: judgeInvalid([]string{"MPI_T_cvar_read(MPI_T_CVAR_HANDLE_NULL)", "MPI_T_cvar_write(MPI_T_CVAR_HANDLE_NULL)"},
-				"MPI_T_ERR_INVALID_HANDLE", false)},
-		{ID: "ERR-4b", Source: "MPI-5.0 §15.3.10", Basis: harness.Quality,
-			Text:      "MPI_T_pvar_read and MPI_T_pvar_start on MPI_T_PVAR_HANDLE_NULL return an error code (MPI_T_ERR_INVALID_HANDLE the one Table 23 names) and do not crash",
+				"MPI_T_ERR_INVALID_HANDLE", anyError)},
+		// §15.3.7.4: "For all routines in the rest of this section that take
+		// both handle and pe_session as IN or INOUT arguments, if the handle
+		// argument passed in is not associated with the pe_session argument,
+		// MPI_T_ERR_INVALID_HANDLE is returned." The null handle is
+		// associated with no session (PVAR-27 judges another session's).
+		{ID: "ERR-4b", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+			Text:      "MPI_T_pvar_read and MPI_T_pvar_start on MPI_T_PVAR_HANDLE_NULL return MPI_T_ERR_INVALID_HANDLE",
 			Injectors: []string{"inject_mpit_unchecked"},
 			Judge: judgeInvalid([]string{"MPI_T_pvar_read(MPI_T_PVAR_HANDLE_NULL)", "MPI_T_pvar_start(MPI_T_PVAR_HANDLE_NULL)"},
-				"MPI_T_ERR_INVALID_HANDLE", false)},
+				"MPI_T_ERR_INVALID_HANDLE", namedCode)},
 		// §15.3.10 (undefined); Table 23: MPI_T_ERR_INVALID_INDEX "The variable
 		// index is invalid" (handle allocation). Event handles are the events
 		// suite's.
@@ -58,30 +63,38 @@ var robustCheck = harness.Define(harness.Check{
 			Text:      "MPI_T_cvar_handle_alloc and MPI_T_pvar_handle_alloc with the index just past the count return an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and do not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
 			Judge: judgeInvalid([]string{"MPI_T_cvar_handle_alloc(index = count)", "MPI_T_pvar_handle_alloc(index = count)"},
-				"MPI_T_ERR_INVALID_INDEX", false)},
-		// Freeing a null handle or session: any return code, no crash.
+				"MPI_T_ERR_INVALID_INDEX", anyError)},
+		// Freeing a null control variable handle or a null session: no
+		// sentence says what happens (§15.3.10 leaves errors undefined): any
+		// return code, no crash.
 		{ID: "ERR-4c", Source: "MPI-5.0 §15.3.10", Basis: harness.Quality,
-			Text:      "MPI_T_cvar_handle_free, MPI_T_pvar_handle_free and MPI_T_pvar_session_free of a null handle or session do not crash",
+			Text:      "MPI_T_cvar_handle_free of MPI_T_CVAR_HANDLE_NULL and MPI_T_pvar_session_free of MPI_T_PVAR_SESSION_NULL do not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
-			Judge: judgeInvalid([]string{"MPI_T_cvar_handle_free(MPI_T_CVAR_HANDLE_NULL)", "MPI_T_pvar_handle_free(MPI_T_PVAR_HANDLE_NULL)",
-				"MPI_T_pvar_session_free(MPI_T_PVAR_SESSION_NULL)"}, "MPI_T_ERR_INVALID_HANDLE|MPI_T_ERR_INVALID_SESSION", true)},
+			Judge: judgeInvalid([]string{"MPI_T_cvar_handle_free(MPI_T_CVAR_HANDLE_NULL)", "MPI_T_pvar_session_free(MPI_T_PVAR_SESSION_NULL)"},
+				"MPI_T_ERR_INVALID_HANDLE|MPI_T_ERR_INVALID_SESSION", anyCode)},
+		// §15.3.7.4, the sentence of ERR-4b: MPI_T_pvar_handle_free takes
+		// pe_session and handle.
+		{ID: "ERR-4e", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+			Text:      "MPI_T_pvar_handle_free of MPI_T_PVAR_HANDLE_NULL returns MPI_T_ERR_INVALID_HANDLE",
+			Injectors: []string{"inject_mpit_unchecked"},
+			Judge:     judgeInvalid([]string{"MPI_T_pvar_handle_free(MPI_T_PVAR_HANDLE_NULL)"}, "MPI_T_ERR_INVALID_HANDLE", namedCode)},
 		// Table 23: MPI_T_ERR_INVALID_SESSION "Session argument is not a valid
 		// session".
 		{ID: "ERR-4d", Source: "MPI-5.0 §15.3.10", Basis: harness.Quality,
 			Text:      "MPI_T_pvar_read with a freed session returns an error code (MPI_T_ERR_INVALID_SESSION or MPI_T_ERR_INVALID_HANDLE the ones Table 23 names) and does not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
-			Judge:     judgeInvalid([]string{"MPI_T_pvar_read(freed session)"}, "MPI_T_ERR_INVALID_SESSION|MPI_T_ERR_INVALID_HANDLE", false)},
+			Judge:     judgeInvalid([]string{"MPI_T_pvar_read(freed session)"}, "MPI_T_ERR_INVALID_SESSION|MPI_T_ERR_INVALID_HANDLE", anyError)},
 		// Table 23: MPI_T_ERR_INVALID_INDEX "The enumeration index is invalid".
 		{ID: "META-15", Source: "MPI-5.0 §15.3.5, §15.3.10", Basis: harness.Quality,
 			Text:      "MPI_T_enum_get_info(MPI_T_ENUM_NULL) returns an error code (MPI_T_ERR_INVALID_INDEX or MPI_T_ERR_INVALID_HANDLE) and does not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
-			Judge:     judgeInvalid([]string{"MPI_T_enum_get_info(MPI_T_ENUM_NULL)"}, "MPI_T_ERR_INVALID_INDEX|MPI_T_ERR_INVALID_HANDLE", false)},
+			Judge:     judgeInvalid([]string{"MPI_T_enum_get_info(MPI_T_ENUM_NULL)"}, "MPI_T_ERR_INVALID_INDEX|MPI_T_ERR_INVALID_HANDLE", anyError)},
 		// MPI_T_CATEGORY_GET_CVARS "OUT indices | an integer array of size len":
 		// NULL with len 4 is an invalid argument (§15.3.10).
 		{ID: "CAT-X1", Source: "MPI-5.0 §15.3.9.2, §15.3.10", Basis: harness.Quality,
 			Text:      "MPI_T_category_get_cvars with a NULL indices array and len 4 returns an error code and does not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
-			Judge:     judgeInvalid([]string{"MPI_T_category_get_cvars(indices NULL)"}, "MPI_T_ERR_INVALID", false)},
+			Judge:     judgeInvalid([]string{"MPI_T_category_get_cvars(indices NULL)"}, "MPI_T_ERR_INVALID", anyError)},
 	},
 })
 
@@ -165,9 +178,18 @@ func judgeNullOut(fn string) func(x *harness.X) harness.Verdict {
 // that exits 1, say), which is no return of an error code.
 func libraryExit(code int) bool { return code != 0 && (code < 3 || code > 5) }
 
-// judgeInvalid judges erroneous calls (quality): a crash fails, and so does
-// MPI_SUCCESS unless anyRC; the reason notes a code other than named.
-func judgeInvalid(cases []string, named string, anyRC bool) func(x *harness.X) harness.Verdict {
+// acceptance is what return code an erroneous call may give.
+type acceptance int
+
+const (
+	anyCode   acceptance = iota // any, MPI_SUCCESS too (quality: no crash)
+	anyError                    // any error code (quality); the reason notes one other than named
+	namedCode                   // the code named (normative: the text names it)
+)
+
+// judgeInvalid judges erroneous calls: a crash fails, and so does a code
+// the acceptance does not take.
+func judgeInvalid(cases []string, named string, accept acceptance) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		r := robustJob(x)
 		in := set(cases...)
@@ -184,10 +206,12 @@ func judgeInvalid(cases []string, named string, anyRC bool) func(x *harness.X) h
 				bad = append(bad, fmt.Sprintf("%s ended the process with exit status %d without returning", e.Case, e.Exit))
 			case e.Exit != 0 || rc == "":
 				x.Errorf(r.res.Evidence(), "the process of case %s exited with %d and no record", e.Case, e.Exit)
-			case rc == "MPI_SUCCESS" && !anyRC:
+			case rc == "MPI_SUCCESS" && accept != anyCode:
 				bad = append(bad, fmt.Sprintf("%s returned MPI_SUCCESS", e.Case))
-			case anyOf(rc, named) || anyRC:
+			case anyOf(rc, named) || accept == anyCode:
 				got = append(got, fmt.Sprintf("%s %s", e.Case, rc))
+			case accept == namedCode:
+				bad = append(bad, fmt.Sprintf("%s returned %s, not %s", e.Case, rc, named))
 			default:
 				got = append(got, fmt.Sprintf("%s %s (not the code Table 23 names)", e.Case, rc))
 			}
