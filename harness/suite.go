@@ -126,18 +126,31 @@ func (s *Suite) declare(impls []*Impl, envs map[string]*Env) {
 				for _, inj := range r.Injectors {
 					r, inj := r, inj
 					ginkgo.It(r.ID+" fails under "+inj, ginkgo.Label(r.ID), func() {
-						expectProof(r, inj, Fail, proveOnce(r, inj, Fail, impls, envs))
+						p := proveOnce(r, inj, Fail, impls, envs)
+						recordTurns(r, inj, Fail, impls, envs)
+						expectProof(r, inj, Fail, p)
 					})
 				}
 				for _, shim := range r.Conformers {
 					r, shim := r, shim
 					ginkgo.It(r.ID+" passes under "+shim, ginkgo.Label(r.ID), func() {
-						expectProof(r, shim, Pass, proveOnce(r, shim, Pass, impls, envs))
+						p := proveOnce(r, shim, Pass, impls, envs)
+						recordTurns(r, shim, Pass, impls, envs)
+						expectProof(r, shim, Pass, p)
 					})
 				}
 			}
 		}
 	})
+}
+
+// recordTurns adds the library's turns on every implementation to the spec's
+// report when the run asks for them (ProveEnv); the spec's outcome stays the
+// one proof's.
+func recordTurns(r Rule, lib string, want Status, impls []*Impl, envs map[string]*Env) {
+	if proveEverywhereOn() {
+		ginkgo.AddReportEntry(TurnsEntry, proveEverywhere(r, lib, want, impls, envs), quiet)
+	}
 }
 
 // quiet keeps a spec's report entries out of the console unless it failed
@@ -256,7 +269,7 @@ func prove(r Rule, lib string, want Status, impls []*Impl, envs map[string]*Env)
 		return proof{skip: fmt.Sprintf("%s does not turn %s to %s on any implementation of this run: %s", lib, r.ID, want, strings.Join(tried, "; "))}
 	}
 	if want == Pass {
-		return proof{skip: fmt.Sprintf("no implementation fails %s, so a conforming shim is not needed to show it passing", r.ID)}
+		return proveShimAlone(r, lib, impls, envs)
 	}
 	// No implementation passes: the rule is shown failing by a real one, if any.
 	for _, im := range impls {
@@ -264,7 +277,59 @@ func prove(r Rule, lib string, want Status, impls []*Impl, envs map[string]*Env)
 			return proof{skip: fmt.Sprintf("no implementation passes %s; it fails on a real one, %s: %s", r.ID, im.ID, v.Reason)}
 		}
 	}
+	if p, ok := proveOverShim(r, lib, impls, envs); ok {
+		return p
+	}
 	return proof{skip: fmt.Sprintf("unsupported: no implementation passes %s, so its injector cannot be shown to break it", r.ID)}
+}
+
+// proveShimAlone is the proof of a conforming shim where no implementation
+// fails r: not needed where one passes it by itself; where none does (r is
+// unsupported everywhere), the shim shows r passing on the first
+// implementation where it does.
+func proveShimAlone(r Rule, shim string, impls []*Impl, envs map[string]*Env) proof {
+	for _, im := range impls {
+		if evaluateOnce(r, envs[im.ID]).Status == Pass {
+			return proof{skip: fmt.Sprintf("no implementation fails %s, so a conforming shim is not needed to show it passing", r.ID)}
+		}
+	}
+	var tried []string
+	for _, im := range cheapestFirst(impls, envs) {
+		e := envs[im.ID]
+		if e == nil || e.Fixtures[shim].Error != "" {
+			continue
+		}
+		v := e.evaluate(r, []string{e.Fixtures[shim].Path}, false)
+		if v.Status == Pass {
+			return proof{impl: im.ID, v: v}
+		}
+		tried = append(tried, fmt.Sprintf("%s: %s (%s)", im.ID, v.Status, FirstLine(v.Reason)))
+	}
+	return proof{skip: fmt.Sprintf("no implementation passes or fails %s, and %s makes it pass on none: %s", r.ID, shim, strings.Join(tried, "; "))}
+}
+
+// proveOverShim shows injector lib failing r where no implementation passes
+// or fails r by itself (it is unsupported everywhere, e.g. the library's
+// own fault leaves it nothing to act on): on the first implementation where
+// r passes under one of its conforming shims, lib preloaded over that shim
+// must make it fail.
+func proveOverShim(r Rule, lib string, impls []*Impl, envs map[string]*Env) (proof, bool) {
+	for _, shim := range r.Conformers {
+		for _, im := range cheapestFirst(impls, envs) {
+			e := envs[im.ID]
+			if e == nil || e.Fixtures[shim].Error != "" || e.Fixtures[lib].Error != "" {
+				continue
+			}
+			if v := e.evaluate(r, []string{e.Fixtures[shim].Path}, false); v.Status != Pass {
+				continue
+			}
+			// The injector first: it wraps the shim, which wraps the library.
+			v := e.evaluate(r, []string{e.Fixtures[lib].Path, e.Fixtures[shim].Path}, true)
+			v.Evidence = capText(v.Evidence, evidenceCap)
+			return proof{impl: im.ID + " under " + shim, v: v}, true
+		}
+	}
+	return proof{}, false
 }
 
 // expectProof ends an injector or shim spec: skipped with its reason, or

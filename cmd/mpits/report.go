@@ -89,7 +89,11 @@ func matrixMarkdown(rows []Row, injs []Injection, impls []string) string {
 		}
 		byRule[r.ID][r.Impl] = r
 	}
-	b.WriteString(columnSummary(rows, impls))
+	turned := passesTurned(injs)
+	if len(turned) > 0 {
+		b.WriteString("\nA pass reads \"pass (turned)\" where a fault injector of the rule, preloaded on that implementation, made the rule fail there, and \"**pass, not turned**\" where its injectors ran there and none did: the judge could not see the fault on that implementation, and is to be re-read (`MPITS_PROVE=everywhere`, which `ci/conformance` sets).\n")
+	}
+	b.WriteString(columnSummary(rows, impls, turned))
 	shown := injectorsShown(injs)
 	for _, basis := range harness.Bases {
 		var ids []string
@@ -110,6 +114,9 @@ func matrixMarkdown(rows []Row, injs []Injection, impls []string) string {
 				cell := "—"
 				if r, ok := byRule[id][im]; ok {
 					cell = statusCell[r.Status]
+					if t, ok := turned[id+"\x00"+im]; ok && r.Status == harness.Pass {
+						cell = map[bool]string{true: "pass (turned)", false: "**pass, not turned**"}[t]
+					}
 					switch r.Status {
 					case harness.Fail:
 						failing = append(failing, im)
@@ -180,23 +187,45 @@ var basisTitle = map[harness.Basis]string{
 // columnSummary counts each implementation's verdicts, so that a column
 // says at a glance whether the suite judged all of it: an error verdict is
 // the suite's or a fixture's breakage, never the implementation's.
-func columnSummary(rows []Row, impls []string) string {
+// With turns (passesTurned), it also counts the passes an injector turned
+// on that implementation and those none did.
+func columnSummary(rows []Row, impls []string, turned map[string]bool) string {
 	count := map[string]map[harness.Status]int{}
+	on, off := map[string]int{}, map[string]int{}
 	for _, r := range rows {
 		if count[r.Impl] == nil {
 			count[r.Impl] = map[harness.Status]int{}
 		}
 		count[r.Impl][r.Status]++
+		if t, ok := turned[r.ID+"\x00"+r.Impl]; ok && r.Status == harness.Pass {
+			if t {
+				on[r.Impl]++
+			} else {
+				off[r.Impl]++
+			}
+		}
 	}
 	var b strings.Builder
-	b.WriteString("\n## Per implementation\n\n| implementation | pass | fail | unsupported | error |\n|---|---|---|---|---|\n")
+	head, line := "| implementation | pass | fail | unsupported | error |", "|---|---|---|---|---|"
+	if len(turned) > 0 {
+		head, line = head+" passes turned by an injector there | passes not turned |", line+"---|---|"
+	}
+	b.WriteString("\n## Per implementation\n\n" + head + "\n" + line + "\n")
 	for _, im := range impls {
 		c := count[im]
 		errors := fmt.Sprint(c[harness.Error])
 		if c[harness.Error] > 0 {
 			errors = "**" + errors + "**"
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s |\n", im, c[harness.Pass], c[harness.Fail], c[harness.Unsupported], errors)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s |", im, c[harness.Pass], c[harness.Fail], c[harness.Unsupported], errors)
+		if len(turned) > 0 {
+			notTurned := fmt.Sprint(off[im])
+			if off[im] > 0 {
+				notTurned = "**" + notTurned + "**"
+			}
+			fmt.Fprintf(&b, " %d | %s |", on[im], notTurned)
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }
@@ -206,6 +235,22 @@ func first(m map[string]Row) Row {
 		return r
 	}
 	return Row{}
+}
+
+// passesTurned tells, for each rule and implementation where an injector
+// ran on a pass, whether one of the rule's injectors turned it to fail.
+func passesTurned(injs []Injection) map[string]bool {
+	out := map[string]bool{}
+	for _, in := range injs {
+		if !strings.Contains(in.Spec, " fails under ") {
+			continue
+		}
+		for _, t := range in.Turns {
+			k := in.Rule + "\x00" + t.Impl
+			out[k] = out[k] || t.Turned
+		}
+	}
+	return out
 }
 
 // injectorsShown maps "<rule> fails" to an injector shown to make the rule

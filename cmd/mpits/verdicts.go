@@ -28,6 +28,9 @@ type Injection struct {
 	Rule   string `json:"rule"`
 	State  string `json:"state"` // passed: the injector made the check fail
 	Detail string `json:"detail,omitempty"`
+	// Turns: what the library did on every implementation where the rule
+	// gives the other verdict without it (runs with MPITS_PROVE=everywhere).
+	Turns []harness.Turn `json:"turns,omitempty"`
 }
 
 // readRuns decodes every Ginkgo JSON report in dir.
@@ -65,7 +68,7 @@ func collect(runs []types.Report, versions map[string]string) ([]Row, []Injectio
 			}
 			if len(sp.ContainerHierarchyTexts) > 0 && sp.ContainerHierarchyTexts[0] == harness.InjectorContainer {
 				injs = append(injs, Injection{Spec: sp.LeafNodeText, Rule: strings.Fields(sp.LeafNodeText)[0],
-					State: sp.State.String(), Detail: harness.FirstLine(sp.Failure.Message)})
+					State: sp.State.String(), Detail: harness.FirstLine(sp.Failure.Message), Turns: turnsOf(sp)})
 				continue
 			}
 			j, ok := judgedBy(sp)
@@ -84,6 +87,17 @@ func collect(runs []types.Report, versions map[string]string) ([]Row, []Injectio
 		return rows[i].Impl < rows[j].Impl
 	})
 	return rows, injs
+}
+
+// turnsOf reads an injector spec's turns, if it recorded them.
+func turnsOf(sp types.SpecReport) []harness.Turn {
+	for _, e := range sp.ReportEntries {
+		var t []harness.Turn
+		if e.Name == harness.TurnsEntry && json.Unmarshal([]byte(e.Value.AsJSON), &t) == nil {
+			return t
+		}
+	}
+	return nil
 }
 
 // judgedBy reads the rule and implementation a spec judges, which it

@@ -35,7 +35,7 @@ var pvarOps = harness.Define(harness.Check{
 	Rules: []harness.Rule{
 		// "count contains the number of elements ... used to represent this variable" (§15.3.7.4)
 		{ID: "PVAR-26", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
-			Text:  "MPI_T_pvar_handle_alloc succeeds for every listed variable, MPI_T_pvar_read on the fresh handle succeeds and writes no more than its count, and the handle frees; none of it crashes",
+			Text:  "MPI_T_pvar_handle_alloc succeeds for every listed variable, MPI_T_pvar_read of the new handle (started first where the variable is not continuous) succeeds and writes no more than its count, and the handle frees; none of it crashes",
 			Judge: judgePvar26},
 		// continuous variables "cannot be started or stopped" (§15.3.7.5; Table 23: MPI_T_ERR_PVAR_NO_STARTSTOP)
 		{ID: "PVAR-30", Source: "MPI-5.0 §15.3.7.5", Basis: harness.Normative,
@@ -115,7 +115,7 @@ func judgePvar26(x *harness.X) harness.Verdict {
 		case pr.AllocRC != "MPI_SUCCESS":
 			note("MPI_T_pvar_handle_alloc failed for a listed variable", fmt.Sprintf("%s: %s", who, pr.AllocRC))
 		case pr.ReadRC != "MPI_SUCCESS":
-			note("MPI_T_pvar_read failed on a fresh handle", fmt.Sprintf("%s: %s", who, pr.ReadRC))
+			note("MPI_T_pvar_read failed on a new handle (started first where not continuous)", fmt.Sprintf("%s: %s", who, pr.ReadRC))
 		case pr.Overrun != 0:
 			note("MPI_T_pvar_read wrote past the count its handle gave", fmt.Sprintf("%s (count %d)", who, pr.Count))
 		case pr.FreeRC != "MPI_SUCCESS":

@@ -28,15 +28,17 @@ var pvarStartStopCheck = harness.Define(harness.Check{
 		// handle has been allocated; their values are not updated until they
 		// have been started by the user."
 		{ID: "PVAR-31", Source: "MPI-5.0 §15.3.7.5", Basis: harness.Normative,
-			Text:      "a handle of a non-continuous variable allocated before traffic X and started after it counts nothing of X: it reads what a handle made after X reads (and, where it can be read before its start, what it read at allocation)",
-			Injectors: []string{"inject_mpit_pvar_counts_stopped"}, Judge: judgePvar31},
+			Text:       "a handle of a non-continuous variable allocated before traffic X and started after it counts nothing of X: it reads what a handle made after X reads (and, where it can be read before its start, what it read at allocation)",
+			Injectors:  []string{"inject_mpit_pvar_counts_stopped"},
+			Conformers: []string{"conform_mpit_pvar_handles"}, Judge: judgePvar31},
 		// §15.3.7.3: "Starting, stopping, reading, writing, or resetting a
 		// variable in one performance experiment session shall not influence
 		// whether a variable is started, stopped, read, written, or reset in
 		// another performance experiment session."
 		{ID: "PVAR-23", Source: "MPI-5.0 §15.3.7.3", Basis: harness.Normative,
-			Text:      "stopping a handle in session A leaves session B's handle of the variable started: it counts what a handle started in session D counts",
-			Injectors: []string{"inject_mpit_pvar_stop_leaks"}, Judge: judgePvar23},
+			Text:       "stopping a handle in session A leaves session B's handle of the variable started: it counts what a handle started in session D counts",
+			Injectors:  []string{"inject_mpit_pvar_stop_leaks"},
+			Conformers: []string{"conform_mpit_pvar_handles"}, Judge: judgePvar23},
 	},
 })
 
@@ -132,6 +134,11 @@ func judgePvar31(x *harness.X) harness.Verdict {
 		}
 		if !u.CStarted.same(u.B0, dbl) {
 			bad = append(bad, fmt.Sprintf("%s: allocated before traffic X and started after it, read %s; session B's handle, made after X, %s", who, u.CStarted, u.B0))
+		} else if k, ok := countedX(u); ok {
+			// B reading the same proves nothing where B counts X too (a
+			// handle that reads the library's running counter): a count
+			// started after X that holds at least what X added counted it.
+			bad = append(bad, fmt.Sprintf("%s: allocated before traffic X and started after it, read %s at its start, at least the %v that X added (session A: %s → %s); session B's handle, made after X, reads the same", who, u.CStarted, u.AMid.float(k)-u.A0.float(k), u.A0, u.AMid))
 		}
 		if len(bad) == n && !u.AMid.same(u.A0, dbl) {
 			held = append(held, u.Name)
@@ -150,9 +157,30 @@ func judgePvar31(x *harness.X) harness.Verdict {
 	return harness.Verdict{Reason: reason}
 }
 
+// countedX finds an element of a COUNTER or AGGREGATE (exact counts; a
+// TIMER may move by itself once started) that traffic X moved, as session
+// A's handle saw it, and that C's handle, started after X, already holds in
+// full right after its start: the element, or false.
+func countedX(u unstartedRec) (int, bool) {
+	if u.Class != "COUNTER" && u.Class != "AGGREGATE" {
+		return 0, false
+	}
+	for k := range u.CStarted {
+		if k >= len(u.A0) || k >= len(u.AMid) {
+			break
+		}
+		x := u.AMid.float(k) - u.A0.float(k)
+		if x > 0 && u.CStarted.float(k) >= x {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
 func judgePvar23(x *harness.X) harness.Verdict {
 	r := pvarJob(x)
 	var bad, ran []string
+	idle := 0 // A's stop did not hold A: it had nothing to leak into B
 	for _, s := range r.stops {
 		if s.DOK == 0 {
 			continue
@@ -160,6 +188,10 @@ func judgePvar23(x *harness.X) harness.Verdict {
 		dbl := s.Datatype == "MPI_DOUBLE"
 		if s.DLater.same(s.DBefore, dbl) {
 			continue // R3 does not move it
+		}
+		if !s.ALater.same(s.AStopped, dbl) {
+			idle++
+			continue
 		}
 		if s.BLater.same(s.BBefore, dbl) {
 			bad = append(bad, fmt.Sprintf("%s (%d): after A's handle was stopped, B's read %s → %s while D's, started then, read %s → %s", s.Name, s.Index, s.BBefore, s.BLater, s.DBefore, s.DLater))
@@ -169,6 +201,9 @@ func judgePvar23(x *harness.X) harness.Verdict {
 	}
 	if len(bad) > 0 {
 		x.Failf(strings.Join(bad, "\n"), "stopping a handle in session A stopped session B's: %s", firstAndMore(bad))
+	}
+	if len(ran) == 0 && idle > 0 {
+		x.Unsupported("not measurable here: stopping session A's handle did not stop it (it counted R3 on, PVAR-32's fault) for all %d variables R3 moves: a stop that does nothing cannot reach session B", idle)
 	}
 	if len(ran) == 0 {
 		x.Unsupported("not measurable here: no non-continuous SUM-class variable that R3 moves (%d stopped)", len(r.stops))

@@ -22,14 +22,14 @@ var pvarValuesCheck = harness.Define(harness.Check{
 		// reset of the performance variable."
 		{ID: "PVAR-15", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
 			Text:      "a COUNTER, AGGREGATE or TIMER handle never reads less than it read before, as long as it is not reset",
-			Injectors: []string{"inject_mpit_pvar_values_off"}, Judge: judgeMonotone("PVAR-15")},
+			Injectors: []string{"inject_mpit_pvar_values_off"}, Judge: judgeMonotone(sumNeverDown)},
 		// §15.3.7.1: a HIGHWATERMARK "is nonnegative and grows monotonically
 		// from the initialization or reset of the variable"; a LOWWATERMARK
 		// "is nonnegative and decreases monotonically from the initialization
 		// or reset of the variable".
 		{ID: "PVAR-17", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
 			Text:      "a HIGHWATERMARK handle never reads less, a LOWWATERMARK handle never more, than it read before, as long as it is not reset",
-			Injectors: []string{"inject_mpit_pvar_values_off"}, Judge: judgeMonotone("PVAR-17")},
+			Injectors: []string{"inject_mpit_pvar_values_off"}, Judge: judgeMonotone(marksKeepDirection)},
 		// §15.3.7.1, MPI_T_PVAR_CLASS_HIGHWATERMARK and _LOWWATERMARK: "The
 		// starting value is the current utilization level of the resource at
 		// the time that the variable is started or reset."
@@ -42,7 +42,22 @@ var pvarValuesCheck = harness.Define(harness.Check{
 // judgeMonotone checks every handle's reads in order: for PVAR-15 the SUM
 // classes never go down, for PVAR-17 high-water marks never down and
 // low-water marks never up.
-func judgeMonotone(rule string) func(x *harness.X) harness.Verdict {
+// monotone is the classes a monotonicity rule judges and, per class,
+// whether it must not go down (false) or up (true).
+type monotone struct {
+	classes string          // as the reasons name them
+	down    map[string]bool // class → the direction it must not go is up
+}
+
+var (
+	sumNeverDown       = monotone{"COUNTER, AGGREGATE or TIMER", map[string]bool{"COUNTER": false, "AGGREGATE": false, "TIMER": false}}
+	marksKeepDirection = monotone{"HIGHWATERMARK or LOWWATERMARK", map[string]bool{"HIGHWATERMARK": false, "LOWWATERMARK": true}}
+)
+
+// judgeMonotone judges that no handle of m's classes moved the wrong way
+// between two reads; a variable that never moved could not have, so a run
+// where none moved is not measurable.
+func judgeMonotone(m monotone) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		r := pvarJob(x)
 		broken := tally{}
@@ -51,12 +66,8 @@ func judgeMonotone(rule string) func(x *harness.X) harness.Verdict {
 			if s.RCA != "MPI_SUCCESS" || s.RCB != "MPI_SUCCESS" {
 				continue // PVAR-35's
 			}
-			down := false // the direction the class must not go
-			switch {
-			case rule == "PVAR-15" && sumClasses[s.Class], rule == "PVAR-17" && s.Class == "HIGHWATERMARK":
-			case rule == "PVAR-17" && s.Class == "LOWWATERMARK":
-				down = true
-			default:
+			down, ok := m.down[s.Class] // the direction the class must not go
+			if !ok {
 				continue
 			}
 			vars++
@@ -92,11 +103,13 @@ func judgeMonotone(rule string) func(x *harness.X) harness.Verdict {
 		var p problems
 		broken.into(&p, "; ")
 		p.fail(x, "broken")
-		classes := map[string]string{"PVAR-15": "COUNTER, AGGREGATE or TIMER", "PVAR-17": "HIGHWATERMARK or LOWWATERMARK"}[rule]
 		if vars == 0 {
-			x.Unsupported("not measurable here: no %s variable was read", classes)
+			x.Unsupported("not measurable here: no %s variable was read", m.classes)
 		}
-		return harness.Verdict{Reason: fmt.Sprintf("%s (%d moved by the traffic) kept their direction across every read", plural(vars, classes+" variable", classes+" variables"), moved)}
+		if moved == 0 {
+			x.Unsupported("not measurable here: none of the %s read moved under the traffic, so none could have moved the wrong way", plural(vars, m.classes+" variable", m.classes+" variables"))
+		}
+		return harness.Verdict{Reason: fmt.Sprintf("%s moved by the traffic (of %d read) kept their direction across every read", plural(moved, m.classes+" variable", m.classes+" variables"), vars)}
 	}
 }
 

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mpits/mpits/harness"
+)
+
+// A pass is marked turned where one of the rule's injectors turned it on
+// that implementation, and not turned where its injectors ran there and
+// none did; a pass no injector ran on keeps its plain mark.
+func TestMatrixMarksTurnedPasses(t *testing.T) {
+	row := func(impl string, s harness.Status) Row {
+		return Row{RuleInfo: harness.RuleInfo{ID: "R-1", Basis: harness.Normative, Source: "MPI-5.0 §1"}, Impl: impl, Status: s}
+	}
+	rows := []Row{row("a", harness.Pass), row("b", harness.Pass), row("c", harness.Pass), row("d", harness.Fail)}
+	injs := []Injection{
+		{Spec: "R-1 fails under inj1", Rule: "R-1", State: "passed", Turns: []harness.Turn{
+			{Impl: "a", Turned: true, Status: harness.Fail}, {Impl: "b", Turned: false, Status: harness.Pass}}},
+		{Spec: "R-1 fails under inj2", Rule: "R-1", State: "passed", Turns: []harness.Turn{
+			{Impl: "b", Turned: false, Status: harness.Pass}}},
+	}
+	md := matrixMarkdown(rows, injs, []string{"a", "b", "c", "d"})
+	want := "| R-1 | MPI-5.0 §1 | pass (turned) | **pass, not turned** | pass | **FAIL** |"
+	if !strings.Contains(md, want) {
+		t.Errorf("matrix row: want %q in\n%s", want, md)
+	}
+	for _, line := range []string{"| a | 1 | 0 | 0 | 0 | 1 | 0 |", "| b | 1 | 0 | 0 | 0 | 0 | **1** |", "| c | 1 | 0 | 0 | 0 | 0 | 0 |"} {
+		if !strings.Contains(md, line) {
+			t.Errorf("summary: want %q in\n%s", line, md)
+		}
+	}
+	if md2 := matrixMarkdown(rows, nil, []string{"a"}); strings.Contains(md2, "turned") {
+		t.Errorf("a run without turns marks passes:\n%s", md2)
+	}
+}
