@@ -77,6 +77,26 @@ func wrapperShow(im *Impl, wrapper string) string {
 	return "no answer: " + strings.Join(why, "; ")
 }
 
+// nativeIncludes keeps each implementation's C include folders.
+var nativeIncludes Memo[[]string]
+
+// IncludeDirs are the folders the implementation's C compiler wrapper, and
+// its own C flags, put on the include path, as this host sees them (inside
+// the implementation's root, where it has one): where its mpi.h is.
+func (im *Impl) IncludeDirs() []string {
+	return nativeIncludes.Do(im.ID, func() []string {
+		var dirs []string
+		if im.CC != "" {
+			dirs = includeDirs(strings.Fields(wrapperShow(im, im.CC)))
+		}
+		var out []string
+		for _, d := range append(dirs, includeDirs(im.CFlags)...) {
+			out = append(out, im.HostPath(d))
+		}
+		return out
+	})
+}
+
 // includeDirs are the -I folders of a command line.
 func includeDirs(args []string) []string {
 	var out []string

@@ -210,6 +210,14 @@ var auxProto = regexp.MustCompile(`(?m)^/\* (.*?):\d+:NC \*/ extern (.*?\b(P?MPI
 // prototypes are the MPI_/PMPI_ functions im's ABI header declares, as
 // gcc -aux-info writes them (parameter types only), by name.
 func prototypes(x *harness.X, im *harness.Impl, overlay string) map[string]string {
+	isMPIH := func(path string) bool { return filepath.Base(path) == "mpi.h" }
+	return prototypesIn(x, im.ID+"'s ABI header", headerArgs(x, im, overlay), isMPIH)
+}
+
+// prototypesIn are the MPI functions that the headers from declares, read
+// through the mpi.h that args find, as gcc -aux-info writes them (what:
+// whose header, for errors).
+func prototypesIn(x *harness.X, what string, args []string, from func(path string) bool) map[string]string {
 	dir, err := os.MkdirTemp("", "mpits-aux-")
 	if err != nil {
 		x.Errorf("", "%v", err)
@@ -217,9 +225,9 @@ func prototypes(x *harness.X, im *harness.Impl, overlay string) map[string]strin
 	defer os.RemoveAll(dir)
 	src, aux := filepath.Join(dir, "aux.c"), filepath.Join(dir, "aux.txt")
 	os.WriteFile(src, []byte("#include <mpi.h>\n"), 0o644)
-	argv := append([]string{"-std=gnu11", "-fsyntax-only", "-aux-info", aux}, headerArgs(x, im, overlay)...)
+	argv := append([]string{"-std=gnu11", "-fsyntax-only", "-aux-info", aux}, args...)
 	if out, err := exec.Command("gcc", append(argv, src)...).CombinedOutput(); err != nil {
-		x.Errorf(string(out), "%s's ABI header does not compile: %v", im.ID, err)
+		x.Errorf(string(out), "%s does not compile: %v", what, err)
 	}
 	data, err := os.ReadFile(aux)
 	if err != nil {
@@ -227,12 +235,12 @@ func prototypes(x *harness.X, im *harness.Impl, overlay string) map[string]strin
 	}
 	protos := map[string]string{}
 	for _, m := range auxProto.FindAllStringSubmatch(string(data), -1) {
-		if filepath.Base(m[1]) == "mpi.h" {
+		if from(m[1]) {
 			protos[m[3]] = m[2]
 		}
 	}
 	if len(protos) == 0 {
-		x.Errorf("", "gcc -aux-info found no MPI function in %s's ABI header", im.ID)
+		x.Errorf("", "gcc -aux-info found no MPI function in %s", what)
 	}
 	return protos
 }

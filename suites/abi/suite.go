@@ -8,7 +8,7 @@ import "github.com/mpits/mpits/harness"
 var Suite = &harness.Suite{
 	Name: "ABI",
 	Checks: []harness.Check{crossRun, matrix, constants, abiInfo, handles, exports, launch, mpitThroughABI,
-		fingerprintCheck, mpichFamily, fortranConv, headerCheck},
+		fingerprintCheck, mpichFamily, fortranConv, headerCheck, nativeHeader},
 	Fixtures: []harness.Fixture{
 		{Name: "abi_version", Sources: []string{"abi/abi_version.c"}, ABI: true},
 		{Name: "abi_app", Sources: []string{"abi/app.c"}, ABI: true},
@@ -40,6 +40,7 @@ var Suite = &harness.Suite{
 		{Name: "inject_abi_fortran_set_lost", Sources: []string{"inject/abi_fortran_set_lost.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
 		{Name: "inject_abi_header_complete", Sources: []string{"inject/abi_header_complete.c"}, ABI: true, Shared: true},
 		{Name: "inject_abi_header_proto", Sources: []string{"inject/abi_header_proto.c"}, ABI: true, Shared: true},
+		{Name: "inject_native_header_macro", Sources: []string{"inject/native_header_macro.c"}, Shared: true},
 		{Name: "inject_native_status_swap", Sources: []string{"inject/abi_status_swap.c"}, Shared: true, Flags: []string{"-ldl"}},
 		{Name: "inject_native_c2f_off", Sources: []string{"inject/abi_c2f_off.c"}, Shared: true, Flags: []string{"-ldl"}},
 		{Name: "inject_native_f2c_off", Sources: []string{"inject/abi_f2c_off.c"}, Shared: true, Flags: []string{"-ldl"}},
