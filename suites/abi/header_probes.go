@@ -261,6 +261,21 @@ var stdName = regexp.MustCompile(`^\S+ \*?(MPI_[A-Za-z0-9_]+)\(`)
 // stdBinding is one C binding of the standard (standard_bindings_gen.go).
 type stdBinding struct{ Decl, Section string }
 
+// eachStandard calls f with every function of the standard's C bindings and
+// its PMPI_ twin: its name, its binding under that name, and its section;
+// base is the MPI_ name of both.
+func eachStandard(f func(name, base, decl, section string)) {
+	for _, b := range standardBindings {
+		m := stdName.FindStringSubmatch(b.Decl)
+		if m == nil {
+			continue
+		}
+		for _, n := range []string{m[1], "P" + m[1]} {
+			f(n, m[1], strings.Replace(b.Decl, m[1]+"(", n+"(", 1), b.Section)
+		}
+	}
+}
+
 func judgePrototypes(x *harness.X) harness.Verdict {
 	overlay := overlayDir(x)
 	if overlay != "" {
@@ -285,11 +300,7 @@ func judgePrototypes(x *harness.X) harness.Verdict {
 	// alone: a header that agrees with the standard is not at fault for
 	// another that does not.
 	std := map[string]bool{}
-	for _, b := range standardBindings {
-		if m := stdName.FindStringSubmatch(b.Decl); m != nil {
-			std[m[1]], std["P"+m[1]] = true, true
-		}
-	}
+	eachStandard(func(name, _, _, _ string) { std[name] = true })
 	var others []string
 	for _, e := range abiEnvs(x) {
 		if e.Impl.ID == x.Impl.ID {
@@ -309,26 +320,20 @@ func judgePrototypes(x *harness.X) harness.Verdict {
 		}
 	}
 	nstd := 0
-	for _, b := range standardBindings {
-		m := stdName.FindStringSubmatch(b.Decl)
-		if m == nil {
-			continue
+	eachStandard(func(n, _, decl, section string) {
+		if _, ok := mine[n]; !ok {
+			return
 		}
-		for _, n := range []string{m[1], "P" + m[1]} {
-			if _, ok := mine[n]; !ok {
-				continue
-			}
-			// Outside the ABI (§20.4: the conversions "as well as
-			// MPI_F08_Status", which A.3.13 spells MPI_F08_status): the
-			// ABI header need not declare them as the standard does.
-			if why := protoSkip(n); why != "" {
-				skipped[n] = why
-				continue
-			}
-			nstd++
-			add("the standard (MPI-5.0 Annex "+b.Section+")", n, strings.Replace(b.Decl, m[1]+"(", n+"(", 1))
+		// Outside the ABI (§20.4: the conversions "as well as
+		// MPI_F08_Status", which A.3.13 spells MPI_F08_status): the ABI
+		// header need not declare them as the standard does.
+		if why := protoSkip(n); why != "" {
+			skipped[n] = why
+			return
 		}
-	}
+		nstd++
+		add("the standard (MPI-5.0 Annex "+section+")", n, decl)
+	})
 	errs, out := compileProbe(x, src.String(), headerArgs(x, x.Impl, overlay)...)
 	var p problems
 	for _, n := range sortedInts(errs) {

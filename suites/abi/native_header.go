@@ -71,21 +71,15 @@ func judgeNativeMacros(x *harness.X) harness.Verdict {
 	defined := headerMacros(x, what, args)
 	var bad []string
 	judged := 0
-	for _, b := range standardBindings {
-		m := stdName.FindStringSubmatch(b.Decl)
-		if m == nil {
-			continue
+	eachStandard(func(n, base, _, section string) {
+		if macroAllowed[n] || predefinedFunction(base) {
+			return
 		}
-		for _, n := range []string{m[1], "P" + m[1]} {
-			if macroAllowed[n] || predefinedFunction(m[1]) {
-				continue
-			}
-			judged++
-			if defined[n] {
-				bad = append(bad, fmt.Sprintf("%s (Annex %s)", n, b.Section))
-			}
+		judged++
+		if defined[n] {
+			bad = append(bad, fmt.Sprintf("%s (Annex %s)", n, section))
 		}
-	}
+	})
 	sort.Strings(bad)
 	if len(bad) > 0 {
 		x.Failf(strings.Join(bad, "\n"), "%s defines %d functions as macros: %s", what, len(bad), harness.FirstAndMore(bad))
@@ -158,22 +152,15 @@ func judgeNativePrototypes(x *harness.X) harness.Verdict {
 	type origin struct{ name, decl, section string }
 	lines := map[int]origin{}
 	line := 2
-	for _, b := range standardBindings {
-		m := stdName.FindStringSubmatch(b.Decl)
-		if m == nil {
-			continue
+	eachStandard(func(n, _, decl, section string) {
+		if _, ok := mine[n]; !ok {
+			return
 		}
-		for _, n := range []string{m[1], "P" + m[1]} {
-			if _, ok := mine[n]; !ok {
-				continue
-			}
-			decl := strings.Replace(b.Decl, m[1]+"(", n+"(", 1)
-			// A name the header also defines as a macro is left to the macro.
-			fmt.Fprintf(&src, "#ifndef %s\n%s\n#endif\n", n, decl)
-			lines[line+1] = origin{n, decl, b.Section}
-			line += 3
-		}
-	}
+		// A name the header also defines as a macro is NATIVE-MACRO-01's.
+		fmt.Fprintf(&src, "#ifndef %s\n%s\n#endif\n", n, decl)
+		lines[line+1] = origin{n, decl, section}
+		line += 3
+	})
 	if len(lines) == 0 {
 		x.Unsupported("not measurable here: %s declares no function of the standard's C bindings", what)
 	}
