@@ -96,6 +96,7 @@ func expectedApp() [2]map[string]int64 {
 	both("eh.invalid_rank.comm_arg_ok", 1)
 	both("eh.invalid_rank.class_is_err_rank", 1)
 	both("eh.invalid_rank.rc_is_err_rank", 1)
+	both("eh.invalid_rank.code_is_rc", 1)
 	both("eh.call.calls", 2)
 	both("eh.call.code_passed", 1)
 	both("eh.custom.string", 1)

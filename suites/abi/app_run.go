@@ -27,6 +27,8 @@ type appRun struct {
 	// Died: the application did not run to its end (it crashed, hung or
 	// failed); Problem says how and after which result.
 	Died bool
+	// Values: what each rank recorded, by key (nil when it died).
+	Values [2]map[string]int64
 }
 
 func (r appRun) cell() string {
@@ -112,6 +114,7 @@ func runApp(runner *harness.X, kind string, builder *harness.Impl, path string, 
 		}
 		got[r.Rank][rr.K] = rr.V
 	}
+	run.Values = got
 	for rank := 0; rank < 2; rank++ {
 		for _, k := range sortedKeys(want[rank]) {
 			v, ok := got[rank][k]

@@ -47,19 +47,58 @@ var matrix = harness.Define(harness.Check{
 			Text:      "user callbacks of an application built against the ABI header get ABI-encoded arguments from libmpi_abi: a reduction operation MPI_INT, an attribute copy callback its communicator or datatype and extra_state, a communicator error handler its communicator and the error code",
 			Injectors: []string{"inject_abi_callback_native"},
 			Judge:     judgeCallbacks},
-		// MPI-5.0 §9.3.1 (MPI_COMM_CREATE_ERRHANDLER): the user routine's
-		// "second [argument] is the error code to be returned by the MPI
-		// routine that raised the error", with the rest of what app.c checks
-		// (each result in app_expect.go names the call whose definition gives
-		// it). Quality, not normative, only because the reference text here
-		// holds §9.4 but not §9.3, so that sentence cannot be cited.
-		{ID: "NATIVE-API-X1", Source: "MPI-5.0 §9.4", Basis: harness.Quality,
+		// What app.c checks (each result in app_expect.go names the call
+		// whose definition gives it), errors raised by erroneous calls among
+		// them. Quality: MPI-5.0 §9.3, "An MPI implementation may be unable
+		// or choose not to handle some failures [...] text that states that
+		// errors will be handled should be read as may be handled." The part
+		// the text forces once an error is raised is NATIVE-EH-01.
+		{ID: "NATIVE-API-X1", Source: "MPI-5.0 §9.3, §9.4", Basis: harness.Quality,
 			Text:      "the native library gives the cross-run application, built with the implementation's own compiler wrapper, the results MPI defines (e.g. a call whose error went to a user communicator error handler returns that error code)",
 			Injectors: []string{"inject_native_status_swap"},
 			Needs:     "mpi", // the native library: every implementation
 			Judge:     judgeNativeApp},
+		// MPI-5.0 §9.3.1 (MPI_COMM_CREATE_ERRHANDLER): of the user
+		// routine's arguments, "The second is the error code to be returned
+		// by the MPI routine that raised the error."
+		{ID: "NATIVE-EH-01", Source: "MPI-5.0 §9.3.1", Basis: harness.Normative,
+			Text:      "where an erroneous call (a send to a rank past the last) raises an error on a communicator with a user error handler, the handler gets the very error code the call then returns",
+			Injectors: []string{"inject_native_eh_code_off"},
+			Needs:     "mpi",
+			Judge:     judgeNativeEHCode},
 	},
 })
+
+// judgeNativeEHCode reads the native application's invalid-rank send: the
+// code its error handler got against the code the send returned.
+func judgeNativeEHCode(x *harness.X) harness.Verdict {
+	ref := nativeRef(x, true)
+	if ref.Died {
+		x.Unsupported("not measurable here: the native application did not run to its end (NATIVE-API-X1's verdict): %s", ref.Problem)
+	}
+	if ref.Values[0] == nil {
+		x.Errorf("", "%s's native build of the application: %s", x.Impl.ID, ref.Problem)
+	}
+	raised := 0
+	for rank, v := range ref.Values {
+		calls, ok := v["eh.invalid_rank.calls"]
+		same, ok2 := v["eh.invalid_rank.code_is_rc"]
+		switch {
+		case !ok || !ok2:
+			x.Errorf(strings.Join(ref.Mismatches, "\n"), "rank %d recorded no eh.invalid_rank.calls or code_is_rc", rank)
+		case calls == 0:
+			// §9.3: the library may not handle it; nothing to compare.
+		case same != 1:
+			x.Failf(strings.Join(ref.Mismatches, "\n"), "rank %d: the error handler got another error code than MPI_Send to a rank past the last returned", rank)
+		default:
+			raised++
+		}
+	}
+	if raised == 0 {
+		x.Unsupported("not measurable here: the send to a rank past the last raised no error on either rank (§9.3 lets a library not handle it)")
+	}
+	return harness.Verdict{Reason: fmt.Sprintf("on %d of 2 ranks the send to a rank past the last called the communicator's error handler, with the code the send returned", raised)}
+}
 
 // nativeRef is x's own native build of the application run on x's native
 // library: remembered without injectors; with x's injectors (run again)

@@ -42,6 +42,7 @@ var Suite = &harness.Suite{
 		{Name: "inject_abi_header_proto", Sources: []string{"inject/abi_header_proto.c"}, ABI: true, Shared: true},
 		{Name: "inject_native_header_macro", Sources: []string{"inject/native_header_macro.c"}, Shared: true},
 		{Name: "inject_native_status_swap", Sources: []string{"inject/abi_status_swap.c"}, Shared: true, Flags: []string{"-ldl"}},
+		{Name: "inject_native_eh_code_off", Sources: []string{"inject/native_eh_code_off.c"}, Shared: true, Flags: []string{"-ldl"}},
 		{Name: "inject_native_c2f_off", Sources: []string{"inject/abi_c2f_off.c"}, Shared: true, Flags: []string{"-ldl"}},
 		{Name: "inject_native_f2c_off", Sources: []string{"inject/abi_f2c_off.c"}, Shared: true, Flags: []string{"-ldl"}},
 	},
