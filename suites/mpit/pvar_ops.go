@@ -163,11 +163,7 @@ func judgePvar30(x *harness.X) harness.Verdict {
 // variable (writing zeros).
 func judgePvar36(x *harness.X) harness.Verdict {
 	r := pvarJob(x)
-	errs := r.errsOf("write_readonly", "reset_readonly")
-	failTally(x, noteErrs(errs), "")
-	if len(errs) == 0 {
-		x.Unsupported("not measurable here: no read-only performance variable")
-	}
+	errs := judgeErrs(x, r, "", "no read-only performance variable", "write_readonly", "reset_readonly")
 	n := map[string]int{}
 	for _, e := range errs {
 		n[e.What]++
@@ -180,11 +176,7 @@ func judgePvar36(x *harness.X) harness.Verdict {
 // is not atomic (a read-only one may give MPI_T_ERR_PVAR_NO_WRITE instead).
 func judgePvar40(x *harness.X) harness.Verdict {
 	r := pvarJob(x)
-	errs := r.errsOf("readreset_nonatomic")
-	failTally(x, noteErrs(errs), "")
-	if len(errs) == 0 {
-		x.Unsupported("not measurable here: no performance variable that is not atomic")
-	}
+	errs := judgeErrs(x, r, "", "no performance variable that is not atomic", "readreset_nonatomic")
 	readonly := 0
 	for _, e := range errs {
 		if strings.Contains(e.Want, "MPI_T_ERR_PVAR_NO_WRITE") {
@@ -199,11 +191,7 @@ func judgePvar40(x *harness.X) harness.Verdict {
 // variable it could allocate) through session B.
 func judgePvar27(x *harness.X) harness.Verdict {
 	r := pvarJob(x)
-	errs := r.errsOf("read_other_session")
-	failTally(x, noteErrs(errs), "")
-	if len(errs) == 0 {
-		x.Unsupported("not measurable here: no handle to try in another session")
-	}
+	errs := judgeErrs(x, r, "", "no handle to try in another session", "read_other_session")
 	return harness.Verdict{Reason: fmt.Sprintf("%s of session A read through session B: %s",
 		plural(len(errs), "handle", "handles"), rcCounts(errs))}
 }

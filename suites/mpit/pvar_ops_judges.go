@@ -21,6 +21,18 @@ func failTally(x *harness.X, t tally, evidence string) {
 	p.fail(x, "broken")
 }
 
+// judgeErrs fails the rule on the error cases named one of what whose code
+// or fact is wrong (evidence after them), or ends it unsupported, "not
+// measurable here: " why, where none ran; it returns those cases.
+func judgeErrs(x *harness.X, r *pvarRecs, evidence, why string, what ...string) []errRec {
+	errs := r.errsOf(what...)
+	failTally(x, noteErrs(errs), evidence)
+	if len(errs) == 0 {
+		x.Unsupported("not measurable here: %s", why)
+	}
+	return errs
+}
+
 // errsOf returns the error cases' records (err) named one of what.
 func (r *pvarRecs) errsOf(what ...string) []errRec {
 	var out []errRec
