@@ -29,6 +29,9 @@ type Verdict struct {
 	Status   Status `json:"status"`
 	Reason   string `json:"reason,omitempty"`   // one line
 	Evidence string `json:"evidence,omitempty"` // records or an output excerpt
+	// Exercised is what the judge exercised. Every pass carries it (Passed);
+	// a fail may.
+	Exercised *Exercise `json:"exercised,omitempty"`
 }
 
 // Check is a group of rules judged from the same jobs: its rules share
@@ -207,6 +210,9 @@ func judge(run func(x *X) Verdict, x *X) (v Verdict) {
 	v = run(x)
 	if v.Status == "" {
 		v.Status = Pass
+	}
+	if v.Status == Pass {
+		v = earned(v)
 	}
 	return v
 }

@@ -152,6 +152,9 @@ func matrixMarkdown(rows []Row, injs []Injection, impls []string) string {
 					if r.Reason != "" {
 						fmt.Fprintf(&b, " — %s", r.Reason)
 					}
+					if r.Exercised != nil && r.Status == harness.Pass {
+						fmt.Fprintf(&b, " [%s]", r.Exercised)
+					}
 					b.WriteString("\n")
 				}
 			}

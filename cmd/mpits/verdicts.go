@@ -20,6 +20,8 @@ type Row struct {
 	Version string         `json:"version"` // the library's own version string
 	Status  harness.Status `json:"status"`
 	Reason  string         `json:"reason,omitempty"`
+	// Exercised is what the judge exercised (every pass says).
+	Exercised *harness.Exercise `json:"exercised,omitempty"`
 }
 
 // Injection is one fault-injector spec: the rule must fail under it.
@@ -76,7 +78,8 @@ func collect(runs []types.Report, versions map[string]string) ([]Row, []Injectio
 				continue
 			}
 			r := Row{RuleInfo: j.RuleInfo, Impl: j.Impl, Version: versions[j.Impl]}
-			r.Status, r.Reason = verdictOf(sp)
+			v := verdictOf(sp)
+			r.Status, r.Reason, r.Exercised = v.Status, v.Reason, v.Exercised
 			rows = append(rows, r)
 		}
 	}
@@ -112,23 +115,24 @@ func judgedBy(sp types.SpecReport) (harness.Judged, bool) {
 	return harness.Judged{}, false
 }
 
-// verdictOf reads the verdict the spec recorded; a spec that broke before
-// recording one (panic, timeout, interrupt) is an error.
-func verdictOf(sp types.SpecReport) (harness.Status, string) {
+// verdictOf reads the verdict the spec recorded (its reason's first line,
+// no evidence); a spec that broke before recording one (panic, timeout,
+// interrupt) is an error.
+func verdictOf(sp types.SpecReport) harness.Verdict {
 	for _, e := range sp.ReportEntries {
 		if e.Name != "verdict" {
 			continue
 		}
 		var v harness.Verdict
 		if json.Unmarshal([]byte(e.Value.AsJSON), &v) == nil && v.Status != "" {
-			return v.Status, harness.FirstLine(v.Reason)
+			return harness.Verdict{Status: v.Status, Reason: harness.FirstLine(v.Reason), Exercised: v.Exercised}
 		}
 	}
 	switch sp.State {
 	case types.SpecStatePassed:
-		return harness.Pass, ""
+		return harness.Verdict{Status: harness.Pass}
 	case types.SpecStateSkipped:
-		return harness.Unsupported, harness.FirstLine(strings.TrimPrefix(sp.Failure.Message, "unsupported: "))
+		return harness.Verdict{Status: harness.Unsupported, Reason: harness.FirstLine(strings.TrimPrefix(sp.Failure.Message, "unsupported: "))}
 	}
-	return harness.Error, fmt.Sprintf("spec %s: %s", sp.State, harness.FirstLine(sp.Failure.Message))
+	return harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("spec %s: %s", sp.State, harness.FirstLine(sp.Failure.Message))}
 }
