@@ -88,5 +88,5 @@ func judgeSameAcrossRanks(x *harness.X) harness.Verdict {
 	if compared == 0 {
 		x.Unsupported("not measurable here: no event type answered MPI_T_event_get_info on two ranks (%d names)", len(names))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d event types have the same verbosity, datatypes, num_elements, enumeration and binding on both ranks", compared)}
+	return harness.Exposed(compared, "event types answering on both ranks", "%d event types have the same verbosity, datatypes, num_elements, enumeration and binding on both ranks", compared)
 }

@@ -69,6 +69,25 @@ type deliverProblems struct {
 	count, user, elems []string
 	judged             []string // "action xK" of phases judged
 	evidence           []string
+	// What was judged: the callback counts compared (one per event type of
+	// a phase on an observing rank), the callbacks whose user_data was
+	// checked, the pinned elements compared, and of those the ones whose
+	// expected value is not 0, the value of the fixture's zeroed read
+	// buffer: an element the library never wrote reads 0, so only the
+	// others could have shown a wrong value.
+	counts, callbacks, pinned, pinnedNonzero int
+}
+
+// add adds q's problems and counts to p.
+func (p *deliverProblems) add(q deliverProblems) {
+	p.count = append(p.count, q.count...)
+	p.user = append(p.user, q.user...)
+	p.elems = append(p.elems, q.elems...)
+	p.evidence = append(p.evidence, q.evidence...)
+	p.counts += q.counts
+	p.callbacks += q.callbacks
+	p.pinned += q.pinned
+	p.pinnedNonzero += q.pinnedNonzero
 }
 
 func deliverRecs(x *harness.X) (*eventsRun, deliverProblems) {
@@ -87,10 +106,7 @@ func deliverRecs(x *harness.X) (*eventsRun, deliverProblems) {
 			if n > 0 {
 				all.judged = append(all.judged, fmt.Sprintf("%s x%d", ph.Action, ph.K))
 			}
-			all.count = append(all.count, p.count...)
-			all.user = append(all.user, p.user...)
-			all.elems = append(all.elems, p.elems...)
-			all.evidence = append(all.evidence, p.evidence...)
+			all.add(p)
 		}
 	}
 	return r, all
@@ -119,7 +135,13 @@ func deliverJudge(kind string) func(x *harness.X) harness.Verdict {
 		if d.Problem != "" {
 			reason += fmt.Sprintf(" (judged up to the end of the job: %s, CB-X1)", d.Problem)
 		}
-		return harness.Verdict{Reason: reason}
+		switch kind {
+		case "count":
+			return harness.Exposed(p.counts, "callback counts (an event type of a phase on an observing rank)", "%s", reason)
+		case "user":
+			return harness.Exposed(p.callbacks, "callbacks", "%s", reason)
+		}
+		return harness.Passed(p.pinned, p.pinnedNonzero, "pinned elements read", "%s", reason)
 	}
 }
 
@@ -136,7 +158,7 @@ func judgeNoCrashInCallback(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: no callback ran")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d callbacks queried their instance and returned", n)}
+	return harness.Exposed(n, "callbacks", "%d callbacks queried their instance and returned", n)
 }
 
 func profileIDs(ps []profile) string {
@@ -195,13 +217,17 @@ func phaseProblems(ph phase, sub string, phases []phaseRec, cbs []cbRec, facts [
 				}
 			}
 			ev := jsonOf(got)
+			out.callbacks += len(got)
 			for i, c := range got {
 				if !c.UserOK {
 					out.user = append(out.user, fmt.Sprintf("rank %d: callback %d of %s got a user_data that is not the pointer given at registration", p.Rank, i, et.Name))
 					out.evidence = append(out.evidence, jsonOf([]cbRec{c}))
 				}
 				if i < len(fs) {
-					out.elems = append(out.elems, compareElements(p.Rank, et, i, c, fs[i], cbs, &out.evidence)...)
+					bad, compared, nonzero := compareElements(p.Rank, et, i, c, fs[i], cbs, &out.evidence)
+					out.elems = append(out.elems, bad...)
+					out.pinned += compared
+					out.pinnedNonzero += nonzero
 				}
 			}
 			if len(got) != ph.K {
@@ -211,15 +237,18 @@ func phaseProblems(ph phase, sub string, phases []phaseRec, cbs []cbRec, facts [
 				out.count = append(out.count, fmt.Sprintf("rank %d: %d x %s raised %s %d times, not %d", p.Rank, ph.K, ph.Action, et.Name, len(got), ph.K))
 				out.evidence = append(out.evidence, ev)
 			}
+			out.counts++
 		}
 		judged++
 	}
 	return judged, out
 }
 
-// compareElements checks callback n's elements against action n's facts.
-func compareElements(rank int, et eventTruth, n int, c cbRec, f factRec, all []cbRec, evidence *[]string) []string {
-	var bad []string
+// compareElements checks callback n's elements against action n's facts;
+// it returns the problems, how many pinned elements it compared and how
+// many of those were expected to be other than 0 (the fixture reads each
+// element into a zeroed buffer: one the library never wrote reads 0).
+func compareElements(rank int, et eventTruth, n int, c cbRec, f factRec, all []cbRec, evidence *[]string) (bad []string, compared, nonzero int) {
 	for e, name := range et.Elems {
 		if name == "" {
 			continue
@@ -236,12 +265,16 @@ func compareElements(rank int, et eventTruth, n int, c cbRec, f factRec, all []c
 		}
 		want, src := expectedValue(name, f, rank, all)
 		got, _ := hexValue(c.Elems[e])
+		compared++
+		if want != 0 {
+			nonzero++
+		}
 		if want != got {
 			bad = append(bad, fmt.Sprintf("rank %d: element %d of %s in callback %d is 0x%x, but %s is 0x%x", rank, e, et.Name, n, got, src, want))
 			*evidence = append(*evidence, fmt.Sprintf("callback:\n%sfacts of action %d: %v", jsonOf([]cbRec{c}), n, f.Facts))
 		}
 	}
-	return bad
+	return bad, compared, nonzero
 }
 
 func expectedValue(name string, f factRec, rank int, all []cbRec) (uint64, string) {
@@ -300,6 +333,7 @@ func judgePreInit(x *harness.X) harness.Verdict {
 	phases := decode[phaseRec](d, "phase")
 	cbs := decode[cbRec](d, "cb")
 	var bad, ev, judged []string
+	counts := 0 // callback counts compared: an event type MPI_Init raises, on an observing rank
 	for _, pr := range r.Profiles {
 		for _, ph := range pr.Phases {
 			if ph.Action != "mpi_init" {
@@ -325,6 +359,7 @@ func judgePreInit(x *harness.X) harness.Verdict {
 					if n != ph.K {
 						bad = append(bad, fmt.Sprintf("rank %d: with a callback registered before MPI_Init, MPI_Init raised %s %d times, not %d", p.Rank, et.Name, n, ph.K))
 					}
+					counts++
 					judged = append(judged, fmt.Sprintf("rank %d: %s x%d", p.Rank, et.Name, n))
 				}
 			}
@@ -341,5 +376,5 @@ func judgePreInit(x *harness.X) harness.Verdict {
 		}
 		x.Unsupported("not measurable here: profile %s names no event raised inside MPI_Init (%s)", profileIDs(r.Profiles), num)
 	}
-	return harness.Verdict{Reason: "registered before MPI_Init: " + strings.Join(judged, ", ")}
+	return harness.Exposed(counts, "callback counts (an event type MPI_Init raises, on an observing rank)", "registered before MPI_Init: %s", strings.Join(judged, ", "))
 }

@@ -49,7 +49,7 @@ func judgeDroppedArgs(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: no dropped handler ran")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d dropped-handler call(s) got the source of their event and a safety level", n)}
+	return harness.Exposed(n, "dropped-handler calls", "%d dropped-handler call(s) got the source of their event and a safety level", n)
 }
 
 func setList(m map[int]bool) string {

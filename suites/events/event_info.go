@@ -83,7 +83,7 @@ func judgeEvt1(x *harness.X) harness.Verdict {
 	if len(bad) > 0 {
 		x.Failf(jsonOf(evs), "%s", firstAndMore(bad))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("MPI_T_event_get_info succeeds for all %d event types", len(evs))}
+	return harness.Exposed(len(evs), "MPI_T_event_get_info calls", "MPI_T_event_get_info succeeds for all %d event types", len(evs))
 }
 
 func judgeEvt3(x *harness.X) harness.Verdict {
@@ -108,5 +108,5 @@ func judgeEvt3(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: MPI_T_event_get_info gave no event type's name")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d event type names round-trip through MPI_T_event_get_index", n)}
+	return harness.Exposed(n, "MPI_T_event_get_index calls", "%d event type names round-trip through MPI_T_event_get_index", n)
 }

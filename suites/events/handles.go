@@ -111,9 +111,11 @@ func handleViews(x *harness.X) (*eventsRun, []probeView, map[int]handlesRec) {
 func judgeHandleDelivery(x *harness.X) harness.Verdict {
 	r, views, hs := handleViews(x)
 	var bad, ev []string
+	n := 0 // instances raised on the observing ranks, before and after the free
 	for _, v := range views {
 		h := hs[v.rank]
 		k := v.pr.Probe.K
+		n += 2 * k
 		count := func(sub string, slot int) (n int) {
 			for _, c := range v.cbs[sub] {
 				if c.Slot == slot {
@@ -139,7 +141,7 @@ func judgeHandleDelivery(x *harness.X) harness.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("both handles got all %d before the free; the freed one got nothing more while the other got all %d", r.Profiles[0].Probe.K, r.Profiles[0].Probe.K)}
+	return harness.Exposed(n, "instances (each counted at both handles)", "both handles got all %d before the free; the freed one got nothing more while the other got all %d", r.Profiles[0].Probe.K, r.Profiles[0].Probe.K)
 }
 
 func judgeHandleFreeRC(x *harness.X) harness.Verdict {
@@ -162,7 +164,7 @@ func judgeHandleFreeRC(x *harness.X) harness.Verdict {
 	if len(frees) == 0 {
 		x.Unsupported("not measurable here: the probe job freed no handle")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d MPI_T_event_handle_free calls returned MPI_SUCCESS", len(frees))}
+	return harness.Exposed(len(frees), "MPI_T_event_handle_free calls", "%d MPI_T_event_handle_free calls returned MPI_SUCCESS", len(frees))
 }
 
 func judgeFreeCallback(x *harness.X) harness.Verdict {
@@ -182,7 +184,7 @@ func judgeFreeCallback(x *harness.X) harness.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("on %d rank(s) the free callback ran once with the freed handle and its user_data", len(views))}
+	return harness.Exposed(len(views), "handle frees (one per observing rank)", "on %d rank(s) the free callback ran once with the freed handle and its user_data", len(views))
 }
 
 // mainFrees leaves out the free callbacks of handles their own callback
@@ -205,11 +207,13 @@ func judgeBound(x *harness.X) harness.Verdict {
 	phases := decode[phaseRec](d, "phase")
 	cbs, facts := decode[cbRec](d, "cb"), decode[factRec](d, "fact")
 	var bound []string
+	ranks := 0 // bound phases judged on an observing rank
 	for _, pr := range r.Profiles {
 		for _, ph := range pr.Phases {
 			for _, p := range phases {
 				if p.Action == ph.Action && p.Present && p.Rank == 0 && !strings.Contains(strings.Join(p.Binds, ","), "no_object") {
-					if checkPhase(x, ph, "deliver", phases, cbs, facts, d) > 0 {
+					if n := checkPhase(x, ph, "deliver", phases, cbs, facts, d); n > 0 {
+						ranks += n
 						bound = append(bound, fmt.Sprintf("%s (bound to %s)", ph.Events[0].Name, p.Binds[0]))
 					}
 				}
@@ -219,7 +223,7 @@ func judgeBound(x *harness.X) harness.Verdict {
 	if len(bound) == 0 {
 		x.Unsupported("not measurable here: no event type of profile %s is bound to an object", profileIDs(r.Profiles))
 	}
-	return harness.Verdict{Reason: "bound handles saw only their object: " + strings.Join(bound, ", ")}
+	return harness.Exposed(ranks, "bound phases on observing ranks", "bound handles saw only their object: %s", strings.Join(bound, ", "))
 }
 
 // MPI_T_event_handle_set_info / _get_info and MPI_T_event_callback_set_info /
@@ -297,7 +301,7 @@ func infoJudge(which string) func(x *harness.X) harness.Verdict {
 		if len(bad) > 0 {
 			x.Failf(jsonOf(infos), "%s", firstAndMore(bad))
 		}
-		return harness.Verdict{Reason: fmt.Sprintf("%d round trips: %s_set_info succeeds and _get_info returns a new info object", len(infos), name)}
+		return harness.Exposed(len(infos), "info round trips", "%d round trips: %s_set_info succeeds and _get_info returns a new info object", len(infos), name)
 	}
 }
 
@@ -322,7 +326,7 @@ func judgeHintKept(x *harness.X) harness.Verdict {
 	if back == 0 {
 		x.Unsupported("not measurable here: no get_info returned the hint set (ignored hints, or no info object: EH-7, EH-7a)")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d hints came back with the value set", back)}
+	return harness.Exposed(back, "hints that came back", "%d hints came back with the value set", back)
 }
 
 // judgeSelfFree judges the h_self sub-phase of the probe job: the first
@@ -371,7 +375,7 @@ func judgeSelfFree(x *harness.X) harness.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("on %d rank(s) a callback freed its own handle (MPI_SUCCESS) and the later %d instances did not reach it", n, r.Profiles[0].Probe.K-1)}
+	return harness.Exposed(n, "frees of a handle inside its own callback", "on %d rank(s) a callback freed its own handle (MPI_SUCCESS) and the later %d instances did not reach it", n, r.Profiles[0].Probe.K-1)
 }
 
 // judgeFreeSafety judges the cb_safety of every free callback of the
@@ -399,5 +403,5 @@ func judgeFreeSafety(x *harness.X) harness.Verdict {
 	for _, f := range fs {
 		lv = append(lv, levelName(f.Safety))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d free callbacks got a safety level: %s", len(fs), strings.Join(lv, ", "))}
+	return harness.Exposed(len(fs), "free callbacks", "%d free callbacks got a safety level: %s", len(fs), strings.Join(lv, ", "))
 }

@@ -103,6 +103,15 @@ func insideJudge(kind string) func(x *harness.X) harness.Verdict {
 		}
 		var bad, ev []string
 		n, pairs := 0, 0
+		// The items each kind judged, and of them those that could have
+		// shown a breach: "rc" the queries made, "read" the elements
+		// read, "timestamp" and "source" the calls, "copy" the copies
+		// called, "guard" the copies called, of which those that
+		// succeeded (only their guard bytes are judged), "observed" and
+		// "order" the pairs compared, of which those with both
+		// timestamps written (the fixture's -1 is no timestamp: a
+		// comparison with it says nothing of the library's clock).
+		judged, exposed := 0, 0
 		for _, j := range []*jobOut{r.Probe, r.Deliver} {
 			last := map[[2]int]int64{} // (rank, source) -> last timestamp
 			for _, c := range decode[cbRec](j, "cb") {
@@ -113,18 +122,31 @@ func insideJudge(kind string) func(x *harness.X) harness.Verdict {
 				}
 				switch kind {
 				case "rc":
+					// MPI_T_event_read of every element, MPI_T_event_copy
+					// unless not called (-1: no event type known, -2: no
+					// room), _get_timestamp and _get_source.
+					q := len(c.ReadRCs) + 2
+					if c.CopyRC != -1 && c.CopyRC != -2 {
+						q++
+					}
+					judged += q
+					exposed += q
 					for _, q := range []string{"read", "copy", "timestamp", "source"} {
 						if c.NA[q] {
 							add("rank %d: %s inside the callback of %s returned MPI_T_ERR_NOT_ACCESSIBLE", c.Rank, queryName[q], c.Event)
 						}
 					}
 				case "read":
+					judged += len(c.ReadRCs)
+					exposed += len(c.ReadRCs)
 					for e, rc := range c.ReadRCs {
 						if rc != 0 {
 							add("rank %d: MPI_T_event_read(%s, element %d) returned %d inside the callback", c.Rank, c.Event, e, rc)
 						}
 					}
 				case "timestamp":
+					judged++
+					exposed++
 					if c.TsRC != 0 {
 						add("rank %d: MPI_T_event_get_timestamp(%s) returned %d inside the callback", c.Rank, c.Event, c.TsRC)
 					}
@@ -132,8 +154,12 @@ func insideJudge(kind string) func(x *harness.X) harness.Verdict {
 					if c.CopyRC == -2 {
 						continue // an extent past the fixture's buffer: not copied
 					}
+					if c.CopyRC != -1 {
+						judged++ // a copy called (-1: no event type known, not called)
+					}
 					if c.CopyRC == 0 {
 						pairs++
+						exposed++ // a copy that succeeded: its guard bytes were judged
 					}
 					if c.CopyRC == 0 && c.GuardAt >= 0 {
 						add("rank %d: MPI_T_event_copy(%s) wrote byte %d past the extent %d that MPI_T_event_get_info describes", c.Rank, c.Event, c.GuardAt, c.Extent)
@@ -145,10 +171,18 @@ func insideJudge(kind string) func(x *harness.X) harness.Verdict {
 					ts, _ := parseCount(c.Ts)
 					now, _ := parseCount(c.Now)
 					pairs++
+					judged++
+					if ts != -1 && now != -1 {
+						exposed++
+					}
 					if ts > now {
 						add("rank %d: %s has timestamp %d, later than MPI_T_source_get_timestamp(%d) read after it in the callback, %d", c.Rank, c.Event, ts, c.Src, now)
 					}
 				case "copy":
+					if c.CopyRC != -2 {
+						judged++
+						exposed++
+					}
 					if c.CopyRC != 0 && c.CopyRC != -2 {
 						add("rank %d: MPI_T_event_copy(%s) returned %d inside the callback", c.Rank, c.Event, c.CopyRC)
 					}
@@ -156,6 +190,8 @@ func insideJudge(kind string) func(x *harness.X) harness.Verdict {
 						add("rank %d: MPI_T_event_copy(%s) does not hold, at each element's displacement, what MPI_T_event_read gave", c.Rank, c.Event)
 					}
 				case "source":
+					judged++
+					exposed++
 					if c.SrcRC != 0 {
 						add("rank %d: MPI_T_event_get_source(%s) returned %d inside the callback", c.Rank, c.Event, c.SrcRC)
 					}
@@ -170,6 +206,10 @@ func insideJudge(kind string) func(x *harness.X) harness.Verdict {
 					k := [2]int{c.Rank, c.Src}
 					if prev, ok := last[k]; ok {
 						pairs++
+						judged++
+						if prev != -1 && ts != -1 {
+							exposed++
+						}
 						if ts < prev {
 							add("rank %d: ordered source %d: %s has timestamp %d after an event of the same source with %d", c.Rank, c.Src, c.Event, ts, prev)
 						}
@@ -198,7 +238,8 @@ func insideJudge(kind string) func(x *harness.X) harness.Verdict {
 		if r.Deliver.Problem != "" {
 			reason += fmt.Sprintf(" (the callbacks recorded before the delivery job ended: %s, CB-X1)", r.Deliver.Problem)
 		}
-		return harness.Verdict{Reason: reason}
+		items := map[string]string{"rc": "queries of the instance in callbacks", "read": "MPI_T_event_read calls in callbacks", "timestamp": "MPI_T_event_get_timestamp calls in callbacks", "guard": "MPI_T_event_copy calls in callbacks", "observed": "instance timestamps compared with their source's", "copy": "MPI_T_event_copy calls in callbacks", "source": "MPI_T_event_get_source calls in callbacks", "order": "pairs of successive instance timestamps of an ordered source"}[kind]
+		return harness.Passed(judged, exposed, items, "%s", reason)
 	}
 }
 
@@ -271,7 +312,9 @@ func judgeCB17(x *harness.X) harness.Verdict {
 	} else {
 		reason += "; no pvar call (" + pvarChoice(r) + ")"
 	}
-	return harness.Verdict{Reason: reason + ": none returned MPI_T_ERR_NOT_ACCESSIBLE"}
+	// Every call returned a code, and any could have been
+	// MPI_T_ERR_NOT_ACCESSIBLE.
+	return harness.Exposed(nts+len(calls)*npv, "calls in callbacks (MPI_T_source_get_timestamp and pvar calls)", "%s: none returned MPI_T_ERR_NOT_ACCESSIBLE", reason)
 }
 
 // pvarChoice says which performance variable the probe job chose.

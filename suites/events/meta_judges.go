@@ -112,7 +112,7 @@ func judgeEvt2(x *harness.X) harness.Verdict {
 	if w.sum.OutOfRange != "invalid_index" {
 		x.FailOn([]string{fmt.Sprintf("MPI_T_event_get_info(%d) (one past the last) did not return MPI_T_ERR_INVALID_INDEX (%s)", w.sum.Num, w.sum.OutOfRange)}, w.j.Evidence)
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("MPI_T_event_get_info(%d), one past the last of %d event types, returned MPI_T_ERR_INVALID_INDEX", w.sum.Num, w.sum.Num)}
+	return harness.Exposed(1, "out-of-range MPI_T_event_get_info calls", "MPI_T_event_get_info(%d), one past the last of %d event types, returned MPI_T_ERR_INVALID_INDEX", w.sum.Num, w.sum.Num)
 }
 
 // EVT-X2: name, verbosity, binding and number of elements of every event
@@ -135,9 +135,9 @@ func judgeEvtX2(x *harness.X) harness.Verdict {
 	}
 	x.FailOn(bad, w.j.Evidence)
 	if len(evs) == 0 {
-		return harness.Verdict{Reason: fmt.Sprintf("none of the %d event types answered MPI_T_event_get_info (EVT-1's): no name, verbosity or binding judged", len(w.evs))}
+		return harness.Exposed(0, "event types answering MPI_T_event_get_info", "none of the %d event types answered MPI_T_event_get_info (EVT-1's): no name, verbosity or binding judged", len(w.evs))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("each of the %d event types answering MPI_T_event_get_info (of %d) gives a non-empty name, a verbosity and a binding among the constants, and a number of elements not below 0", len(evs), len(w.evs))}
+	return harness.Exposed(len(evs), "event types answering MPI_T_event_get_info", "each of the %d event types answering MPI_T_event_get_info (of %d) gives a non-empty name, a verbosity and a binding among the constants, and a number of elements not below 0", len(evs), len(w.evs))
 }
 
 // EVT-12: every element has a real datatype.
@@ -155,9 +155,9 @@ func judgeEvt12(x *harness.X) harness.Verdict {
 	}
 	x.FailOn(bad, w.j.Evidence)
 	if n == 0 {
-		return harness.Verdict{Reason: fmt.Sprintf("the %d event types answering MPI_T_event_get_info have no elements: no datatype judged", len(evs))}
+		return harness.Exposed(0, "event type elements", "the %d event types answering MPI_T_event_get_info have no elements: no datatype judged", len(evs))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("each of the %d elements of the %d event types answering MPI_T_event_get_info has a datatype other than MPI_DATATYPE_NULL, of a size above 0", n, len(evs))}
+	return harness.Exposed(n, "event type elements", "each of the %d elements of the %d event types answering MPI_T_event_get_info has a datatype other than MPI_DATATYPE_NULL, of a size above 0", n, len(evs))
 }
 
 // EVT-X3: displacements not negative, elements not overlapping.
@@ -192,9 +192,9 @@ func judgeEvtX3(x *harness.X) harness.Verdict {
 	}
 	x.FailOn(bad, w.j.Evidence)
 	if n == 0 {
-		return harness.Verdict{Reason: fmt.Sprintf("the %d event types answering MPI_T_event_get_info have no elements: no displacement judged", len(evs))}
+		return harness.Exposed(0, "event type elements", "the %d event types answering MPI_T_event_get_info have no elements: no displacement judged", len(evs))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("each of the %d elements of the %d event types answering MPI_T_event_get_info is at a displacement not below 0, and in the %d event types with two elements or more none overlap", n, len(evs), several)}
+	return harness.Exposed(n, "event type elements", "each of the %d elements of the %d event types answering MPI_T_event_get_info is at a displacement not below 0, and in the %d event types with two elements or more none overlap", n, len(evs), several)
 }
 
 // EVT-5: no two event types share a name.
@@ -214,7 +214,7 @@ func judgeEvt5(x *harness.X) harness.Verdict {
 	if len(evs) < 2 {
 		x.Unsupported("not measurable here: %d event type(s) answer MPI_T_event_get_info: no two names to compare", len(evs))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("the %d event types answering MPI_T_event_get_info (of %d) have %d different names", len(evs), len(w.evs), len(names))}
+	return harness.Exposed(len(evs), "event type names", "the %d event types answering MPI_T_event_get_info (of %d) have %d different names", len(evs), len(w.evs), len(names))
 }
 
 // EVT-11: displacements start at zero and ascend.
@@ -244,7 +244,7 @@ func judgeEvt11(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: no event type has elements")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("the displacements of the %d event types with elements (%d elements) start at 0, and ascend in the %d with two elements or more", withElements, n, several)}
+	return harness.Exposed(n, "element displacements", "the displacements of the %d event types with elements (%d elements) start at 0, and ascend in the %d with two elements or more", withElements, n, several)
 }
 
 // EVT-13: a non-NULL info argument gets an info object.
@@ -264,7 +264,7 @@ func judgeEvt13(x *harness.X) harness.Verdict {
 	if len(evs) == 0 {
 		x.Unsupported("not measurable here: no event type answers MPI_T_event_get_info")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("MPI_T_event_get_info with a non-NULL info returned an info object for %s (%d with keys)", countOf(len(evs), "the event type that answered", "each of the %d event types that answered"), keyed)}
+	return harness.Exposed(len(evs), "MPI_T_event_get_info calls with a non-NULL info", "MPI_T_event_get_info with a non-NULL info returned an info object for %s (%d with keys)", countOf(len(evs), "the event type that answered", "each of the %d event types that answered"), keyed)
 }
 
 // SRC-1: sources exist with event types, and each answers get_info.
@@ -281,7 +281,7 @@ func judgeSrc1(x *harness.X) harness.Verdict {
 		}
 	}
 	x.FailOn(bad, w.j.Evidence)
-	return harness.Verdict{Reason: fmt.Sprintf("with %d event types MPI_T_source_get_num gives %d, and MPI_T_source_get_info succeeded for %s", s.Num, s.Sources, countOf(len(w.srcs), "the source index asked", "each of the %d source indices asked"))}
+	return harness.Exposed(1+len(w.srcs), "calls (MPI_T_source_get_num, then MPI_T_source_get_info of each source index)", "with %d event types MPI_T_source_get_num gives %d, and MPI_T_source_get_info succeeded for %s", s.Num, s.Sources, countOf(len(w.srcs), "the source index asked", "each of the %d source indices asked"))
 }
 
 // SRC-2: every source's ordering is one of the two constants.
@@ -298,9 +298,9 @@ func judgeSrc2(x *harness.X) harness.Verdict {
 	}
 	x.FailOn(bad, w.j.Evidence)
 	if len(srcs) == 0 {
-		return harness.Verdict{Reason: fmt.Sprintf("none of the %d sources answered MPI_T_source_get_info: no ordering judged", len(w.srcs))}
+		return harness.Exposed(0, "sources answering MPI_T_source_get_info", "none of the %d sources answered MPI_T_source_get_info: no ordering judged", len(w.srcs))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%s ordered (%d) or unordered (%d)", countOf(len(srcs), "the source answering MPI_T_source_get_info is", "each of the %d sources answering MPI_T_source_get_info is"), orders["ordered"], orders["unordered"])}
+	return harness.Exposed(len(srcs), "sources answering MPI_T_source_get_info", "%s ordered (%d) or unordered (%d)", countOf(len(srcs), "the source answering MPI_T_source_get_info is", "each of the %d sources answering MPI_T_source_get_info is"), orders["ordered"], orders["unordered"])
 }
 
 // SRC-3: ticks per second and maximum ticks above 0.
@@ -317,9 +317,9 @@ func judgeSrc3(x *harness.X) harness.Verdict {
 	}
 	x.FailOn(bad, w.j.Evidence)
 	if len(srcs) == 0 {
-		return harness.Verdict{Reason: fmt.Sprintf("none of the %d sources answered MPI_T_source_get_info: no ticks judged", len(w.srcs))}
+		return harness.Exposed(0, "sources answering MPI_T_source_get_info", "none of the %d sources answered MPI_T_source_get_info: no ticks judged", len(w.srcs))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%s ticks per second and maximum ticks above 0", countOf(len(srcs), "the source answering MPI_T_source_get_info gives", "each of the %d sources answering MPI_T_source_get_info gives"))}
+	return harness.Exposed(len(srcs), "sources answering MPI_T_source_get_info", "%s ticks per second and maximum ticks above 0", countOf(len(srcs), "the source answering MPI_T_source_get_info gives", "each of the %d sources answering MPI_T_source_get_info gives"))
 }
 
 // SRC-4: a non-NULL info argument gets an info object.
@@ -340,9 +340,9 @@ func judgeSrc4(x *harness.X) harness.Verdict {
 		x.Unsupported("not measurable here: no source")
 	}
 	if len(srcs) == 0 {
-		return harness.Verdict{Reason: fmt.Sprintf("none of the %d sources answered MPI_T_source_get_info (SRC-1's): no info object judged", len(w.srcs))}
+		return harness.Exposed(0, "MPI_T_source_get_info calls with a non-NULL info", "none of the %d sources answered MPI_T_source_get_info (SRC-1's): no info object judged", len(w.srcs))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("MPI_T_source_get_info with a non-NULL info returned an info object for %s (%d with keys)", countOf(len(srcs), "the source that answered", "each of the %d sources that answered"), keyed)}
+	return harness.Exposed(len(srcs), "MPI_T_source_get_info calls with a non-NULL info", "MPI_T_source_get_info with a non-NULL info returned an info object for %s (%d with keys)", countOf(len(srcs), "the source that answered", "each of the %d sources that answered"), keyed)
 }
 
 // SRC-5: ad-hoc timestamps return MPI_SUCCESS or MPI_T_ERR_NOT_SUPPORTED.
@@ -362,9 +362,9 @@ func judgeSrc5(x *harness.X) harness.Verdict {
 	x.FailOn(bad, w.j.Evidence)
 	calls := rcs["success"] + rcs["not_supported"]
 	if calls == 0 {
-		return harness.Verdict{Reason: fmt.Sprintf("the %d sources answering MPI_T_source_get_info were asked for no timestamp: no return code judged", len(srcs))}
+		return harness.Exposed(0, "MPI_T_source_get_timestamp calls", "the %d sources answering MPI_T_source_get_info were asked for no timestamp: no return code judged", len(srcs))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d calls of MPI_T_source_get_timestamp on %s returned MPI_SUCCESS (%d) or MPI_T_ERR_NOT_SUPPORTED (%d)", calls, countOf(len(srcs), "1 source", "%d sources"), rcs["success"], rcs["not_supported"])}
+	return harness.Exposed(calls, "MPI_T_source_get_timestamp calls", "%d calls of MPI_T_source_get_timestamp on %s returned MPI_SUCCESS (%d) or MPI_T_ERR_NOT_SUPPORTED (%d)", calls, countOf(len(srcs), "1 source", "%d sources"), rcs["success"], rcs["not_supported"])
 }
 
 // SRC-X3: a source's successive ad-hoc timestamps do not go back.
@@ -372,7 +372,10 @@ func judgeSrcX3(x *harness.X) harness.Verdict {
 	w := metaRecs(x)
 	srcs := w.answeredSources()
 	var bad []string
-	pairs, paired := 0, 0 // successive timestamps compared; sources with a pair
+	// Successive timestamps compared, those of them where both were written
+	// (the fixture's -1 is no timestamp: two of it cannot go back), and
+	// sources with a pair.
+	pairs, written, paired := 0, 0, 0
 	for _, s := range srcs {
 		var prev int64
 		got := 0
@@ -386,6 +389,9 @@ func judgeSrcX3(x *harness.X) harness.Verdict {
 			t, _ := parseCount(s.Timestamps[i])
 			if got > 0 {
 				pairs++
+				if prev != -1 && t != -1 {
+					written++
+				}
 				if t < prev {
 					bad = append(bad, fmt.Sprintf("source %q: MPI_T_source_get_timestamp went back from %d to %d between two calls", s.Name, prev, t))
 				}
@@ -399,9 +405,9 @@ func judgeSrcX3(x *harness.X) harness.Verdict {
 	}
 	x.FailOn(bad, w.j.Evidence)
 	if pairs == 0 {
-		return harness.Verdict{Reason: fmt.Sprintf("none of the %d sources answering MPI_T_source_get_info gave two ad-hoc timestamps: no pair compared", len(srcs))}
+		return harness.Exposed(0, "pairs of successive ad-hoc timestamps", "none of the %d sources answering MPI_T_source_get_info gave two ad-hoc timestamps: no pair compared", len(srcs))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d pairs of successive ad-hoc timestamps of %s (of %d answering MPI_T_source_get_info) do not go back", pairs, countOf(paired, "1 source", "%d sources"), len(srcs))}
+	return harness.Passed(pairs, written, "pairs of successive ad-hoc timestamps", "%d pairs of successive ad-hoc timestamps of %s (of %d answering MPI_T_source_get_info) do not go back", pairs, countOf(paired, "1 source", "%d sources"), len(srcs))
 }
 
 // CAT-X3: the events a category lists are valid indices, each once.
@@ -431,5 +437,7 @@ func judgeCatX3(x *harness.X) harness.Verdict {
 		listed += len(c.Events)
 	}
 	x.FailOn(bad, w.j.Evidence)
-	return harness.Verdict{Reason: fmt.Sprintf("of %d categories answering MPI_T_category_get_num_events, MPI_T_category_get_events succeeded for %s, and the %d entries listed are event type indices below %d, none twice in a category", asked, countOf(withEvents, "the one with events", "the %d with events"), listed, num)}
+	// A category with no events is asked for none: only those with events
+	// could have shown a failed call or a wrong entry.
+	return harness.Passed(asked, withEvents, "categories answering MPI_T_category_get_num_events", "of %d categories answering MPI_T_category_get_num_events, MPI_T_category_get_events succeeded for %s, and the %d entries listed are event type indices below %d, none twice in a category", asked, countOf(withEvents, "the one with events", "the %d with events"), listed, num)
 }

@@ -36,7 +36,7 @@ func judgeUnknownName(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: no unknown name was tried")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d unknown name(s) refused with MPI_T_ERR_INVALID_NAME", n)}
+	return harness.Exposed(n, "MPI_T_event_get_index calls with an unknown name", "%d unknown name(s) refused with MPI_T_ERR_INVALID_NAME", n)
 }
 
 type badSourceRec struct {
@@ -75,7 +75,7 @@ func badSourceJudge(call string) func(x *harness.X) harness.Verdict {
 		if len(got) == 0 {
 			x.Unsupported("not measurable here: %s was not called with an invalid index", call)
 		}
-		return harness.Verdict{Reason: "refused: " + strings.Join(got, "; ")}
+		return harness.Exposed(len(got), "calls with an invalid source index", "refused: %s", strings.Join(got, "; "))
 	}
 }
 
@@ -109,5 +109,5 @@ func judgeFreeInvalid(x *harness.X) harness.Verdict {
 	if len(got) == 0 {
 		x.Unsupported("not measurable here: no invalid handle was freed")
 	}
-	return harness.Verdict{Reason: "MPI_T_ERR_INVALID_HANDLE for the " + strings.Join(got, " and the ") + " handle"}
+	return harness.Exposed(len(got), "MPI_T_event_handle_free calls with an invalid handle", "MPI_T_ERR_INVALID_HANDLE for the %s handle", strings.Join(got, " and the "))
 }

@@ -106,7 +106,7 @@ func judgeSameInfo(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: no event type answered MPI_T_event_get_info twice")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d event types answered the same before and after some MPI activity", n)}
+	return harness.Exposed(n, "event types asked twice", "%d event types answered the same before and after some MPI activity", n)
 }
 
 func judgeEventsStay(x *harness.X) harness.Verdict {
@@ -121,8 +121,12 @@ func judgeEventsStay(x *harness.X) harness.Verdict {
 			names[e.Index] = e.Name
 		}
 	}
+	seen := 0 // event types seen in the first walk and asked again
 	for _, a := range decode[eventAgain](j, "event_again") {
 		name, ok := names[a.Index]
+		if ok {
+			seen++
+		}
 		switch {
 		case !ok:
 			continue // never visible: EVT-1's
@@ -135,7 +139,9 @@ func judgeEventsStay(x *harness.X) harness.Verdict {
 		}
 	}
 	x.FailOn(bad, jsonOf(decode[eventAgain](j, "event_again")))
-	return harness.Verdict{Reason: fmt.Sprintf("%d event types, later %d, each still at its index", sum.Num, again.Num)}
+	// The later count and every event type seen before, asked again; a
+	// count of 0 before cannot go down.
+	return harness.Passed(1+seen, someBefore(sum.Num)+seen, "later answers (MPI_T_event_get_num, then each event type seen before)", "%d event types, later %d, each still at its index", sum.Num, again.Num)
 }
 
 func judgeSourcesStay(x *harness.X) harness.Verdict {
@@ -153,8 +159,12 @@ func judgeSourcesStay(x *harness.X) harness.Verdict {
 			names[s.Index] = s.Name
 		}
 	}
+	seen := 0 // sources seen in the first walk and asked again
 	for _, a := range decode[sourceAgain](j, "source_again") {
 		name, ok := names[a.Index]
+		if ok {
+			seen++
+		}
 		switch {
 		case !ok:
 			continue // never visible: SRC-1's
@@ -168,7 +178,9 @@ func judgeSourcesStay(x *harness.X) harness.Verdict {
 	if sum.Sources == 0 && again.Sources == 0 {
 		x.Unsupported("not measurable here: no source")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d sources, later %d, each still at its index with its name", sum.Sources, again.Sources)}
+	// The later count and every source seen before, asked again; a count
+	// of 0 before cannot go down.
+	return harness.Passed(1+seen, someBefore(sum.Sources)+seen, "later answers (MPI_T_source_get_num, then each source seen before)", "%d sources, later %d, each still at its index with its name", sum.Sources, again.Sources)
 }
 
 // judgeClock compares each source's ticks over a bracketed 50 ms with its
@@ -210,7 +222,16 @@ func judgeClock(x *harness.X) harness.Verdict {
 	if len(ok) == 0 {
 		x.Unsupported("not measurable here: no source gives ad-hoc timestamps (or none declares its ticks)")
 	}
-	return harness.Verdict{Reason: strings.Join(ok, "; ")}
+	return harness.Exposed(len(ok), "source clocks read 50 ms apart", "%s", strings.Join(ok, "; "))
+}
+
+// someBefore is 1 when a count seen before was above 0 (then a later
+// count could have gone down), else 0.
+func someBefore(n int) int {
+	if n > 0 {
+		return 1
+	}
+	return 0
 }
 
 func timestampsOf(s metaSource) []int64 {

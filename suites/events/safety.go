@@ -90,11 +90,27 @@ func safetyJudge(kind string) func(x *harness.X) harness.Verdict {
 		r := needEvents(x)
 		var bad []string
 		var ev []string
+		judged, exposed := 0, 0 // the items of the kind (see items below)
 		for _, v := range probeViews(x, r) {
 			k, c := v.pr.Probe.K, v.pr.Context
 			var first = -1
 			if got := v.cbs["s_all"]; len(got) > 0 {
 				first = got[0].Slot
+			}
+			switch kind {
+			case "all", "null", "drop":
+				judged += k
+				exposed += k
+			case "replace":
+				// Only a replaced callback that is known (the one s_all
+				// called) can be told from the replacing one at its level.
+				judged += k
+				if first >= 0 {
+					exposed += k
+				}
+			case "count":
+				judged++
+				exposed++
 			}
 			switch kind {
 			case "all":
@@ -130,6 +146,8 @@ func safetyJudge(kind string) func(x *harness.X) harness.Verdict {
 				if len(after) == 0 || len(drops) == 0 {
 					x.Unsupported("not measurable here: rank %d: %d dropped-handler calls and %d callbacks for the instance after the dropped ones (DROP-1, CB-10)", v.rank, len(drops), len(after))
 				}
+				judged += len(drops)
+				exposed += len(drops)
 				for _, d := range drops {
 					if d.Seq > after[0].Seq {
 						bad = append(bad, fmt.Sprintf("rank %d: the dropped handler (count %d) ran after the callback of the next instance of the source", v.rank, d.Count))
@@ -142,6 +160,8 @@ func safetyJudge(kind string) func(x *harness.X) harness.Verdict {
 				if len(drops) == 0 {
 					x.Unsupported("not measurable here: rank %d: no dropped handler ran for %d dropped instances (DROP-1)", v.rank, k)
 				}
+				judged += len(drops)
+				exposed += len(drops)
 				for _, d := range drops {
 					if d.Handler != "current" {
 						bad = append(bad, fmt.Sprintf("rank %d: the dropped handler replaced by a second MPI_T_event_set_dropped_handler was told of %d dropped instances", v.rank, d.Count))
@@ -156,6 +176,8 @@ func safetyJudge(kind string) func(x *harness.X) harness.Verdict {
 				if n := len(v.cbs["s_dnull"]); n > 0 {
 					x.Unsupported("not measurable here: rank %d: %d callbacks ran where the instances should have been dropped (CB-5)", v.rank, n)
 				}
+				judged += k
+				exposed += k
 				if got := append(append([]droppedRec{}, v.dropped["s_dnull"]...), v.dropped["s_dnull_after"]...); len(got) > 0 {
 					bad = append(bad, fmt.Sprintf("rank %d: %d instances were dropped while the dropped handler was NULL; a dropped handler was then told of %d", v.rank, k, got[0].Count))
 					ev = append(ev, jsonOf(got)+jsonOf(v.cbs["s_dnull_after"]))
@@ -167,7 +189,8 @@ func safetyJudge(kind string) func(x *harness.X) harness.Verdict {
 		}
 		pr := r.Profiles[0]
 		what := map[string]string{"all": "the lowest valid level's callback ran for every instance", "replace": "the replacing callback ran, not the replaced one", "null": "with the level removed, the next level's callback ran", "drop": "no callback below the required level ran", "count": fmt.Sprintf("%d dropped instances counted to the dropped handler", pr.Probe.K), "before": "the dropped handler ran before the callback of the next instance", "replaced": "only the replacing dropped handler was told of the dropped instances", "dnull": fmt.Sprintf("%d instances dropped while the handler was NULL were reported to no handler, then or after a new one was set", pr.Probe.K)}[kind]
-		return harness.Verdict{Reason: fmt.Sprintf("raised at %s (profile %s): %s", levelName(pr.Context), profileIDs(r.Profiles), what)}
+		items := map[string]string{"all": "instances", "replace": "instances", "null": "instances", "drop": "dropped instances", "count": "dropped counts (one per observing rank)", "before": "dropped-handler calls", "replaced": "dropped-handler calls", "dnull": "instances dropped while the dropped handler was NULL"}[kind]
+		return harness.Passed(judged, exposed, items, "raised at %s (profile %s): %s", levelName(pr.Context), profileIDs(r.Profiles), what)
 	}
 }
 
@@ -226,7 +249,9 @@ var asyncCheck = harness.Define(harness.Check{
 func judgeAsyncCount(x *harness.X) harness.Verdict {
 	r := needEvents(x)
 	var bad, ev []string
+	n := 0 // instances raised on the observing ranks
 	for _, v := range probeViews(x, r) {
+		n += v.pr.Probe.K
 		got := v.cbs["s_async"]
 		if len(got) != v.pr.Probe.K {
 			bad = append(bad, fmt.Sprintf("rank %d: with a callback registered only at %s, %d of %d instances of %s reached it (dropped-handler calls: %d)", v.rank, levelName(levelAsyncSignalSafe), len(got), v.pr.Probe.K, v.pr.Probe.Events[0].Name, len(v.dropped["s_async"])))
@@ -236,7 +261,7 @@ func judgeAsyncCount(x *harness.X) harness.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("raised at %s: the ASYNC_SIGNAL_SAFE callback got all %d instances", levelName(r.Profiles[0].Context), r.Profiles[0].Probe.K)}
+	return harness.Exposed(n, "instances", "raised at %s: the ASYNC_SIGNAL_SAFE callback got all %d instances", levelName(r.Profiles[0].Context), r.Profiles[0].Probe.K)
 }
 
 func judgeAsyncSafety(x *harness.X) harness.Verdict {
@@ -258,7 +283,7 @@ func judgeAsyncSafety(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: the callback registered only at %s never ran (CB-7)", levelName(levelAsyncSignalSafe))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d ASYNC_SIGNAL_SAFE callbacks got cb_safety %s", n, levelName(r.Profiles[0].Context))}
+	return harness.Exposed(n, "callbacks", "%d ASYNC_SIGNAL_SAFE callbacks got cb_safety %s", n, levelName(r.Profiles[0].Context))
 }
 
 // probeSubs gives the probe phase's callbacks, dropped-handler calls and

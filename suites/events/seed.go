@@ -93,12 +93,12 @@ func seedJudge(kind string) func(x *harness.X) harness.Verdict {
 			if dropped == 0 {
 				x.Unsupported("not measurable here: no dropped handler ran")
 			}
-			return harness.Verdict{Reason: fmt.Sprintf("%d dropped-handler calls got the registration handle whose events were dropped", dropped)}
+			return harness.Exposed(dropped, "dropped-handler calls", "%d dropped-handler calls got the registration handle whose events were dropped", dropped)
 		}
 		if n == 0 {
 			x.Unsupported("not measurable here: no callback ran")
 		}
 		what := map[string]string{"user": "got their user_data", "handle": "got their registration handle", "pid": "ran in the registering process", "level": "ran with a cb_safety at or below their level"}[kind]
-		return harness.Verdict{Reason: fmt.Sprintf("%d callbacks on %d thread(s) %s", n, len(tids), what)}
+		return harness.Exposed(n, "callbacks", "%d callbacks on %d thread(s) %s", n, len(tids), what)
 	}
 }

@@ -74,6 +74,7 @@ func runThreads(x *harness.X, kind string) harness.Verdict {
 	threads := trs[0].Threads
 	want := threads * ph.K
 	tids := map[int]bool{}
+	instances, callbacks := 0, 0 // instances the observing ranks' threads raised (counted); callbacks of their event types
 	for rank, tr := range trs {
 		if !tr.Observer {
 			continue
@@ -82,6 +83,7 @@ func runThreads(x *harness.X, kind string) harness.Verdict {
 			var got []cbRec
 			for _, c := range cbs {
 				if c.Rank == rank && c.Event == et.Name {
+					callbacks++
 					got = append(got, c)
 					tids[c.Tid] = true
 					if !c.UserOK && kind == "user" {
@@ -92,6 +94,7 @@ func runThreads(x *harness.X, kind string) harness.Verdict {
 			if kind != "count" {
 				continue
 			}
+			instances += want
 			if len(got) != want {
 				fail(jsonOf(got), "rank %d: %d threads x %d %s raised %s %d times, not %d", rank, threads, ph.K, ph.Action, et.Name, len(got), want)
 			}
@@ -130,5 +133,9 @@ func runThreads(x *harness.X, kind string) harness.Verdict {
 		}
 	}
 	what := map[string]string{"count": "every instance once", "user": "every callback got its user_data"}[kind]
-	return harness.Verdict{Reason: fmt.Sprintf("%d threads x %d %s: %s, callbacks ran on %d thread(s), at most %d at a time", threads, ph.K, ph.Action, what, len(tids), maxc)}
+	reason := fmt.Sprintf("%d threads x %d %s: %s, callbacks ran on %d thread(s), at most %d at a time", threads, ph.K, ph.Action, what, len(tids), maxc)
+	if kind == "count" {
+		return harness.Exposed(instances, "instances raised by the threads", "%s", reason)
+	}
+	return harness.Exposed(callbacks, "callbacks", "%s", reason)
 }
