@@ -218,7 +218,8 @@ func judgeSameAcrossRanks(kind string) func(x *harness.X) harness.Verdict {
 		}
 		sort.Strings(bad)
 		failOn(x, bad, "")
-		return harness.Verdict{Reason: fmt.Sprintf("%d of the same name (%s) on both ranks have the same metadata", both, kindWord[kind])}
+		// only a name both ranks have can be compared
+		return harness.Passed(len(byRank[0]), both, kindWords(kind)+" of rank 0", "%d of the same name (%s) on both ranks have the same metadata (of %d on rank 0)", both, kindWord[kind], len(byRank[0]))
 	}
 }
 
@@ -227,6 +228,9 @@ func judgeIndicesStay(kind string) func(x *harness.X) harness.Verdict {
 		r := acrossJob(x)
 		var bad, inactive []string
 		measured := false
+		// followed: an index of one walk looked for in the next; compared:
+		// those that answered in both (one refused later is not judged)
+		followed, compared := 0, 0
 		for rank := 0; rank < 2; rank++ {
 			names := make([]map[int]acrossObj, len(walks))
 			for i := range names {
@@ -247,6 +251,10 @@ func judgeIndicesStay(kind string) func(x *harness.X) harness.Verdict {
 					o := names[w-1][i]
 					measured = true
 					n, ok := names[w][i]
+					followed++
+					if ok {
+						compared++
+					}
 					switch {
 					case !ok && i < now:
 						// refused now: deleted, or inactive (e.g. its component
@@ -265,11 +273,11 @@ func judgeIndicesStay(kind string) func(x *harness.X) harness.Verdict {
 		}
 		sort.Strings(bad)
 		failOn(x, bad, "")
-		reason := fmt.Sprintf("%s counts never fell and no index changed its %s over the three walks on both ranks", kindWord[kind], kindWord[kind])
+		reason := fmt.Sprintf("%s counts never fell and no index changed its %s over the three walks on both ranks (%d indices compared from one walk to the next)", kindWord[kind], kindWord[kind], compared)
 		if len(inactive) > 0 {
 			reason += fmt.Sprintf("; %d indices that answered get_info in one walk refused it in a later one (inactive, see CVAR-1): %s", len(inactive), examples(inactive))
 		}
-		return harness.Verdict{Reason: reason}
+		return harness.Passed(followed, compared, "indices followed from one walk to the next", "%s", reason)
 	}
 }
 
@@ -302,7 +310,9 @@ func judgeSameOverTime(kind string) func(x *harness.X) harness.Verdict {
 		r := acrossJob(x)
 		first := map[[2]int]acrossObj{}
 		var bad []string
-		n := 0
+		// n repeated answers; compared: those naming the same object as the
+		// first (another object at the index is CVAR-2's and PVAR-2's)
+		n, compared := 0, 0
 		objs := append([]acrossObj{}, r.objs[kind]...)
 		sort.SliceStable(objs, func(i, j int) bool { return walkNo(objs[i].When) < walkNo(objs[j].When) })
 		for _, o := range objs {
@@ -313,6 +323,9 @@ func judgeSameOverTime(kind string) func(x *harness.X) harness.Verdict {
 				continue
 			}
 			n++
+			if f.key() == o.key() {
+				compared++
+			}
 			if f.key() == o.key() && f.Meta != o.Meta {
 				bad = append(bad, fmt.Sprintf("rank %d: %s %d (%s): %s %s", o.rank, kindWord[kind], o.Index, o.Name, metaDiff(f.Meta, o.Meta), "("+f.When+" vs "+o.When+")"))
 			}
@@ -322,7 +335,7 @@ func judgeSameOverTime(kind string) func(x *harness.X) harness.Verdict {
 		}
 		sort.Strings(bad)
 		failOn(x, bad, "")
-		return harness.Verdict{Reason: fmt.Sprintf("%d repeated get_info answers, each the same as the first", n)}
+		return harness.Passed(n, compared, "repeated get_info answers", "%d repeated get_info answers, each the same as the first (%d of them about the object the first named)", n, compared)
 	}
 }
 
@@ -357,7 +370,8 @@ func judgeCat7(x *harness.X) harness.Verdict {
 		x.Unsupported("not measurable here: no category has members")
 	}
 	failOn(x, bad, "")
-	return harness.Verdict{Reason: fmt.Sprintf("%d member queries with len above the count and %d below it (both ranks) wrote what §15.3.9.2 says", over, under)}
+	// the arrays are filled with a sentinel first: each query could show
+	return harness.Exposed(over+under, "member queries", "%d member queries with len above the count and %d below it (both ranks) wrote what §15.3.9.2 says", over, under)
 }
 
 type updateRec struct {
@@ -371,7 +385,9 @@ func judgeCat9(x *harness.X) harness.Verdict {
 	_, recs := x.JobOnce(harness.Job{Name: "mpit_across", Ranks: 2, Program: x.Fixture("mpit_across")})
 	r := acrossJob(x)
 	var bad []string
-	compared := 0
+	// compared: pairs of walks with the same update number; cats: the
+	// categories of those pairs, each of which could have changed
+	compared, cats := 0, 0
 	for rank := 0; rank < 2; rank++ {
 		upd := map[string]int{}
 		for _, rec := range recs.Kind("changed", rank) {
@@ -397,6 +413,7 @@ func judgeCat9(x *harness.X) harness.Verdict {
 			}
 			compared++
 			for i, o := range byWalk[a] {
+				cats++
 				n, ok := byWalk[b][i]
 				switch {
 				case !ok:
@@ -412,5 +429,5 @@ func judgeCat9(x *harness.X) harness.Verdict {
 	}
 	sort.Strings(bad)
 	failOn(x, bad, "")
-	return harness.Verdict{Reason: fmt.Sprintf("categories were the same across %d pairs of walks with the same update number", compared)}
+	return harness.Exposed(cats, "categories compared across walks", "categories were the same across %d pairs of walks with the same update number (%d categories compared)", compared, cats)
 }

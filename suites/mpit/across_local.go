@@ -87,8 +87,8 @@ func judgeInit12(x *harness.X) harness.Verdict {
 	if compared == 0 {
 		x.Unsupported("not measurable here: no variable answered get_info before MPI_Init with a Table 19 datatype (%d answered with another type)", other)
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("on both ranks, the datatypes of %s variables got before MPI_Init are, after MPI_Init, the predefined handles get_info returns then (%d of a type outside Table 19 left to META-6)",
-		strings.Join(parts, " and "), other)}
+	return harness.Exposed(compared, "variables' datatype handles", "on both ranks, the datatypes of %s variables got before MPI_Init are, after MPI_Init, the predefined handles get_info returns then (%d of a type outside Table 19 left to META-6)",
+		strings.Join(parts, " and "), other)
 }
 
 func dtWord(name string) string {
@@ -166,6 +166,9 @@ func judgeCvar17(x *harness.X) harness.Verdict {
 		}
 	}
 	var bad, seen, moved []string
+	// exposed: writes of a value rank 1 did not hold already (one it held
+	// would read the same whether the write reached it or not)
+	exposed := 0
 	for _, r := range decode[localReadRec](recs, "local_read") {
 		w, ok := writes[r.Name]
 		if !ok || w.Took == 0 {
@@ -177,6 +180,9 @@ func judgeCvar17(x *harness.X) harness.Verdict {
 		switch {
 		case r.Unchanged == 1:
 			seen = append(seen, fmt.Sprintf("%s %s→%s", r.Name, w.Old, w.Written))
+			if !r.Before.same(w.Written, false) {
+				exposed++
+			}
 		case r.After.same(w.Written, false) && !r.Before.same(w.Written, false):
 			bad = append(bad, fmt.Sprintf("%s: rank 0 wrote %s over %s; rank 1 read %s before and the written %s after", r.Name, w.Written, w.Old, r.Before, r.After))
 		default:
@@ -202,5 +208,5 @@ func judgeCvar17(x *harness.X) harness.Verdict {
 		}
 		x.Unsupported("not measurable here: no control variable of scope LOCAL took a write whose effect rank 1 could judge (%d LOCAL-scope integer variables bound to no object, %d tried on %d ranks; writes: %s%s)", d.Candidates, d.Tried, d.Ranks, reason, note)
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("rank 0 wrote %s (of %d LOCAL-scope variables tried); rank 1 read each unchanged%s", strings.Join(seen, ", "), d.Tried, note)}
+	return harness.Passed(len(seen), exposed, "writes that took on rank 0", "rank 0 wrote %s (of %d LOCAL-scope variables tried); rank 1 read each unchanged (%d of them a value rank 1 did not hold)%s", strings.Join(seen, ", "), d.Tried, exposed, note)
 }

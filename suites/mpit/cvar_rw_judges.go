@@ -110,8 +110,10 @@ func judgeCvar10(x *harness.X) harness.Verdict {
 	}
 	failOn(x, bad, o.ev)
 	o.needReads(x)
-	return harness.Verdict{Reason: fmt.Sprintf("MPI_T_cvar_handle_alloc gave a handle for every control variable asked (each bound to an object this fixture made), and %d of the %d were read through one; none of the %d reads that succeeded wrote past the handle's count",
-		o.sum.Read, o.sum.Num, max(o.sum.Read-o.stoppedBefore(stepOverrun), 0))}
+	// each variable read got a handle (which could have been refused) and
+	// a read into canaries after the count
+	return harness.Exposed(o.sum.Read, "control variables read through a handle", "MPI_T_cvar_handle_alloc gave a handle for every control variable asked (each bound to an object this fixture made), and %d of the %d were read through one; none of the %d reads that succeeded wrote past the handle's count",
+		o.sum.Read, o.sum.Num, max(o.sum.Read-o.stoppedBefore(stepOverrun), 0))
 }
 
 // CVAR-11: freeing a handle sets it to MPI_T_CVAR_HANDLE_NULL.
@@ -125,8 +127,12 @@ func judgeCvar11(x *harness.X) harness.Verdict {
 	}
 	failOn(x, bad, o.ev)
 	o.needReads(x)
-	return harness.Verdict{Reason: fmt.Sprintf("MPI_T_cvar_handle_free succeeded and set the handle to MPI_T_CVAR_HANDLE_NULL for each of the %d control variables read within its count (of %d read through a handle)",
-		max(o.sum.Read-o.stoppedBefore(stepFree), 0), o.sum.Read)}
+	// judged: the handles freed after a read within the count (a variable
+	// that went wrong earlier is another rule's); a valid handle is not
+	// MPI_T_CVAR_HANDLE_NULL, so each free had to write the handle
+	freed := max(o.sum.Read-o.stoppedBefore(stepFree), 0)
+	return harness.Exposed(freed, "handles freed", "MPI_T_cvar_handle_free succeeded and set the handle to MPI_T_CVAR_HANDLE_NULL for each of the %d control variables read within its count (of %d read through a handle)",
+		freed, o.sum.Read)
 }
 
 // CVAR-12: a read through a valid handle succeeds (or finds the variable
@@ -148,7 +154,7 @@ func judgeCvar12(x *harness.X) harness.Verdict {
 	if len(inactive) > 0 {
 		reason += fmt.Sprintf("; %d read as inactive (MPI_T_ERR_INVALID_INDEX), e.g. %s", len(inactive), inactive[0])
 	}
-	return harness.Verdict{Reason: reason}
+	return harness.Exposed(o.sum.Read, "reads through a handle", "%s", reason)
 }
 
 // CVAR-X3: the variable set through the environment reads the value set.
@@ -176,7 +182,9 @@ func judgeCvarX3(x *harness.X) harness.Verdict {
 		}
 	}
 	failOn(x, bad, o.ev)
-	return harness.Verdict{Reason: strings.Join(good, "; ")}
+	// envValue (4711) is the default of none of envCandidates: a library
+	// that ignored the environment would read its default
+	return harness.Exposed(len(good), "variables set through the environment", "%s", strings.Join(good, "; "))
 }
 
 // cvarWritesOut is the writes run: one write per variable bound to no
@@ -253,8 +261,11 @@ func judgeCvar13(x *harness.X) harness.Verdict {
 	if accepted == 0 {
 		x.Unsupported("not measurable here: MPI_T_cvar_write accepted none of the %d writes of writable-scope variables", writableScopeWrites(o.writes))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d writes MPI_T_cvar_write accepted (of %d writes of writable-scope variables) read back the value written; in the %d of a different value, writing the old value back succeeded and read it back",
-		accepted, writableScopeWrites(o.writes), changed)}
+	// only a write of a different value can show that it did not set the
+	// variable: one of the value already there (strings, variables with
+	// no other valid value) reads back the same either way
+	return harness.Passed(accepted, changed, "accepted writes", "%d writes MPI_T_cvar_write accepted (of %d writes of writable-scope variables) read back the value written; %d of them wrote a different value, and writing the old value back succeeded and read it back (the other %d wrote the value already there)",
+		accepted, writableScopeWrites(o.writes), changed, accepted-changed)
 }
 
 // countsBy is the sum of the counts and each as "<count> <key>", by key.
@@ -288,7 +299,7 @@ func writableScopeWrites(ws []cvarWriteRec) int {
 func judgeCvar14(x *harness.X) harness.Verdict {
 	o := cvarWrites(x)
 	var bad []string
-	accepted := 0
+	accepted, refusedChanged := 0, 0
 	refused := map[string]int{}
 	for _, r := range o.writes {
 		if r.How == "readonly" {
@@ -299,6 +310,9 @@ func judgeCvar14(x *harness.X) harness.Verdict {
 			accepted++
 		case "MPI_T_ERR_CVAR_SET_NOT_NOW", "MPI_T_ERR_CVAR_SET_NEVER", "MPI_T_ERR_INVALID":
 			refused[r.WriteRC]++
+			if r.How == "changed" {
+				refusedChanged++
+			}
 			if r.ReadsOld != 1 {
 				bad = append(bad, fmt.Sprintf("%s changed although the write was refused with %s: %s → %s", r.who(), r.WriteRC, r.Old, r.ReadBack))
 			}
@@ -311,13 +325,15 @@ func judgeCvar14(x *harness.X) harness.Verdict {
 	if accepted+n == 0 {
 		x.Unsupported("not measurable here: no write of a writable-scope variable (of %d writes)", len(o.writes))
 	}
+	// each write could have returned another code; that a refused write
+	// left the value shows only where it wrote a different value
 	reason := fmt.Sprintf("%d writes of writable-scope variables: %d returned MPI_SUCCESS", accepted+n, accepted)
 	if n > 0 {
-		reason += fmt.Sprintf(", %d were refused (%s) and left the value", n, strings.Join(by, ", "))
+		reason += fmt.Sprintf(", %d were refused (%s) and left the value (%d of them wrote a different value)", n, strings.Join(by, ", "), refusedChanged)
 	} else {
 		reason += ", none was refused"
 	}
-	return harness.Verdict{Reason: reason}
+	return harness.Exposed(accepted+n, "writes of writable-scope variables", "%s", reason)
 }
 
 // CVAR-15: a write of a read-only scope is refused with
@@ -345,5 +361,7 @@ func judgeCvar15(x *harness.X) harness.Verdict {
 		x.Unsupported("not measurable here: no control variable of scope CONSTANT or READONLY bound to no object to write (the %d writes were all of writable scopes)", len(o.writes))
 	}
 	_, by := countsBy(scopes)
-	return harness.Verdict{Reason: fmt.Sprintf("%d writes of read-only variables (%s), each of the value just read, returned MPI_T_ERR_CVAR_SET_NEVER and left the value", n, strings.Join(by, ", "))}
+	// each write could have returned another code; that the value stayed
+	// shows nothing here, each write being of the value just read
+	return harness.Exposed(n, "writes of read-only variables", "%d writes of read-only variables (%s), each of the value just read, returned MPI_T_ERR_CVAR_SET_NEVER (that the value stayed shows nothing: it was the value written)", n, strings.Join(by, ", "))
 }

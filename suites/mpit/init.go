@@ -210,7 +210,8 @@ func (r *initRun) judge(x *harness.X, rule string, owns func(s stepRec) bool, pa
 	if n == 0 {
 		x.Unsupported("not measurable here: the calls of this rule were not reached")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d calls succeeded: %s", n, pass)}
+	// every call recorded returned, and could have returned an error
+	return harness.Exposed(n, "calls", "%d calls succeeded: %s", n, pass)
 }
 
 func judgeInit1(x *harness.X) harness.Verdict {
@@ -251,13 +252,17 @@ func judgeInit3(x *harness.X) harness.Verdict {
 	if len(levels) == 0 {
 		x.Unsupported("not measurable here: no MPI_T_init_thread succeeded")
 	}
-	return harness.Verdict{Reason: "provided " + strings.Join(levels, " ")}
+	// provided is preset to -4711: a level the library did not write shows
+	return harness.Exposed(len(levels), "successful MPI_T_init_thread calls", "provided %s", strings.Join(levels, " "))
 }
 
 func judgeInit4(x *harness.X) harness.Verdict {
 	r := initJob(x)
 	outer := ""
 	var bad, seen []string
+	// exposed: nested calls asking for another level than the outer one
+	// provided (one asking for that level gets it either way)
+	exposed := 0
 	for _, pr := range r.provided {
 		switch {
 		case pr.Call == "MPI_T_init_thread" && pr.Phase == "before" && pr.Provided != "call failed" && pr.Provided != "none":
@@ -267,6 +272,9 @@ func judgeInit4(x *harness.X) harness.Verdict {
 		case strings.Contains(pr.Call, "(nested)") && outer != "" && pr.Provided != "call failed" && pr.Provided != "none":
 			// levels outside the four are INIT-3's
 			seen = append(seen, fmt.Sprintf("%s %s(%s)→%s", phaseWord(pr.Phase), pr.Call, strings.TrimPrefix(pr.Required, "MPI_THREAD_"), strings.TrimPrefix(pr.Provided, "MPI_THREAD_")))
+			if pr.Required != outer {
+				exposed++
+			}
 			if pr.Provided != outer {
 				bad = append(bad, fmt.Sprintf("%s: %s(%s) returned provided = %s, while the outer MPI_T_init_thread provided %s", phaseWord(pr.Phase), pr.Call, pr.Required, pr.Provided, outer))
 			}
@@ -276,7 +284,7 @@ func judgeInit4(x *harness.X) harness.Verdict {
 	if len(seen) == 0 {
 		x.Unsupported("not measurable here: no nested MPI_T_init_thread returned one of the four levels")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("outer call provided %s; nested: %s", strings.TrimPrefix(outer, "MPI_THREAD_"), strings.Join(seen, ", "))}
+	return harness.Passed(len(seen), exposed, "nested MPI_T_init_thread calls", "outer call provided %s; nested: %s", strings.TrimPrefix(outer, "MPI_THREAD_"), strings.Join(seen, ", "))
 }
 
 func judgeInit5(x *harness.X) harness.Verdict {
@@ -307,7 +315,7 @@ func judgeInit6(x *harness.X) harness.Verdict {
 	if len(got) == 0 {
 		x.Errorf(r.res.Evidence(), "the process finalizing once too often recorded no extra MPI_T_finalize")
 	}
-	return harness.Verdict{Reason: "one MPI_T_finalize too many returns " + strings.Join(uniq(got), ", ")}
+	return harness.Exposed(len(got), "extra MPI_T_finalize calls", "one MPI_T_finalize too many returns %s", strings.Join(uniq(got), ", "))
 }
 
 // extraCalls counts the calls the process finalizing twice recorded.
@@ -336,7 +344,7 @@ func judgeInit7(x *harness.X) harness.Verdict {
 	case ok && rc != "MPI_T_ERR_NOT_INITIALIZED":
 		x.Failf("", "MPI_T_cvar_get_num with the interface initialized and finalized to zero returned %s, not MPI_T_ERR_NOT_INITIALIZED", rc)
 	case ok:
-		return harness.Verdict{Reason: "MPI_T_cvar_get_num with the interface finalized to zero returns MPI_T_ERR_NOT_INITIALIZED"}
+		return harness.Exposed(1, "calls while uninitialized", "MPI_T_cvar_get_num with the interface finalized to zero returns MPI_T_ERR_NOT_INITIALIZED")
 	case r.uninitExit != nil && r.uninitExit.Signal != 0:
 		x.Failf("", "MPI_T_cvar_get_num with the interface initialized and finalized to zero killed the process (%s)", signalName(r.uninitExit.Signal))
 	}
@@ -387,7 +395,7 @@ func judgeInit8(x *harness.X) harness.Verdict {
 			where = append(where, phaseWord(p))
 		}
 	}
-	return harness.Verdict{Reason: "re-initialized and used " + strings.Join(where, " and ")}
+	return harness.Exposed(n, "calls after initializing again", "re-initialized and used %s (%d calls succeeded)", strings.Join(where, " and "), n)
 }
 
 func judgeInitX1(x *harness.X) harness.Verdict {
@@ -401,7 +409,7 @@ func judgeInitX1(x *harness.X) harness.Verdict {
 	if r.crashAfter != nil {
 		x.Failf(r.res.Evidence(), "after MPI_Finalize: finalizing to zero, MPI_T_init_thread, a call and MPI_T_finalize all answered, and the process died on its way out (%s)", r.crash)
 	}
-	return harness.Verdict{Reason: "after MPI_Finalize: MPI_T initialized again, used and finalized; the process exited with status 0"}
+	return harness.Exposed(1, "process exits", "after MPI_Finalize: MPI_T initialized again, used and finalized; the process exited with status 0")
 }
 
 func judgeInit9(x *harness.X) harness.Verdict {

@@ -139,7 +139,10 @@ func judgeMeta(prop string) func(x *harness.X) harness.Verdict {
 		w := walk(x)
 		broken := tally{}
 		note := broken.note
-		n := 0
+		// n values judged; exposed: those that could have broken the
+		// rule (for the enumeration rule, only a variable that is not
+		// MPI_INT can return one it must not)
+		n, exposed := 0, 0
 		for _, c := range w.cvars {
 			if c.RC != "MPI_SUCCESS" {
 				continue
@@ -168,6 +171,9 @@ func judgeMeta(prop string) func(x *harness.X) harness.Verdict {
 				}
 			case "enum":
 				n++
+				if c.Datatype != "MPI_INT" {
+					exposed++
+				}
 				if c.Enum >= 0 && c.Datatype != "MPI_INT" {
 					note("control variable of type "+c.Datatype+" has an enumeration (only MPI_INT variables may; others get MPI_T_ENUM_NULL)", who)
 				}
@@ -197,6 +203,9 @@ func judgeMeta(prop string) func(x *harness.X) harness.Verdict {
 				}
 			case "enum":
 				n++
+				if v.Datatype != "MPI_INT" {
+					exposed++
+				}
 				if v.Enum >= 0 && v.Datatype != "MPI_INT" {
 					note("performance variable of type "+v.Datatype+" has an enumeration (only MPI_INT variables may)", who)
 				}
@@ -266,9 +275,33 @@ func judgeMeta(prop string) func(x *harness.X) harness.Verdict {
 		if n == 0 {
 			x.Unsupported("not measurable here: nothing of the kind this rule covers answered get_info after MPI_Init (%d control, %d performance variables, %d enumerations)", len(w.cvars), len(w.pvars), len(w.enums))
 		}
-		return harness.Verdict{Reason: fmt.Sprintf("%d values allowed (%d control variables, %d performance variables, %d event types, %d enumerations)",
-			n, len(w.cvars), len(w.pvars), len(w.events), len(w.enums))}
+		seen := fmt.Sprintf("(%d control variables, %d performance variables, %d event types, %d enumerations)",
+			len(w.cvars), len(w.pvars), len(w.events), len(w.enums))
+		if prop == "enum" {
+			// the fixture presets MPI_T_ENUM_NULL: a variable of another
+			// type shows a breach only when the library writes an
+			// enumeration there
+			return harness.Passed(n, exposed, metaItems[prop], "%d variables, %d of them not MPI_INT: none of those returned an enumeration %s", n, exposed, seen)
+		}
+		// every other output is preset to a value outside its allowed
+		// set (-1, MPI_DATATYPE_NULL): each value judged could have broken
+		// the rule, a value the library did not write included
+		return harness.Exposed(n, metaItems[prop], "%d values allowed %s", n, seen)
 	}
+}
+
+// metaItems names what judgeMeta judges, by property.
+var metaItems = map[string]string{
+	"verbosity": "verbosities (variables and event types)",
+	"bind":      "bindings (variables and event types)",
+	"scope":     "control variable scopes",
+	"datatype":  "variable datatypes",
+	"enum":      "variables' enumerations",
+	"class":     "performance variable classes",
+	"classtype": "performance variable datatypes",
+	"flags":     "performance variables' flag triples",
+	"enuminfo":  "enumerations",
+	"enumitem":  "enumeration items",
 }
 
 func judgeCatCycle(x *harness.X) harness.Verdict {
@@ -285,18 +318,29 @@ func judgeCatCycle(x *harness.X) harness.Verdict {
 	if cyc := findCycle(sub); cyc != nil {
 		x.Failf("", "categories include themselves: %v", cyc)
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d categories, no cycle", len(sub))}
+	// only a category that lists subcategories can be on a cycle
+	nested := 0
+	for _, s := range sub {
+		if len(s) > 0 {
+			nested++
+		}
+	}
+	return harness.Passed(len(sub), nested, "categories", "%d categories, %d of them listing subcategories: no cycle", len(sub), nested)
 }
 
 func judgeCatMembers(x *harness.X) harness.Verdict {
 	w := walk(x)
 	broken := tally{}
-	n := 0
+	// a member query is made only for a kind the category has members of
+	n, queried := 0, 0
 	for _, c := range w.categories {
 		if c.RC != "MPI_SUCCESS" {
 			continue
 		}
 		n++
+		if len(c.Cvars)+len(c.Pvars)+len(c.Categories)+len(c.Events) > 0 {
+			queried++
+		}
 		who := fmt.Sprintf("%s (%d)", c.Name, c.Index)
 		if c.ListsRC != "MPI_SUCCESS" {
 			broken.note("MPI_T_category_get_cvars/pvars/categories/events failed: "+c.ListsRC, who)
@@ -321,7 +365,7 @@ func judgeCatMembers(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: no category")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d categories list valid members", n)}
+	return harness.Passed(n, queried, "categories", "%d categories, %d of them with members: every member query succeeded and listed valid indices", n, queried)
 }
 
 func judgeCatChanged(x *harness.X) harness.Verdict {
@@ -333,7 +377,7 @@ func judgeCatChanged(x *harness.X) harness.Verdict {
 		if ch.Last < ch.First {
 			x.Failf("", "MPI_T_category_changed went back from %d to %d during the walk", ch.First, ch.Last)
 		}
-		return harness.Verdict{Reason: fmt.Sprintf("update number %d, then %d", ch.First, ch.Last)}
+		return harness.Exposed(2, "MPI_T_category_changed calls", "update number %d, then %d", ch.First, ch.Last)
 	}
 	x.Errorf("", "mpit_walk wrote no \"changed\" record")
 	return harness.Verdict{}

@@ -127,6 +127,7 @@ func scenarioJudge(names ...string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		var bad, ran []string
 		var evidence []string
+		calls := 0
 		for _, n := range names {
 			r := runScenario(x, n)
 			p := r.problems()
@@ -134,10 +135,12 @@ func scenarioJudge(names ...string) func(x *harness.X) harness.Verdict {
 			if len(p) > 0 {
 				evidence = append(evidence, r.res.Evidence())
 			}
+			calls += len(r.steps)
 			ran = append(ran, fmt.Sprintf("%s (%d calls)", n, len(r.steps)))
 		}
 		failOn(x, bad, strings.Join(evidence, "\n\n"))
-		return harness.Verdict{Reason: "every call succeeded: " + strings.Join(ran, ", ")}
+		// every call recorded returned, and could have failed
+		return harness.Exposed(calls, "calls", "every call succeeded: %s", strings.Join(ran, ", "))
 	}
 }
 
@@ -164,7 +167,7 @@ func judgeSess5(x *harness.X) harness.Verdict {
 		bad = append(bad, fmt.Sprintf("of %d cycles each, %d MPI_T calls and %d session calls failed", cy[0].Cycles, cy[0].ToolFailures, cy[0].SessionFailures))
 	}
 	failOn(x, bad, r.res.Evidence())
-	return harness.Verdict{Reason: fmt.Sprintf("%d MPI_T init/finalize cycles beside %d session init/finalize cycles, all succeeded", cy[0].Cycles, cy[0].Cycles)}
+	return harness.Exposed(2*cy[0].Cycles, "init/finalize cycles (MPI_T and session)", "%d MPI_T init/finalize cycles beside %d session init/finalize cycles, all succeeded", cy[0].Cycles, cy[0].Cycles)
 }
 
 // judgeThreadAnswers compares every answer of one query (MPI_Query_thread
@@ -204,7 +207,8 @@ func judgeThreadAnswers(query, rule string) func(x *harness.X) harness.Verdict {
 		if n == 0 {
 			x.Errorf(r.res.Evidence(), "the levels scenario recorded no %s", query)
 		}
-		return harness.Verdict{Reason: fmt.Sprintf("%s gave %d all %d times, before, inside and after MPI_T epochs at each level", query, want.Value, n)}
+		// each answer is written over -1: one the library did not write shows
+		return harness.Exposed(n, query+" answers", "%s gave %d all %d times, before, inside and after MPI_T epochs at each level", query, want.Value, n)
 	}
 }
 
@@ -213,9 +217,9 @@ func judgeThr3(x *harness.X) harness.Verdict {
 	for _, s := range r.steps {
 		if s.Call == "MPI_Init_thread (SINGLE)" && s.RC == 0 {
 			if s.Value == 0 {
-				return harness.Verdict{Reason: "MPI_Init_thread(MPI_THREAD_SINGLE) after MPI_T_init_thread(MPI_THREAD_MULTIPLE) provides MPI_THREAD_SINGLE: the MPI_T level does not influence it"}
+				return harness.Exposed(1, "MPI_Init_thread calls", "MPI_Init_thread(MPI_THREAD_SINGLE) after MPI_T_init_thread(MPI_THREAD_MULTIPLE) provides MPI_THREAD_SINGLE: the MPI_T level does not influence it")
 			}
-			return harness.Verdict{Reason: fmt.Sprintf("MPI_Init_thread(MPI_THREAD_SINGLE) after MPI_T_init_thread(MPI_THREAD_MULTIPLE) provides level %d: the MPI_T level raised it", s.Value)}
+			return harness.Exposed(1, "MPI_Init_thread calls", "MPI_Init_thread(MPI_THREAD_SINGLE) after MPI_T_init_thread(MPI_THREAD_MULTIPLE) provides level %d: the MPI_T level raised it", s.Value)
 		}
 	}
 	x.Errorf(r.res.Evidence(), "MPI_Init_thread after MPI_T_init_thread did not succeed: %s", strings.Join(r.problems(), "; "))

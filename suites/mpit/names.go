@@ -144,6 +144,14 @@ type badIndexCrash struct {
 var kindWord = map[string]string{"cvar": "control variable", "pvar": "performance variable", "category": "category",
 	"enum": "enumeration", "item": "enumeration item"}
 
+// kindWords is kindWord in the plural.
+func kindWords(kind string) string {
+	if kind == "category" {
+		return "categories"
+	}
+	return kindWord[kind] + "s"
+}
+
 func judgeIndexRange(kind string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		w := walk(x)
@@ -176,12 +184,15 @@ func judgeIndexRange(kind string) func(x *harness.X) harness.Verdict {
 // follows: every index below the count answers get_info (reading 1), or some
 // are refused (reading 2, as the example of §15.3.6.1 anticipates: its loop
 // over 0..num-1 accepts MPI_T_ERR_INVALID_INDEX).
+// Every index below the count is asked, and each could show the reading.
 func indexReading(what string, n int, refused []string) harness.Verdict {
+	items := what + " indices"
 	if len(refused) == 0 {
-		return harness.Verdict{Reason: fmt.Sprintf("reading 1: every %s index 0..%d answers get_info", what, n-1)}
+		return harness.Exposed(n, items, "reading 1: every %s index 0..%d answers get_info", what, n-1)
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("reading 2: get_info refuses %d of the %d %s indices below the count: %s", len(refused), n, what, examples(refused)),
-		Evidence: strings.Join(refused, "\n")}
+	v := harness.Exposed(n, items, "reading 2: get_info refuses %d of the %d %s indices below the count: %s", len(refused), n, what, examples(refused))
+	v.Evidence = strings.Join(refused, "\n")
+	return v
 }
 
 func judgeUnique(kind string) func(x *harness.X) harness.Verdict {
@@ -189,7 +200,8 @@ func judgeUnique(kind string) func(x *harness.X) harness.Verdict {
 		w := walk(x)
 		names := map[string][]int{}
 		var bad []string
-		count := 0
+		// exposed: names that had another to clash with (one alone cannot)
+		count, exposed := 0, 0
 		switch kind {
 		case "cvar":
 			for _, c := range w.cvars {
@@ -222,11 +234,16 @@ func judgeUnique(kind string) func(x *harness.X) harness.Verdict {
 					continue
 				}
 				items := map[string][]int{}
+				n := 0
 				for k, it := range e.Items {
 					if it.RC == "MPI_SUCCESS" {
 						items[it.Name] = append(items[it.Name], k)
-						count++
+						n++
 					}
+				}
+				count += n
+				if n > 1 {
+					exposed += n
 				}
 				bad = append(bad, dups("item of enumeration "+e.Name, items)...)
 			}
@@ -234,12 +251,19 @@ func judgeUnique(kind string) func(x *harness.X) harness.Verdict {
 		for _, idx := range names {
 			count += len(idx)
 		}
+		if kind != "item" && count > 1 {
+			// any two names could have been the same
+			exposed = count
+		}
 		bad = append(bad, dups(kindWord[kind], names)...)
 		failOn(x, bad, "")
 		if count == 0 {
 			x.Unsupported("not measurable here: no %s after MPI_Init", kindWord[kind])
 		}
-		return harness.Verdict{Reason: fmt.Sprintf("%d %s names, all unique", count, kindWord[kind])}
+		if kind == "item" {
+			return harness.Passed(count, exposed, "enumeration item names", "%d enumeration item names, all unique within their enumeration (%d of them in enumerations of two items or more)", count, exposed)
+		}
+		return harness.Passed(count, exposed, kindWord[kind]+" names", "%d %s names, all unique", count, kindWord[kind])
 	}
 }
 
@@ -282,7 +306,8 @@ func judgeRoundTrip(kind string) func(x *harness.X) harness.Verdict {
 		if n == 0 {
 			x.Unsupported("not measurable here: no %s after MPI_Init", kindWord[kind])
 		}
-		return harness.Verdict{Reason: fmt.Sprintf("%d %ss round-trip through get_index", n, kindWord[kind])}
+		// the index asked for is preset to -1: each answer could be wrong
+		return harness.Exposed(n, kindWords(kind), "%d %s round-trip through get_index", n, kindWords(kind))
 	}
 }
 
@@ -296,7 +321,7 @@ func judgeBadName(fn string) func(x *harness.X) harness.Verdict {
 			if b.RC != "MPI_T_ERR_INVALID_NAME" {
 				x.Failf("", "%s returned %s, not MPI_T_ERR_INVALID_NAME", fn, b.RC)
 			}
-			return harness.Verdict{Reason: fn + " returns MPI_T_ERR_INVALID_NAME"}
+			return harness.Exposed(1, "get_index calls naming no object", "%s returns MPI_T_ERR_INVALID_NAME", fn)
 		}
 		x.Unsupported("not measurable here: %s was not tried (no performance variable to take the name of)", fn)
 		return harness.Verdict{}
@@ -344,6 +369,8 @@ func judgeBadIndex(fns, named string) func(x *harness.X) harness.Verdict {
 		if len(got) == 0 {
 			x.Unsupported("not measurable here: no %s to try out-of-range indices on", strings.ReplaceAll(fns, "|", " or "))
 		}
-		return harness.Verdict{Reason: "out-of-range indices refused: " + strings.Join(got, "; ")}
+		// each call that returned (a crash fails above) could have
+		// returned MPI_SUCCESS
+		return harness.Exposed(len(got), "out-of-range calls", "out-of-range indices refused: %s", strings.Join(got, "; "))
 	}
 }

@@ -162,10 +162,25 @@ func strTest(test string, kinds []string, pass string) func(x *harness.X) harnes
 			if empty == 0 {
 				x.Unsupported("not measurable here: every %s has a description", strings.Join(kinds, ", "))
 			}
-			return harness.Verdict{Reason: fmt.Sprintf("%s (%d missing descriptions)", pass, empty)}
+			// only a missing description can break the rule; the fixture
+			// sets desc_len to a large value first, so one the library left
+			// alone shows
+			return harness.Exposed(empty, "missing descriptions", "%s (%d missing descriptions)", pass, empty)
 		}
-		return harness.Verdict{Reason: fmt.Sprintf("%s: %s", pass, tried(sums))}
+		// every string answered is tried (canaries after the buffer, the
+		// length set to another value first): each could break the test
+		n := strCount(sums)
+		return harness.Exposed(n, "strings", "%s: %s", pass, tried(sums))
 	}
+}
+
+// strCount is the number of strings answered of the kinds summed.
+func strCount(sums []strSum) int {
+	n := 0
+	for _, s := range sums {
+		n += s.Strings
+	}
+	return n
 }
 
 func judgeStr2(x *harness.X) harness.Verdict {
@@ -181,15 +196,18 @@ func judgeStr2(x *harness.X) harness.Verdict {
 		x.Unsupported("not measurable here: no string was truncated")
 	}
 	detail := fmt.Sprintf("%d truncated calls: %d returned the full length + 1, %d returned n, %d neither", calls, full, n, other)
+	// a truncated call (n <= the length) tells the readings apart: the
+	// full length + 1 is above n
+	reading := "neither (" + detail + "; see STR-2a)"
 	switch {
 	case full > 0 && n == 0:
-		return harness.Verdict{Reason: "reading: the full string's length + 1 (" + detail + ")"}
+		reading = "the full string's length + 1 (" + detail + ")"
 	case n > 0 && full == 0:
-		return harness.Verdict{Reason: "reading: the truncated string's length + 1, i.e. n (" + detail + ")"}
+		reading = "the truncated string's length + 1, i.e. n (" + detail + ")"
 	case n > 0 && full > 0:
-		return harness.Verdict{Reason: "reading: both, object by object (" + detail + ")"}
+		reading = "both, object by object (" + detail + ")"
 	}
-	return harness.Verdict{Reason: "reading: neither (" + detail + "; see STR-2a)"}
+	return harness.Exposed(calls, "truncated calls", "reading: %s", reading)
 }
 
 func judgeStr2a(x *harness.X) harness.Verdict {
@@ -206,7 +224,7 @@ func judgeStr2a(x *harness.X) harness.Verdict {
 	if calls == 0 {
 		x.Unsupported("not measurable here: no string was truncated")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d truncated calls return the full length + 1 or n", calls)}
+	return harness.Exposed(calls, "truncated calls", "%d truncated calls return the full length + 1 or n", calls)
 }
 
 func judgeStr6(x *harness.X) harness.Verdict {
@@ -218,5 +236,13 @@ func judgeStr6(x *harness.X) harness.Verdict {
 		}
 	}
 	failOn(x, bad, "")
-	return harness.Verdict{Reason: "no empty name among " + tried(sums) + " (names and descriptions)"}
+	// one name an object (enumerations and items have no description);
+	// the fixture empties the name buffer first, so a name the library
+	// did not write reads as empty
+	names, by := 0, []string{}
+	for _, s := range sums {
+		names += s.Objects
+		by = append(by, fmt.Sprintf("%d %s", s.Objects, s.Object))
+	}
+	return harness.Exposed(names, "names", "no empty name among %d names (%s)", names, strings.Join(by, ", "))
 }
