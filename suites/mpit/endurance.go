@@ -88,7 +88,9 @@ func judgeEndurance(mode string) func(x *harness.X) harness.Verdict {
 		if end.Cycle > mid.Cycle {
 			per = float64(end.RSSKiB-mid.RSSKiB) * 1024 / float64(end.Cycle-mid.Cycle)
 		}
-		return harness.Verdict{Reason: fmt.Sprintf("%d cycles in %.1f s, all succeeded; resident set %d KiB to %d KiB, %+.0f bytes per cycle over the second half", end.Cycle, end.Seconds, first.RSSKiB, end.RSSKiB, per)}
+		// each cycle could have failed or killed the process
+		items := map[string]string{"tool": "MPI_T init/finalize cycles", "handles": "session and handle cycles"}[mode]
+		return harness.Exposed(end.Cycle, items, "%d cycles in %.1f s, all succeeded; resident set %d KiB to %d KiB, %+.0f bytes per cycle over the second half", end.Cycle, end.Seconds, first.RSSKiB, end.RSSKiB, per)
 	}
 }
 
@@ -153,5 +155,6 @@ func judgeErr5(x *harness.X) harness.Verdict {
 	if len(seen) == 0 {
 		x.Unsupported("not measurable here: nothing to allocate (no control variable or performance variable bound to no object)")
 	}
-	return harness.Verdict{Reason: strings.Join(seen, "; ")}
+	// each kind's allocations could have ended in another error or a crash
+	return harness.Exposed(len(seen), "kinds of handle or session allocated without freeing", "%s", strings.Join(seen, "; "))
 }

@@ -68,7 +68,8 @@ func judgePvar21(x *harness.X) harness.Verdict {
 	if compared {
 		reason += "; the two sessions were neither MPI_T_PVAR_SESSION_NULL nor the same"
 	}
-	return harness.Verdict{Reason: reason}
+	// each call could have failed, the comparison have found NULL or the same session twice
+	return harness.Exposed(len(errs), "session creation cases (calls and their comparison)", "%s", reason)
 }
 
 // judgePvar22: the error cases end by freeing a session with no handle,
@@ -90,7 +91,10 @@ func judgePvar22(x *harness.X) harness.Verdict {
 	if nulled {
 		reason += "; it left MPI_T_PVAR_SESSION_NULL in the session"
 	}
-	return harness.Verdict{Reason: reason, Evidence: undefined}
+	// each call could have failed, the look at the session have found it not null
+	v := harness.Exposed(len(errs), "session free cases (calls and the look at the session)", "%s", reason)
+	v.Evidence = undefined
+	return v
 }
 
 func judgePvar28(x *harness.X) harness.Verdict {
@@ -112,7 +116,7 @@ func judgePvar28(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: no handle was freed successfully")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d handles freed to MPI_T_PVAR_HANDLE_NULL", n)}
+	return harness.Exposed(n, "successfully freed handles", "%d handles freed to MPI_T_PVAR_HANDLE_NULL", n)
 }
 
 // freedCases are the freed-session items, in order (pvar_items.c, freed()).
@@ -143,5 +147,6 @@ func judgePvar42(x *harness.X) harness.Verdict {
 	if len(got) == 0 && len(bad) == 0 {
 		x.Unsupported("not measurable here: the freed-session cases did not run")
 	}
-	return harness.Verdict{Reason: strings.Join(got, "; ")}
+	// each call that returned could have returned MPI_SUCCESS
+	return harness.Exposed(len(got), "calls with a freed session", "%s", strings.Join(got, "; "))
 }

@@ -138,7 +138,9 @@ func judgePvar26(x *harness.X) harness.Verdict {
 		sort.Strings(bound)
 		reason += "; bound to an object: " + strings.Join(bound, ", ")
 	}
-	return harness.Verdict{Reason: reason}
+	// every probed variable could have broken the rule (a failed call, a
+	// read past its count, a death): only those skipped were not exposed
+	return harness.Exposed(held, "probed variables", "%s", reason)
 }
 
 // judgePvar30: each continuous variable's handle in session B of the
@@ -155,8 +157,8 @@ func judgePvar30(x *harness.X) harness.Verdict {
 	if len(r.startstop) == 0 {
 		x.Unsupported("not measurable here: no continuous performance variable")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%s started and stopped: each start and each stop returned MPI_T_ERR_PVAR_NO_STARTSTOP",
-		plural(len(r.startstop), "continuous handle", "continuous handles"))}
+	return harness.Exposed(len(r.startstop), "continuous handles", "%s started and stopped: each start and each stop returned MPI_T_ERR_PVAR_NO_STARTSTOP",
+		plural(len(r.startstop), "continuous handle", "continuous handles"))
 }
 
 // judgePvar36: the error cases write and reset the handle of each read-only
@@ -168,8 +170,8 @@ func judgePvar36(x *harness.X) harness.Verdict {
 	for _, e := range errs {
 		n[e.What]++
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%s: %s and %s, each MPI_T_ERR_PVAR_NO_WRITE",
-		plural(distinctVars(errs), "read-only variable", "read-only variables"), plural(n["write_readonly"], "write", "writes"), plural(n["reset_readonly"], "reset", "resets"))}
+	return harness.Exposed(len(errs), "writes and resets of read-only handles", "%s: %s and %s, each MPI_T_ERR_PVAR_NO_WRITE",
+		plural(distinctVars(errs), "read-only variable", "read-only variables"), plural(n["write_readonly"], "write", "writes"), plural(n["reset_readonly"], "reset", "resets"))
 }
 
 // judgePvar40: the error cases readreset the handle of each variable that
@@ -183,8 +185,8 @@ func judgePvar40(x *harness.X) harness.Verdict {
 			readonly++
 		}
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("readreset on %s of variables that are not atomic (%d of them read-only, which may give MPI_T_ERR_PVAR_NO_WRITE instead) returned %s",
-		plural(len(errs), "handle", "handles"), readonly, rcCounts(errs))}
+	return harness.Exposed(len(errs), "readresets of non-atomic handles", "readreset on %s of variables that are not atomic (%d of them read-only, which may give MPI_T_ERR_PVAR_NO_WRITE instead) returned %s",
+		plural(len(errs), "handle", "handles"), readonly, rcCounts(errs))
 }
 
 // judgePvar27: the error cases read each handle of session A (one per
@@ -192,8 +194,8 @@ func judgePvar40(x *harness.X) harness.Verdict {
 func judgePvar27(x *harness.X) harness.Verdict {
 	r := pvarJob(x)
 	errs := judgeErrs(x, r, "", "no handle to try in another session", "read_other_session")
-	return harness.Verdict{Reason: fmt.Sprintf("%s of session A read through session B: %s",
-		plural(len(errs), "handle", "handles"), rcCounts(errs))}
+	return harness.Exposed(len(errs), "reads through another session", "%s of session A read through session B: %s",
+		plural(len(errs), "handle", "handles"), rcCounts(errs))
 }
 
 // judgePvar33: start(MPI_T_PVAR_ALL_HANDLES) in the error cases' session A,
@@ -234,8 +236,9 @@ func judgePvar37a(x *harness.X) harness.Verdict {
 	for idx, e := range died {
 		note("writing/resetting a writable variable (readonly = 0) killed the process", fmt.Sprintf("%s (%d): %s", r.name(idx), idx, e.How))
 	}
-	atomic := 0
+	atomic, calls := 0, 0
 	for _, m := range r.mutates {
+		calls += 2 // the write and the reset
 		if m.WriteRC != "MPI_SUCCESS" {
 			note("writing a writable variable (readonly = 0) failed", fmt.Sprintf("%s (%d): %s", m.Name, m.Index, m.WriteRC))
 		}
@@ -244,6 +247,7 @@ func judgePvar37a(x *harness.X) harness.Verdict {
 		}
 		if m.Atomic == 1 {
 			atomic++
+			calls++
 			if m.ReadresetRC != "MPI_SUCCESS" {
 				note("readreset of an atomic writable variable failed", fmt.Sprintf("%s (%d): %s", m.Name, m.Index, m.ReadresetRC))
 			}
@@ -259,7 +263,7 @@ func judgePvar37a(x *harness.X) harness.Verdict {
 	} else {
 		reason += " (none atomic: no readreset)"
 	}
-	return harness.Verdict{Reason: reason}
+	return harness.Exposed(calls, "writes, resets and readresets of writable handles", "%s", reason)
 }
 
 // judgePvar12: every value the traffic run read (sessions A and B, at each
@@ -270,7 +274,7 @@ func judgePvar12(x *harness.X) harness.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	vars, signed, noted := map[int]bool{}, map[int]bool{}, map[int]bool{} // noted: one example per variable
-	values := 0
+	values, signedValues := 0, 0
 	eachValue(r, func(name string, index int, class, datatype string, v vals) {
 		if class == "PERCENTAGE" || class == "STATE" || class == "GENERIC" {
 			return // PERCENTAGE is PVAR-13's; STATE and GENERIC may be anything
@@ -281,6 +285,9 @@ func judgePvar12(x *harness.X) harness.Verdict {
 		}
 		for i := range v {
 			values++
+			if signed[index] {
+				signedValues++
+			}
 			if v.float(i) < 0 && !noted[index] {
 				noted[index] = true
 				broken.note("a "+class+" variable is negative", fmt.Sprintf("%s (%d): %s", name, index, v))
@@ -288,8 +295,9 @@ func judgePvar12(x *harness.X) harness.Verdict {
 		}
 	})
 	failTally(x, broken, "")
-	return harness.Verdict{Reason: fmt.Sprintf("%s read from %s (LEVEL, SIZE, watermark, COUNTER, AGGREGATE, TIMER), none negative; %d of them of a signed datatype, which could read negative",
-		plural(values, "value", "values"), plural(len(vars), "variable", "variables"), len(signed))}
+	// only a value of a signed datatype could read negative
+	return harness.Passed(values, signedValues, "values", "%s read from %s (LEVEL, SIZE, watermark, COUNTER, AGGREGATE, TIMER), none negative; %s of them (from %d variables) of a signed datatype, which could read negative",
+		plural(values, "value", "values"), plural(len(vars), "variable", "variables"), plural(signedValues, "value", "values"), len(signed))
 }
 
 // judgePvar13: every value the traffic run read of a PERCENTAGE variable.
@@ -319,8 +327,8 @@ func judgePvar13(x *harness.X) harness.Verdict {
 	if !usable {
 		x.Unsupported("not measurable here: no PERCENTAGE variable")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%s read from %s, all within [0, 1]",
-		plural(values, "value", "values"), plural(len(vars), "PERCENTAGE variable", "PERCENTAGE variables"))}
+	return harness.Exposed(values, "PERCENTAGE values", "%s read from %s, all within [0, 1]",
+		plural(values, "value", "values"), plural(len(vars), "PERCENTAGE variable", "PERCENTAGE variables"))
 }
 
 // judgePvar20: each TIMER of type MPI_DOUBLE, read by session A from
@@ -361,5 +369,6 @@ func judgePvar20(x *harness.X) harness.Verdict {
 	if grew > 0 {
 		reason += fmt.Sprintf(" (session A's most: +%.3g s in %.3g s)", most, in)
 	}
-	return harness.Verdict{Reason: reason}
+	// only a timer that grew could have grown too fast
+	return harness.Passed(timers, grew, "TIMERs of type MPI_DOUBLE", "%s", reason)
 }

@@ -99,7 +99,9 @@ func judgePvar29(x *harness.X) harness.Verdict {
 			others++
 		}
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("continuous handles never started followed the traffic: %s; %d continuous SUM-class handles moved", strings.Join(ok, ", "), others)}
+	// only a variable the traffic moves could show a handle that does not follow it
+	return harness.Passed(len(seen), len(ok), "continuous variables whose value the traffic determines",
+		"continuous handles never started followed the traffic: %s; %d continuous SUM-class handles moved", strings.Join(ok, ", "), others)
 }
 
 // keysOf shows the values a handle read (the differences, for deltas).
@@ -118,11 +120,12 @@ func keysOf(m map[float64]bool, delta bool) string {
 func judgePvar31(x *harness.X) harness.Verdict {
 	r := pvarJob(x)
 	var bad, held []string
-	refused := 0
+	refused, judged := 0, 0
 	for _, u := range r.unstarted {
 		if u.StartRC != "MPI_SUCCESS" || u.RC != "MPI_SUCCESS" {
 			continue // PVAR-32's and PVAR-35's
 		}
+		judged++
 		dbl := u.Datatype == "MPI_DOUBLE"
 		who := fmt.Sprintf("%s (%d, %s)", u.Name, u.Index, u.Class)
 		n := len(bad)
@@ -154,7 +157,8 @@ func judgePvar31(x *harness.X) harness.Verdict {
 	if refused > 0 {
 		reason += fmt.Sprintf("; reading a handle never started returned an error for %d (not judged)", refused)
 	}
-	return harness.Verdict{Reason: reason}
+	// only a handle of a variable that traffic X moved could have counted X
+	return harness.Passed(judged, len(held), "handles started late", "%s", reason)
 }
 
 // countedX finds an element of a COUNTER or AGGREGATE (exact counts; a
@@ -181,10 +185,12 @@ func judgePvar23(x *harness.X) harness.Verdict {
 	r := pvarJob(x)
 	var bad, ran []string
 	idle := 0 // A's stop did not hold A: it had nothing to leak into B
+	judged := 0
 	for _, s := range r.stops {
 		if s.DOK == 0 {
 			continue
 		}
+		judged++
 		dbl := s.Datatype == "MPI_DOUBLE"
 		if s.DLater.same(s.DBefore, dbl) {
 			continue // R3 does not move it
@@ -208,5 +214,8 @@ func judgePvar23(x *harness.X) harness.Verdict {
 	if len(ran) == 0 {
 		x.Unsupported("not measurable here: no non-continuous SUM-class variable that R3 moves (%d stopped)", len(r.stops))
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%s of session B counted on after session A's were stopped: %s", plural(len(ran), "handle", "handles"), examples(uniq(ran)))}
+	// only a variable R3 moves (as D's handle saw) whose handle A's stop held
+	// could show B's handle stopped with it
+	return harness.Passed(judged, len(ran), "stopped variables with a handle in session D",
+		"%s of session B counted on after session A's were stopped: %s", plural(len(ran), "handle", "handles"), examples(uniq(ran)))
 }

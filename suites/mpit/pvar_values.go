@@ -109,7 +109,8 @@ func judgeMonotone(m monotone) func(x *harness.X) harness.Verdict {
 		if moved == 0 {
 			x.Unsupported("not measurable here: none of the %s read moved under the traffic, so none could have moved the wrong way", plural(vars, m.classes+" variable", m.classes+" variables"))
 		}
-		return harness.Verdict{Reason: fmt.Sprintf("%s moved by the traffic (of %d read) kept their direction across every read", plural(moved, m.classes+" variable", m.classes+" variables"), vars)}
+		// only a variable that moved could have moved the wrong way
+		return harness.Passed(vars, moved, m.classes+" variables", "%s moved by the traffic (of %d read) kept their direction across every read", plural(moved, m.classes+" variable", m.classes+" variables"), vars)
 	}
 }
 
@@ -178,13 +179,19 @@ func judgePvar18(x *harness.X) harness.Verdict {
 	}
 	r := pvarJob(x)
 	broken := tally{}
-	judged := 0
+	judged, away := 0, 0
 	for _, m := range r.mutates {
 		down := m.Class == "LOWWATERMARK"
 		if (m.Class != "HIGHWATERMARK" && !down) || m.ResetRC != "MPI_SUCCESS" || len(m.AAfterReset) == 0 || len(m.BAfterReset) == 0 {
 			continue
 		}
 		judged++
+		// A's handle read beyond B's (the written value + 7) before the
+		// reset: a reset that kept what it had seen would read beyond it
+		// after, too; one already within it cannot tell
+		if _, within := against(m.AAfterWrite, m.BAfterReset, m.Datatype == "MPI_DOUBLE", down); !within {
+			away++
+		}
 		if i, ok := against(m.AAfterReset, m.BAfterReset, m.Datatype == "MPI_DOUBLE", down); !ok {
 			what := "above"
 			if down {
@@ -200,5 +207,6 @@ func judgePvar18(x *harness.X) harness.Verdict {
 	if judged == 0 {
 		x.Unsupported("not measurable here: no reset of the %d watermark variables succeeded", wm)
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%s read, right after a reset, within what a handle never reset has seen", plural(judged, "watermark variable", "watermark variables"))}
+	return harness.Passed(judged, away, "watermark resets", "%s read, right after a reset, within what a handle never reset has seen; %d of them read beyond it before the reset",
+		plural(judged, "watermark variable", "watermark variables"), away)
 }

@@ -167,7 +167,8 @@ func judgeNullOut(fn string) func(x *harness.X) harness.Verdict {
 		if n == 0 {
 			x.Unsupported("not measurable here: no index answered %s before MPI_Init", fn)
 		}
-		return harness.Verdict{Reason: fmt.Sprintf("%d calls of %s with NULL OUT arguments succeeded", n, fn)}
+		// each call could have failed or crashed
+		return harness.Exposed(n, fn+" calls with NULL OUT arguments", "%d calls of %s with NULL OUT arguments succeeded", n, fn)
 	}
 }
 
@@ -220,7 +221,9 @@ func judgeInvalid(cases []string, named string, accept acceptance) func(x *harne
 		if len(got) == 0 {
 			x.Errorf(r.res.Evidence(), "no case of %s was recorded", strings.Join(cases, ", "))
 		}
-		return harness.Verdict{Reason: strings.Join(got, "; ")}
+		// each call that returned could have crashed (or returned a code the
+		// acceptance does not take)
+		return harness.Exposed(len(got), "erroneous calls", "%s", strings.Join(got, "; "))
 	}
 }
 

@@ -40,8 +40,12 @@ func judgePvar14a(x *harness.X) harness.Verdict {
 	if len(sums) == 0 {
 		unsupportedHere(x, "no non-continuous "+sumClassNames+" variable", crashed)
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("the handles of %s read 0 right after allocation in session A (before traffic X) and in session B (after it); %s had counted traffic X when B's handle was made, where a handle starting from the running value would not read 0%s",
-		plural(len(sums), "non-continuous "+sumClassNames+" variable", "non-continuous "+sumClassNames+" variables"), counted(fromX), crashed)}
+	// only where traffic X had moved the variable would a handle starting
+	// from the running value not read 0 (what the library counted before
+	// session A is not known)
+	return harness.Passed(len(sums), len(fromX), "non-continuous "+sumClassNames+" variables",
+		"the handles of %s read 0 right after allocation in session A (before traffic X) and in session B (after it); %s had counted traffic X when B's handle was made, where a handle starting from the running value would not read 0%s",
+		plural(len(sums), "non-continuous "+sumClassNames+" variable", "non-continuous "+sumClassNames+" variables"), counted(fromX), crashed)
 }
 
 // judgePvar14b (§15.3.7.1): which reading of a continuous handle's starting
@@ -53,18 +57,27 @@ func judgePvar14b(x *harness.X) harness.Verdict {
 	sums := sessionSums(r, true)
 	running := tally{}
 	var fromX []string
+	told := 0 // variables where the two readings read differently: a running value not 0
 	for _, s := range sums {
+		shows := false
 		if !s.A0.zero() {
+			shows = true
 			running.note("a continuous handle does not start at 0", fmt.Sprintf("%s: session A reads %s right away", s.who(), s.A0))
 		}
 		if !s.B0.zero() {
+			shows = true
 			running.note("a continuous handle made after traffic X does not start at 0", fmt.Sprintf("%s: session B reads %s right away (A read %s then)", s.who(), s.B0, s.AMid))
 		}
 		if !s.countsOnlyLater() {
+			shows = true
 			running.note("a continuous handle of session B does not count only the traffic after it was made", fmt.Sprintf("%s: A %s → %s → %s, B %s → %s", s.who(), s.A0, s.AMid, s.AEnd, s.B0, s.BEnd))
 		}
 		if s.movedInX() {
+			shows = true
 			fromX = append(fromX, s.label())
+		}
+		if shows {
+			told++
 		}
 	}
 	crashed := notMeasured(r, continuousSum, "probe_exit")
@@ -79,7 +92,7 @@ func judgePvar14b(x *harness.X) harness.Verdict {
 			seen = append(seen, note+": "+examples(ex))
 		}
 		sort.Strings(seen)
-		return harness.Verdict{Reason: "reading 2 (a continuous handle reads the running value), of " + what + ": " + strings.Join(seen, "; ") + crashed}
+		return harness.Passed(len(sums), told, "continuous "+sumClassNames+" variables", "%s", "reading 2 (a continuous handle reads the running value), of "+what+": "+strings.Join(seen, "; ")+crashed)
 	}
 	reason := "reading 1 (continuous handles start at 0 too), of " + what + ": each read 0 at allocation in session A (before traffic X) and in session B (after it), and B's counted only the traffic after it (A_end = A_mid + B_end)"
 	if len(fromX) == 0 {
@@ -87,7 +100,9 @@ func judgePvar14b(x *harness.X) harness.Verdict {
 	} else {
 		reason += fmt.Sprintf("; B's read 0 where the running value was not: %s", counted(fromX))
 	}
-	return harness.Verdict{Reason: reason + crashed}
+	// only a variable that had counted something when B's handle was made
+	// tells the readings apart
+	return harness.Passed(len(sums), told, "continuous "+sumClassNames+" variables", "%s", reason+crashed)
 }
 
 // judgePvar24 (§15.3.7.3): a non-continuous SUM-class handle of session B,
@@ -100,8 +115,13 @@ func judgePvar24(x *harness.X) harness.Verdict {
 	sums := sessionSums(r, false)
 	broken := tally{}
 	var fromX []string
-	inY := 0
+	inY, moved := 0, 0
 	for _, s := range sums {
+		// B counting X too shows where X moved the variable, B not counting
+		// Y where Y did (in A's or B's handle)
+		if s.movedInX() || !s.AEnd.same(s.AMid, s.double()) || !s.BEnd.same(s.B0, s.double()) {
+			moved++
+		}
 		if !s.countsOnlyLater() {
 			broken.note("session B does not count only the traffic after its handle was made (A_end ≠ A_mid + B_end)", fmt.Sprintf("%s: A %s → %s → %s, B %s → %s", s.who(), s.A0, s.AMid, s.AEnd, s.B0, s.BEnd))
 		}
@@ -112,12 +132,15 @@ func judgePvar24(x *harness.X) harness.Verdict {
 			inY++
 		}
 	}
-	marks := 0
+	marks, marksMoved := 0, 0
 	for _, s := range r.sums {
 		if sumClasses[s.Class] || !bothRead(s.RCA, s.RCB) {
 			continue
 		}
 		marks++
+		if dbl := s.double(); !s.AEnd.same(s.A0, dbl) || !s.BEnd.same(s.A0, dbl) || !s.B0.same(s.A0, dbl) || !s.AMid.same(s.A0, dbl) {
+			marksMoved++ // a level that never moved leaves every mark alike
+		}
 		hwm := s.Class == "HIGHWATERMARK"
 		for i := range s.AEnd {
 			a, b := s.AEnd.float(i), s.BEnd.float(i)
@@ -134,9 +157,9 @@ func judgePvar24(x *harness.X) harness.Verdict {
 	reason := fmt.Sprintf("%s: session A's handle (made before traffic X) read A_end = A_mid + B_end, session B's (made after X) counted only the later traffic; %s had counted traffic X, which B's left out; %d moved in B's (traffic Y)",
 		plural(len(sums), "non-continuous "+sumClassNames+" variable", "non-continuous "+sumClassNames+" variables"), counted(fromX), inY)
 	if marks > 0 {
-		reason += fmt.Sprintf("; %s: A's, started earlier, at or beyond B's", plural(marks, "watermark", "watermarks"))
+		reason += fmt.Sprintf("; %s: A's, started earlier, at or beyond B's (%d of them moved)", plural(marks, "watermark", "watermarks"), marksMoved)
 	}
-	return harness.Verdict{Reason: reason + crashed}
+	return harness.Passed(len(sums)+marks, moved+marksMoved, "non-continuous "+sumClassNames+" variables and watermarks", "%s", reason+crashed)
 }
 
 // judgePvar19 (§15.3.7.1): STATE, LEVEL, SIZE and PERCENTAGE variables read
@@ -168,7 +191,9 @@ func judgePvar19(x *harness.X) harness.Verdict {
 	if unread > 0 {
 		reason += fmt.Sprintf("; %d could not be read (PVAR-35)", unread)
 	}
-	return harness.Verdict{Reason: reason + crashed}
+	// a variable reading 0 in both reads the same whether the value is the
+	// resource's or each session's own: only the others could differ
+	return harness.Passed(compared, len(nonzero), levelClassNames+" variables", "%s", reason+crashed)
 }
 
 // judgePvar32 (§15.3.7.5): a handle stopped in session A keeps its value
@@ -182,7 +207,7 @@ func judgePvar32(x *harness.X) harness.Verdict {
 		if !s.ALater.same(s.AStopped, dbl) {
 			broken.note("a handle stopped in session A kept counting", fmt.Sprintf("%s (%d): A stopped at %s, later %s (B %s → %s)", s.Name, s.Index, s.AStopped, s.ALater, s.BBefore, s.BLater))
 		}
-		if !s.BLater.same(s.BBefore, dbl) {
+		if !s.BLater.same(s.BBefore, dbl) || (s.DOK != 0 && !s.DLater.same(s.DBefore, dbl)) {
 			moved = append(moved, stopLabel(r, s))
 		}
 	}
@@ -191,12 +216,13 @@ func judgePvar32(x *harness.X) harness.Verdict {
 	if len(r.stops) == 0 {
 		unsupportedHere(x, "no non-continuous "+sumClassNames+" variable to stop", crashed)
 	}
-	reason := fmt.Sprintf("%s stopped in session A kept their value through traffic R3; session B's handle of %s counted R3 meanwhile",
+	reason := fmt.Sprintf("%s stopped in session A kept their value through traffic R3; session B's (or D's) handle of %s counted R3 meanwhile",
 		plural(len(r.stops), "handle", "handles"), counted(moved))
 	if len(moved) == 0 {
 		reason += ", so R3 moved none of these variables"
 	}
-	return harness.Verdict{Reason: reason + crashed}
+	// only a variable R3 moved could show a stopped handle that counts on
+	return harness.Passed(len(r.stops), len(moved), "handles stopped in session A", "%s", reason+crashed)
 }
 
 // judgePvar35 (§15.3.7.6): MPI_T_pvar_read succeeds on the handles of both
@@ -232,7 +258,8 @@ func judgePvar35(x *harness.X) harness.Verdict {
 	if marks > 0 {
 		reason += fmt.Sprintf(", and of %s", plural(marks, "watermark", "watermarks"))
 	}
-	return harness.Verdict{Reason: reason + crashed}
+	// each read returned a code, which could have been an error
+	return harness.Exposed(sums+marks+levels, "variables read in sessions A and B", "%s", reason+crashed)
 }
 
 // judgePvar16 (quality): the variables whose values the traffic determines
@@ -244,11 +271,17 @@ func judgePvar16(x *harness.X) harness.Verdict {
 	own := libraryOwn(r)
 	broken := tally{}
 	var matched []string
-	skipped := 0
+	skipped, judged, exposed := 0, 0, 0
 	for _, t := range r.truth {
 		if own[truthPhase(t.Point)] != "" {
 			skipped++
 			continue
+		}
+		judged++
+		// a reading before a phase's traffic that is not 0 leaves the phase
+		// out (libraryOwn) rather than fail it: it cannot show a wrong value
+		if !strings.HasPrefix(t.Point, "before_") {
+			exposed++
 		}
 		if t.RC != "MPI_SUCCESS" || t.Got != t.Expected {
 			broken.note("a variable the traffic determines has the wrong value",
@@ -275,7 +308,7 @@ func judgePvar16(x *harness.X) harness.Verdict {
 		sort.Strings(why)
 		reason += fmt.Sprintf("; %s not judged: %s", plural(skipped, "reading", "readings"), strings.Join(why, "; "))
 	}
-	return harness.Verdict{Reason: reason + crashed}
+	return harness.Passed(judged, exposed, "readings of variables the traffic determines", "%s", reason+crashed)
 }
 
 // judgePvar25 (§15.3.7.3): write, reset and readreset of a handle in session
@@ -284,7 +317,7 @@ func judgePvar25(x *harness.X) harness.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	writes, resets, readresets := 0, 0, 0
-	bMoved := 0 // resets and readresets while B read other than 0: a reset of the variable itself would show
+	bMoved := 0 // resets and readresets of SUM-class handles while B read other than 0: a reset of the variable itself would show
 	for _, m := range r.mutates {
 		dbl := m.double()
 		if m.WriteRC == "MPI_SUCCESS" {
@@ -295,7 +328,7 @@ func judgePvar25(x *harness.X) harness.Verdict {
 		}
 		if m.ResetRC == "MPI_SUCCESS" {
 			resets++
-			if !m.BAfterWrite.zero() {
+			if sumClasses[m.Class] && !m.BAfterWrite.zero() {
 				bMoved++
 			}
 			if !m.BAfterReset.same(m.BAfterWrite, dbl) {
@@ -304,7 +337,7 @@ func judgePvar25(x *harness.X) harness.Verdict {
 		}
 		if m.ReadresetRC == "MPI_SUCCESS" {
 			readresets++
-			if !m.BAfterReset.zero() {
+			if sumClasses[m.Class] && !m.BAfterReset.zero() {
 				bMoved++
 			}
 			if !m.BAfterReadreset.same(m.BAfterReset, dbl) {
@@ -317,8 +350,12 @@ func judgePvar25(x *harness.X) harness.Verdict {
 	if writes == 0 {
 		unsupportedHere(x, "no writable performance variable accepted a write", crashed)
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("session B's handle read the same before and after %s, %s and %s in session A (B's read other than 0 before %d of the resets and readresets, where resetting the variable itself would show)%s",
-		plural(writes, "write", "writes"), plural(resets, "reset", "resets"), plural(readresets, "readreset", "readresets"), bMoved, crashed)}
+	// a write that reached B would show (B would read the value written, its
+	// own plus 7); a reset or readreset only where it would take B's
+	// COUNTER, AGGREGATE or TIMER handle from other than 0 to 0
+	return harness.Passed(writes+resets+readresets, writes+bMoved, "writes, resets and readresets in session A",
+		"session B's handle read the same before and after %s, %s and %s in session A (B's "+sumClassNames+" handle read other than 0 before %d of the resets and readresets, where resetting the variable itself would show)%s",
+		plural(writes, "write", "writes"), plural(resets, "reset", "resets"), plural(readresets, "readreset", "readresets"), bMoved, crashed)
 }
 
 // judgePvar37 (§15.3.7.6, MPI_T_PVAR_WRITE): a handle reads back the value
@@ -341,8 +378,10 @@ func judgePvar37(x *harness.X) harness.Verdict {
 	if len(written) == 0 {
 		unsupportedHere(x, "no writable performance variable accepted a write", crashed)
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%s read back the value written to it (what it read before plus 7 in each element, 7.5 for a double): %s%s",
-		plural(len(written), "written handle", "written handles"), examples(written), crashed)}
+	// the value written is not the one read before: a write that did
+	// nothing would show
+	return harness.Exposed(len(written), "written handles", "%s read back the value written to it (what it read before plus 7 in each element, 7.5 for a double): %s%s",
+		plural(len(written), "written handle", "written handles"), examples(written), crashed)
 }
 
 // judgePvar38 (§15.3.7.6, MPI_T_PVAR_RESET): after a successful reset a
@@ -390,7 +429,7 @@ func judgePvar38(x *harness.X) harness.Verdict {
 	if idle > 0 {
 		reason += fmt.Sprintf("; %s reset at the starting value already (which shows nothing) not counted", plural(idle, "handle", "handles"))
 	}
-	return harness.Verdict{Reason: reason + crashed}
+	return harness.Passed(len(shown)+idle, len(shown), "successful resets of COUNTER, AGGREGATE, TIMER, STATE, LEVEL, SIZE or PERCENTAGE handles", "%s", reason+crashed)
 }
 
 // judgePvar41 (§15.3.7.6, MPI_T_PVAR_READRESET): a successful readreset
@@ -400,6 +439,7 @@ func judgePvar41(x *harness.X) harness.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	readresets, returned, left, away := 0, 0, 0, 0
+	exposed := 0 // readresets that could show a breach: of a handle written before it (the value returned) or away from its starting value
 	for _, m := range r.mutates {
 		if m.ReadresetRC != "MPI_SUCCESS" {
 			continue
@@ -411,6 +451,9 @@ func judgePvar41(x *harness.X) harness.Verdict {
 		// before it, or not brought back by the reset before
 		if ((sum || level) && m.WriteRC == "MPI_SUCCESS") || (sum && !m.AAfterReset.zero()) || (level && !m.AAfterReset.same(m.BAfterReset, dbl)) {
 			away++
+			exposed++
+		} else if m.WriteRC == "MPI_SUCCESS" {
+			exposed++
 		}
 		if sum {
 			left++
@@ -436,6 +479,6 @@ func judgePvar41(x *harness.X) harness.Verdict {
 	if readresets == 0 {
 		unsupportedHere(x, "no atomic writable performance variable accepted a readreset", crashed)
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%s of atomic handles: %d returned the value written just before it, %d left the handle at its starting value (a %s handle at 0, a %s handle at session B's value), %d of them away from it before the readreset%s",
-		plural(readresets, "successful readreset", "successful readresets"), returned, left, sumClassNames, levelClassNames, away, crashed)}
+	return harness.Passed(readresets, exposed, "successful readresets", "%s of atomic handles: %d returned the value written just before it, %d left the handle at its starting value (a %s handle at 0, a %s handle at session B's value), %d of them away from it before the readreset%s",
+		plural(readresets, "successful readreset", "successful readresets"), returned, left, sumClassNames, levelClassNames, away, crashed)
 }

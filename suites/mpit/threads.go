@@ -80,7 +80,8 @@ func judgeCvar16(x *harness.X) harness.Verdict {
 	if len(other) > 0 {
 		reason += fmt.Sprintf("; %d others (their scope lets them change) did not: %s", len(other), examples(other))
 	}
-	return harness.Verdict{Reason: reason}
+	// each constant that answered a read was read twice, and could have differed
+	return harness.Exposed(cs[0].N, "constant control variables", "%s", reason)
 }
 
 type levelsRec struct {
@@ -183,7 +184,8 @@ func runThreads(x *harness.X) harness.Verdict {
 	if decreases > 0 {
 		reason += fmt.Sprintf("; %d SUM-class reads went down (judged by MPIT-PVAR-OPS-001)", decreases)
 	}
-	return harness.Verdict{Reason: reason}
+	// each read could have failed (or, of a stable control variable, differed)
+	return harness.Exposed(reads+preads, "control and performance variable reads from 4 threads", "%s", reason)
 }
 
 func judgeCvarX2(x *harness.X) harness.Verdict {
@@ -203,9 +205,18 @@ func judgeCvarX2(x *harness.X) harness.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(bad, "\n"), "%d writable-scope control variables nobody wrote read differently twice in one thread: %s", len(bad), examples(bad))
 	}
-	reason := "every writable-scope control variable read the same twice in one thread"
+	// mpit_threads records only the variables that read differently; how
+	// many of a writable scope there are to read twice, the walk says (the
+	// same control variables after MPI_Init)
+	writable := 0
+	for _, c := range walk(x).cvars {
+		if c.RC == "MPI_SUCCESS" && !readOnly(c.Scope) {
+			writable++
+		}
+	}
+	reason := fmt.Sprintf("every writable-scope control variable (the walk lists %d) read the same twice in one thread where it could be read", writable)
 	if len(readonly) > 0 {
 		reason += fmt.Sprintf("; %d of scope READONLY (which can change) did not: %s", len(readonly), examples(readonly))
 	}
-	return harness.Verdict{Reason: reason}
+	return harness.Exposed(writable, "control variables of a writable scope", "%s", reason)
 }
