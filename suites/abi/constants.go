@@ -257,10 +257,12 @@ func layoutKeys(out *constantsOut, p *problems, keep func(string) bool) int {
 func judgeStatusLayout(x *harness.X) harness.Verdict {
 	out := constantsFor(x)
 	var p problems
-	layoutKeys(out, &p, func(k string) bool { return strings.Contains(k, "MPI_Status") })
-	libraryStatus(out, &p)
+	n := layoutKeys(out, &p, func(k string) bool { return strings.Contains(k, "MPI_Status") })
+	n += libraryStatus(out, &p)
 	p.fail(x, x.Impl.ID+"'s MPI_Status", "")
-	return harness.Verdict{Reason: "MPI_Status is 32 bytes with MPI_SOURCE/MPI_TAG/MPI_ERROR at 0/4/8, and MPI_Waitall writes source and tag of each status of an array there"}
+	// The status array was filled with -7 before MPI_Waitall: every field
+	// read could have shown a status written elsewhere.
+	return harness.Exposed(n, "layout values and status fields", "MPI_Status is 32 bytes with MPI_SOURCE/MPI_TAG/MPI_ERROR at 0/4/8, and MPI_Waitall writes source and tag of each status of an array there")
 }
 
 var intTypes = map[string]bool{"MPI_AINT": true, "MPI_COUNT": true, "MPI_OFFSET": true}
@@ -268,7 +270,7 @@ var intTypes = map[string]bool{"MPI_AINT": true, "MPI_COUNT": true, "MPI_OFFSET"
 func judgeIntTypes(x *harness.X) harness.Verdict {
 	out := constantsFor(x)
 	var p problems
-	layoutKeys(out, &p, func(k string) bool {
+	layout := layoutKeys(out, &p, func(k string) bool {
 		return strings.Contains(k, "MPI_Aint") || strings.Contains(k, "MPI_Offset") || strings.Contains(k, "MPI_Count")
 	})
 	seen := 0
@@ -285,14 +287,14 @@ func judgeIntTypes(x *harness.X) harness.Verdict {
 		p.addf("%d of the sizes of MPI_AINT, MPI_COUNT and MPI_OFFSET recorded, want 3", seen)
 	}
 	p.fail(x, x.Impl.ID+"'s MPI_Aint/MPI_Offset/MPI_Count", "")
-	return harness.Verdict{Reason: "MPI_Aint, MPI_Offset and MPI_Count are signed 8-byte integers, and MPI_Type_size of MPI_AINT, MPI_OFFSET and MPI_COUNT is 8"}
+	return harness.Exposed(layout+seen, "layout values and datatype sizes", "MPI_Aint, MPI_Offset and MPI_Count are signed 8-byte integers, and MPI_Type_size of MPI_AINT, MPI_OFFSET and MPI_COUNT is 8")
 }
 
 func judgeHandleConstants(x *harness.X) harness.Verdict {
 	out := constantsFor(x)
 	var p problems
 	n, notes, compared := headerValues(x, out, &p, standardHandles)
-	layoutKeys(out, &p, func(k string) bool {
+	layout := layoutKeys(out, &p, func(k string) bool {
 		for _, t := range handleTypes {
 			if strings.HasSuffix(k, "("+t+")") {
 				return true
@@ -300,16 +302,21 @@ func judgeHandleConstants(x *harness.X) harness.Verdict {
 		}
 		return false
 	})
-	sized := librarySizes(out, &p)
+	sized, fixed := librarySizes(out, &p)
 	p.fail(x, x.Impl.ID+"'s predefined handle constants", "")
-	reason := fmt.Sprintf("%d predefined handles as the standard fixes them, the 11 handle types pointers; the library sizes %d predefined datatypes accordingly", n, sized)
+	reason := fmt.Sprintf("%d predefined handles as the standard fixes them, the 11 handle types pointers; the library sizes %d predefined datatypes accordingly", n, fixed)
+	if sized > fixed {
+		reason += fmt.Sprintf(" (%d more held to no size: Fortran and C++ types whose size nothing fixes, or optional ones the library lacks)", sized-fixed)
+	}
 	if len(compared) > 0 {
 		reason += "; same values as " + strings.Join(compared, ", ")
 	}
 	if len(notes) > 0 {
 		reason += "; " + strings.Join(notes, "; ")
 	}
-	return harness.Verdict{Reason: reason}
+	// A datatype whose size neither a fixed size nor a C type says could
+	// not have been sized wrongly.
+	return harness.Passed(n+layout+sized, n+layout+fixed, "handle constants, handle-type layouts and datatype sizes", "%s", reason)
 }
 
 func judgeIntConstants(x *harness.X) harness.Verdict {
@@ -325,7 +332,7 @@ func judgeIntConstants(x *harness.X) harness.Verdict {
 	if len(notes) > 0 {
 		reason += "; not defined (deprecated in MPI-3.1 or earlier, allowed): " + strings.Join(notes, ", ")
 	}
-	return harness.Verdict{Reason: reason}
+	return harness.Exposed(n+classes, "integer constants and error classes", "%s", reason)
 }
 
 func constText(c constRec) string {
@@ -340,8 +347,10 @@ func constText(c constRec) string {
 
 // librarySizes: the library sizes the predefined datatypes (other than
 // MPI_AINT/MPI_COUNT/MPI_OFFSET, ABI-TYP-01's) as the handle values mean.
-func librarySizes(out *constantsOut, p *problems) int {
-	n := 0
+// n is the datatypes judged, compared those whose size was held to
+// something: a fixed size, the size of their C type, or (a required type)
+// a call that must succeed.
+func librarySizes(out *constantsOut, p *problems) (n, compared int) {
 	for _, t := range out.Tsize {
 		if intTypes[t.Name] {
 			continue
@@ -351,6 +360,7 @@ func librarySizes(out *constantsOut, p *problems) int {
 		switch {
 		case isOptional(t) && (t.RC != 0 || t.Size <= 0):
 			// ABI-DTYPE-01's: lacking or misreporting an optional type
+			continue
 		case t.RC != 0:
 			p.addf("MPI_Type_size(%s) returned %d", t.Name, t.RC)
 		case isFixed && t.Size != fixed:
@@ -358,8 +368,11 @@ func librarySizes(out *constantsOut, p *problems) int {
 		case t.CSize > 0 && t.Size != t.CSize:
 			p.addf("MPI_Type_size(%s) = %d, its C type has %d bytes", t.Name, t.Size, t.CSize)
 		}
+		if isFixed || t.CSize > 0 || !isOptional(t) {
+			compared++
+		}
 	}
-	return n
+	return n, compared
 }
 
 // isOptional: a predefined datatype the library may lack (MPI-5.0 §20.4):
@@ -396,7 +409,9 @@ func judgeOptionalTypes(x *harness.X) harness.Verdict {
 	} else {
 		reason += ", each with a positive size (the library lacks none)"
 	}
-	return harness.Verdict{Reason: reason}
+	// Each call could have failed or answered neither a size nor
+	// MPI_UNDEFINED.
+	return harness.Exposed(n, "MPI_Type_size calls on optional datatypes", "%s", reason)
 }
 
 // libraryClasses: every error class is its own class (out.Eclass is in
@@ -411,11 +426,12 @@ func libraryClasses(out *constantsOut, p *problems) int {
 	return len(out.Eclass)
 }
 
-// libraryStatus: the library writes statuses where the layout says.
-func libraryStatus(out *constantsOut, p *problems) {
+// libraryStatus: the library writes statuses where the layout says; the
+// number of fields judged.
+func libraryStatus(out *constantsOut, p *problems) int {
 	if len(out.Status) != 1 {
 		p.addf("no status record")
-		return
+		return 0
 	}
 	s := out.Status[0]
 	// Two receives (3 ints, tag 78; 4 ints, tag 79) from rank 0 completed by
@@ -433,4 +449,5 @@ func libraryStatus(out *constantsOut, p *problems) {
 			p.addf("after MPI_Waitall, %s = %d, want %d", w.what, w.got, w.want)
 		}
 	}
+	return len(want)
 }

@@ -82,5 +82,11 @@ func runCrossRun(x *harness.X) harness.Verdict {
 		x.Expect(r.Sum).To(Equal(1), "MPI_Allreduce(MPI_SUM) of the ranks")
 		x.Expect(r.Library).To(HavePrefix(family), "library the binary ran on")
 	}
-	return harness.Verdict{Reason: "built with " + b.Impl.ID}
+	// Each rank could have failed to meet the other, answered another
+	// version or run on another library.
+	reason := fmt.Sprintf("built with %s: the 2 ranks met (MPI_Allreduce), MPI_Abi_get_version answered 1.0 before and after MPI_Init on each, MPI_Get_library_version names %s", b.Impl.ID, family)
+	if b.Impl.ID == x.Impl.ID {
+		reason += " (the builder itself: here the binary runs on the library whose header it was built with)"
+	}
+	return harness.Exposed(len(runs), "ranks", "%s", reason)
 }

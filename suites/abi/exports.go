@@ -202,8 +202,11 @@ func judgeExports(x *harness.X) harness.Verdict {
 	}
 	info := "declared by an ABI header, outside the ABI (not judged):\n  " + strings.Join(left, "\n  ")
 	p.fail(x, x.Impl.ID+"'s libmpi_abi exports", info)
-	return harness.Verdict{Reason: fmt.Sprintf("all %d functions of the ABI (as the ABI headers of %s declare them, less %d outside the ABI) and their PMPI_ twins are exported functions of %s",
-		len(in), strings.Join(headers, ", "), len(out), filepath.Base(v.lib.Path)), Evidence: info}
+	// Each name looked up could have been missing or no function.
+	pass := harness.Exposed(2*len(in), "MPI_ and PMPI_ names", "all %d functions of the ABI (as the ABI headers of %s declare them, less %d outside the ABI) and their PMPI_ twins are exported functions of %s",
+		len(in), strings.Join(headers, ", "), len(out), filepath.Base(v.lib.Path))
+	pass.Evidence = info
+	return pass
 }
 
 func judgeLibName(x *harness.X) harness.Verdict {
@@ -213,7 +216,7 @@ func judgeLibName(x *harness.X) harness.Verdict {
 			if !strings.HasPrefix(l.Soname, "libmpi_abi.so.") {
 				x.Failf(l.Path, "the loader binds MPI_Init to %s, soname %q, not libmpi_abi.so.<major>", l.Path, l.Soname)
 			}
-			return harness.Verdict{Reason: fmt.Sprintf("MPI_Init comes from %s, soname %s", filepath.Base(l.Path), l.Soname)}
+			return harness.Exposed(1, "objects the loader binds MPI_Init to", "MPI_Init comes from %s, soname %s", filepath.Base(l.Path), l.Soname)
 		}
 	}
 	x.Failf("", "no object the loader searches defines MPI_Init (%s)", v.lib.Path)

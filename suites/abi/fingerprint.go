@@ -179,12 +179,15 @@ func runFingerprint(x *harness.X) harness.Verdict {
 		p.addf("sizeof(MPI_Aint) = %d cannot hold an address (%d bytes)", l["sizeof(MPI_Aint)"], l["sizeof(void*)"])
 	}
 	p.fail(x, x.Impl.ID+"'s own ABI", table)
-	return harness.Verdict{
-		Reason: fmt.Sprintf("%s: %s handles, MPI_Status %d bytes (source/tag/error at %d/%d/%d), library %s; %s",
-			x.Impl.ID, representation(mine), l["sizeof(MPI_Status)"], l["offsetof(MPI_Status,MPI_SOURCE)"],
-			l["offsetof(MPI_Status,MPI_TAG)"], l["offsetof(MPI_Status,MPI_ERROR)"], mine.Soname, compatibleWith(mine, all)),
-		Evidence: table,
-	}
+	// What the library could have got wrong against its own header: each
+	// datatype size, the status array (filled with -7 before), each set of
+	// predefined handles, and the two integer-type sizes.
+	checks := len(mine.Tsize) + len(mine.Status) + len(mine.Distinct) + 2
+	pass := harness.Exposed(checks, "checks (datatype sizes, status arrays, sets of predefined handles, integer type sizes)", "%s: %s handles, MPI_Status %d bytes (source/tag/error at %d/%d/%d), library %s; %s",
+		x.Impl.ID, representation(mine), l["sizeof(MPI_Status)"], l["offsetof(MPI_Status,MPI_SOURCE)"],
+		l["offsetof(MPI_Status,MPI_TAG)"], l["offsetof(MPI_Status,MPI_ERROR)"], mine.Soname, compatibleWith(mine, all))
+	pass.Evidence = table
+	return pass
 }
 
 // representation: "pointer (8 bytes)" or "integer (4 bytes)", or mixed.

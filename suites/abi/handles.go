@@ -85,7 +85,7 @@ func judgeFromint(x *harness.X) harness.Verdict {
 	if len(missing) > 0 {
 		reason += "; could not create: " + strings.Join(missing, ", ")
 	}
-	return harness.Verdict{Reason: reason}
+	return harness.Exposed(len(out.Toint)+len(out.User), "handle round trips", "%s", reason)
 }
 
 func judgeTointPredefined(x *harness.X) harness.Verdict {
@@ -105,7 +105,7 @@ func judgeTointPredefined(x *harness.X) harness.Verdict {
 		}
 	}
 	p.fail(x, x.Impl.ID+"'s MPI_<Handle>_toint", "")
-	return harness.Verdict{Reason: fmt.Sprintf("%d predefined handles convert to their ABI constants", len(out.Toint))}
+	return harness.Exposed(len(out.Toint), "predefined handles", "%d predefined handles convert to their ABI constants", len(out.Toint))
 }
 
 func judgeTointUser(x *harness.X) harness.Verdict {
@@ -129,7 +129,9 @@ func judgeTointUser(x *harness.X) harness.Verdict {
 	if len(missing) > 0 {
 		reason += "; could not create: " + strings.Join(missing, ", ")
 	}
-	return harness.Verdict{Reason: reason}
+	// Each handle converted twice: either integer could have been another,
+	// or reserved.
+	return harness.Exposed(len(out.User), "user-created handles", "%s", reason)
 }
 
 func judgeUserHandleRange(x *harness.X) harness.Verdict {
@@ -149,7 +151,7 @@ func judgeUserHandleRange(x *harness.X) harness.Verdict {
 	if len(missing) > 0 {
 		reason += "; could not create: " + strings.Join(missing, ", ")
 	}
-	return harness.Verdict{Reason: reason}
+	return harness.Exposed(len(out.User), "user-created handles", "%s", reason)
 }
 
 // tointPrefix names the conversion functions of a handle type.

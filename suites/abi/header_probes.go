@@ -183,8 +183,9 @@ func judgeHandleTypes(x *harness.X) harness.Verdict {
 		}
 	}
 	p.fail(x, x.Impl.ID+"'s ABI header handle types", "gcc "+strings.Join(args, " ")+"\n"+shorten(out, 2000)+"\n"+shorten(bout, 2000))
-	return harness.Verdict{Reason: fmt.Sprintf("the %d handle types are pointers to their incomplete structs struct MPI_ABI_<Kind>: %d probes (sizeof of the struct, a handle of one kind where another is wanted) are compile errors",
-		len(handleTypes), len(badLine))}
+	// Each probe could have compiled where it must not, or not where it must.
+	return harness.Exposed(len(okLine)+len(badLine), "compile probes", "the %d handle types are pointers to their incomplete structs struct MPI_ABI_<Kind>: %d probes (sizeof of the struct, a handle of one kind where another is wanted) are compile errors",
+		len(handleTypes), len(badLine))
 }
 
 func sortedInts(m map[int][]string) []int {
@@ -355,5 +356,6 @@ func judgePrototypes(x *harness.X) harness.Verdict {
 		names := sortedKeys(skipped)
 		reason += fmt.Sprintf("; not compared: %s (%s)", strings.Join(names, ", "), skipped[names[0]])
 	}
-	return harness.Verdict{Reason: reason}
+	// Each prototype redeclared after the header could have conflicted.
+	return harness.Exposed(len(lines), "prototypes compared", "%s", reason)
 }

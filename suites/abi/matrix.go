@@ -97,7 +97,8 @@ func judgeNativeEHCode(x *harness.X) harness.Verdict {
 	if raised == 0 {
 		x.Unsupported("not measurable here: the send to a rank past the last raised no error on either rank (§9.3 lets a library not handle it)")
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("on %d of 2 ranks the send to a rank past the last called the communicator's error handler, with the code the send returned", raised)}
+	// A rank whose send raised no error had no code to compare.
+	return harness.Passed(len(ref.Values), raised, "ranks", "on %d of %d ranks the send to a rank past the last called the communicator's error handler, with the code the send returned", raised, len(ref.Values))
 }
 
 // nativeRef is x's own native build of the application run on x's native
@@ -189,10 +190,10 @@ func judgeABIBuilds(x *harness.X, own bool) harness.Verdict {
 		native += fmt.Sprintf(" (which differ from what MPI defines in %d results, see NATIVE-API-X1)", len(ref.Mismatches))
 	}
 	p.fail(x, "on "+x.Impl.ID+"'s libmpi_abi, compared with its native library", strings.Join(detail, "\n")+"\n\ncross-run matrix (vs what MPI defines):\n"+table)
-	return harness.Verdict{
-		Reason:   fmt.Sprintf("builds with %s's ABI headers gave on %s's libmpi_abi %s (%d results)", strings.Join(judged, ", "), x.Impl.ID, native, n),
-		Evidence: "cross-run matrix (vs what MPI defines):\n" + table,
-	}
+	// Each result compared could have differed from the native build's.
+	pass := harness.Exposed(n, "results compared with the native build", "builds with %s's ABI headers gave on %s's libmpi_abi %s (%d results)", strings.Join(judged, ", "), x.Impl.ID, native, n)
+	pass.Evidence = "cross-run matrix (vs what MPI defines):\n" + table
+	return pass
 }
 
 func judgeOwnABI(x *harness.X) harness.Verdict   { return judgeABIBuilds(x, true) }
@@ -213,7 +214,7 @@ func judgeNativeApp(x *harness.X) harness.Verdict {
 	if !ref.OK {
 		x.Failf(strings.Join(ref.Mismatches, "\n"), "%s's native build: %s", x.Impl.ID, ref.Problem)
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("%d results as MPI defines them (%s)", ref.Results, shorten(ref.Library, 40))}
+	return harness.Exposed(ref.Results, "results", "%d results as MPI defines them (%s)", ref.Results, shorten(ref.Library, 40))
 }
 
 // abiAppRun runs the ABI build of the application made by b on rx's
@@ -280,13 +281,23 @@ func judgeCallbacks(x *harness.X) harness.Verdict {
 	if len(same) > 0 {
 		extra = "the native library gives the same (an API question, NATIVE-API-X1): " + strings.Join(same, "; ")
 	}
-	mpitNote := eventCallbacks(x, &p)
+	mpitNote, events := eventCallbacks(x, &p)
 	p.fail(x, x.Impl.ID+"'s libmpi_abi calling the application's callbacks", extra)
-	reason := fmt.Sprintf("%d callback results (user op, comm and datatype attribute copy, comm error handler) as an ABI build expects them; %s", len(callbackKeys), mpitNote)
+	// The callback results the application records on its two ranks, each
+	// compared (with the native build's where MPI's differs).
+	results := 0
+	for _, want := range expectedApp() {
+		for _, k := range callbackKeys {
+			if _, ok := want[k]; ok {
+				results++
+			}
+		}
+	}
+	reason := fmt.Sprintf("%d callback results on the 2 ranks (%d kinds: user op, comm and datatype attribute copy, comm error handler) as an ABI build expects them; %s", results, len(callbackKeys), mpitNote)
 	if len(same) > 0 {
 		reason += fmt.Sprintf("; %d differ from MPI the same way on the native library (NATIVE-API-X1): %s", len(same), shorten(strings.Join(same, "; "), 160))
 	}
-	return harness.Verdict{Reason: reason}
+	return harness.Exposed(results+events, "callback results (the application's, and the MPI_T event callback's)", "%s", reason)
 }
 
 type eventsRec struct {
@@ -310,15 +321,16 @@ type eventCbRec struct {
 
 // eventCallbacks judges the MPI_T event callbacks of the abi_mpit run (the
 // run ABI-MPIT-01 reads): the registration handle, an ABI callback safety
-// value and the user data, in the event and in the free callback.
-func eventCallbacks(x *harness.X, p *problems) string {
+// value and the user data, in the event and in the free callback. It says
+// what it saw, and judged is 1 where an event callback was judged.
+func eventCallbacks(x *harness.X, p *problems) (note string, judged int) {
 	recs := mpitRun(x)
 	ev := harness.Decode[eventsRec](recs, "events")
 	if len(ev) != 1 {
 		x.Errorf("", "abi_mpit recorded %d events records, want 1", len(ev))
 	}
 	if ev[0].Index < 0 {
-		return fmt.Sprintf("MPI_T event callbacks not judged: none of the communicator-creation events mpit.c knows among the library's %d event types", ev[0].Num)
+		return fmt.Sprintf("MPI_T event callbacks not judged: none of the communicator-creation events mpit.c knows among the library's %d event types", ev[0].Num), 0
 	}
 	cbs := harness.Decode[eventCbRec](recs, "event_cb")
 	if len(cbs) != 1 {
@@ -327,7 +339,7 @@ func eventCallbacks(x *harness.X, p *problems) string {
 	c := cbs[0]
 	if c.AllocRC != 0 || c.RegisterRC != 0 {
 		p.addf("MPI_T event %s: MPI_T_event_handle_alloc returned %d, MPI_T_event_register_callback %d", ev[0].Name, c.AllocRC, c.RegisterRC)
-		return ""
+		return "", 1
 	}
 	safety := abiValues("MPI_T_CB_REQUIRE_")
 	switch {
@@ -348,5 +360,5 @@ func eventCallbacks(x *harness.X, p *problems) string {
 	if c.FreeRC == 0 && c.FreeCalls > 0 && c.FreeOK != 1 {
 		p.addf("MPI_T event %s: the free callback got another registration handle or user_data", ev[0].Name)
 	}
-	return fmt.Sprintf("the MPI_T event callback of %s ran %d times with its registration handle, user data and cb_safety %v (ABI values)", ev[0].Name, c.Calls, c.Safety)
+	return fmt.Sprintf("the MPI_T event callback of %s ran %d times with its registration handle, user data and cb_safety %v (ABI values)", ev[0].Name, c.Calls, c.Safety), 1
 }

@@ -85,9 +85,29 @@ func judgeMPITThroughABI(x *harness.X) harness.Verdict {
 		x.Unsupported("not measurable here: MPI_T_init_thread failed through libmpi_abi")
 	}
 	var kinds []string
+	values := 0
 	for k, n := range seen {
 		kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
+		values += n
 	}
 	sort.Strings(kinds)
-	return harness.Verdict{Reason: "every value in its ABI encoding: " + strings.Join(kinds, ", ")}
+	// Each value compared could have been a native one. Say which
+	// variables they came from, and what had nothing to compare.
+	cvars, pvars := seen["cvar_verbosity"], seen["pvar_class"]
+	from := fmt.Sprintf("%d cvars, %d pvars", cvars, pvars)
+	var none []string
+	if seen["provided"] == 0 {
+		none = append(none, "the provided thread level was not recorded")
+	}
+	if cvars == 0 {
+		none = append(none, "no cvar answered MPI_T_cvar_get_info, so cvar verbosity and scope were not judged")
+	}
+	if pvars == 0 {
+		none = append(none, "no pvar answered MPI_T_pvar_get_info, so pvar class and verbosity were not judged")
+	}
+	reason := fmt.Sprintf("every value in its ABI encoding (%s): %s", from, strings.Join(kinds, ", "))
+	if len(none) > 0 {
+		reason += "; " + strings.Join(none, "; ")
+	}
+	return harness.Exposed(values, "MPI_T values (thread level, verbosity, bind, scope, class)", "%s", reason)
 }

@@ -79,12 +79,16 @@ func judgeArgs(what string) func(x *harness.X) harness.Verdict {
 			x.Errorf(ev, "want init callbacks for mod and rec on both ranks, got %d (QMPI-REG-02 judges the callbacks)", len(inits))
 		}
 		var f harness.Problems
+		// n: the places judged, each of which could have shown the
+		// argument or code other than the tool gave it.
+		n := 0
 		switch what {
 		case "received":
 			type modIn struct {
 				Tag, Count, V0, Dest, Int, World int
 			}
 			got := harness.Decode[modIn](recs, "mod_send_in")
+			n = len(got)
 			if len(got) != 1 {
 				f.Add(ev, "the outer tool saw %d MPI_Send calls, want 1", len(got))
 			}
@@ -95,12 +99,16 @@ func judgeArgs(what string) func(x *harness.X) harness.Verdict {
 			}
 		case "changed":
 			sent := harness.Decode[recSend](recs, "rec_send")
+			n = len(sent)
 			if len(sent) != 1 {
 				f.Add(ev, "rec saw %d MPI_Send calls, want 1", len(sent))
 			} else if s := sent[0]; s.Tag != 1010 || s.Count != 2 || s.V0 != 777 || s.V1 != 778 {
 				f.Add(ev, "the inner tool got tag %d, count %d, values %d %d after the outer tool changed them to 1010, 2, 777 778", s.Tag, s.Count, s.V0, s.V1)
 			}
 			for _, a := range apps {
+				if a.Rank == 1 {
+					n++
+				}
 				if a.Rank == 1 && (a.RecvRC != 0 || a.RecvTag != 1010 || a.RecvCount != 2 || len(a.Recv) < 2 || a.Recv[0] != 777 || a.Recv[1] != 778) {
 					f.Add(ev, "rank 1 received rc %d, tag %d, count %d, values %v; the tool sent tag 1010, count 2, values 777 778", a.RecvRC, a.RecvTag, a.RecvCount, a.Recv)
 				}
@@ -110,29 +118,38 @@ func judgeArgs(what string) func(x *harness.X) harness.Verdict {
 				RCBelow int `json:"rc_below"`
 			}
 			for _, m := range harness.Decode[modTS](recs, "mod_type_size") {
+				n++
 				if m.RCBelow != apps[0].ErrType {
 					f.Add(ev, "the outer tool got %d from the inner tool's MPI_Type_size, which returned MPI_ERR_TYPE (%d)", m.RCBelow, apps[0].ErrType)
 				}
 			}
 			for _, a := range apps {
+				n++
 				if a.TypeSizeRC != a.ErrType {
 					f.Add(ev, "rank %d: MPI_Type_size returned %d to the application; the inner tool returned MPI_ERR_TYPE (%d)", a.Rank, a.TypeSizeRC, a.ErrType)
 				}
 			}
 		case "set":
 			for _, a := range apps {
+				n++
 				if a.BarrierRC != a.ErrOther {
 					f.Add(ev, "rank %d: MPI_Barrier returned %d to the application; the outer tool returned MPI_ERR_OTHER (%d)", a.Rank, a.BarrierRC, a.ErrOther)
 				}
 			}
 		}
 		f.FailOn(x)
-		return harness.Verdict{Reason: map[string]string{
+		items := map[string]string{
+			"received": "MPI_Send calls the outer tool intercepted",
+			"changed":  "receivers of the changed arguments (the inner tool, rank 1's MPI_Recv)",
+			"passed":   "receivers of the inner tool's error (the outer tool, the application)",
+			"set":      "MPI_Barrier calls of the application",
+		}[what]
+		return harness.Exposed(n, items, "%s", map[string]string{
 			"received": "mod:rec: the outer tool got MPI_Send's arguments as the application passed them (value 5, count 1, MPI_INT, dest 1, tag 10, MPI_COMM_WORLD)",
 			"changed":  "mod:rec: tag 10→1010, count 1→2 and the buffer swapped by mod reached rec and rank 1's MPI_Recv",
 			"passed":   "mod:rec: MPI_ERR_TYPE returned by rec's MPI_Type_size reached mod and the application",
 			"set":      "mod:rec: MPI_ERR_OTHER returned by mod in place of MPI_Barrier's MPI_SUCCESS reached the application",
-		}[what]}
+		}[what])
 	}
 }
 

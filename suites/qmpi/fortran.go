@@ -40,6 +40,7 @@ func judgeFortranBindings(x *harness.X) harness.Verdict {
 	}
 	var done, missing []string
 	var f harness.Problems
+	counts := 0 // call counts compared: binding × rank × tool instance × function
 	for _, b := range bindings {
 		if !b.works {
 			missing = append(missing, b.label)
@@ -61,6 +62,7 @@ func judgeFortranBindings(x *harness.X) harness.Verdict {
 				x.Expect(r.Decode(&s)).To(Succeed())
 				sums++
 				for fn, n := range want {
+					counts++
 					if s.Calls[fn] != n {
 						f.Add(ev, "%s: rank %d: the C tool %s saw %d MPI_%s calls of the Fortran program, which made %d", b.label, rank, s.Name, s.Calls[fn], strings.ToUpper(fn), n)
 					}
@@ -80,5 +82,6 @@ func judgeFortranBindings(x *harness.X) harness.Verdict {
 	if len(missing) > 0 {
 		reason += fmt.Sprintf("; not tried, the binding does not work here: %s (%s)", strings.Join(missing, ", "), x.Caps.Fortran.Reason)
 	}
-	return harness.Verdict{Reason: reason}
+	// Each count could have been more or fewer than the calls made.
+	return harness.Exposed(counts, "call counts (per binding, rank, tool instance and function)", "%s", reason)
 }

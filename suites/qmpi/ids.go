@@ -37,6 +37,7 @@ func judgeIDs(calls bool) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		var f harness.Problems
 		var shown []string
+		n := 0 // ids handed out (calls false), instances that reported (true)
 		for _, list := range idLists {
 			names := listNames(list)
 			ranks := runLayer(x, layerRun{List: list, Trace: "none", Args: []string{"init", "1"}})
@@ -47,6 +48,7 @@ func judgeIDs(calls bool) func(x *harness.X) harness.Verdict {
 						f.Add(ev, "rank %d: %d init callbacks for %d listed instances (%s)", r.Rank, len(r.Inits), len(names), summarizeList(list))
 					}
 					owner := map[int]string{}
+					n += len(r.Inits)
 					for _, in := range r.Inits {
 						if prev, dup := owner[in.Tool]; dup {
 							f.Add(ev, "rank %d: id %d was handed to two instances (%s and %s) of %s", r.Rank, in.Tool, prev, in.Name, summarizeList(list))
@@ -63,6 +65,7 @@ func judgeIDs(calls bool) func(x *harness.X) harness.Verdict {
 					if len(r.Summaries) > 0 && r.Summaries[0].UnknownIDs != 0 { // one count per process
 						f.Add(ev, "rank %d: %d intercepted calls arrived with an id no init callback was given", r.Rank, r.Summaries[0].UnknownIDs)
 					}
+					n += len(r.Summaries)
 					for _, s := range r.Summaries {
 						if s.Calls["comm_rank"] != r.Calls.Calls["comm_rank"] || s.Calls["init"] != 1 {
 							f.Add(ev, "rank %d: instance %s (id %d) saw %d MPI_Comm_rank and %d MPI_Init calls under its id; the application made %d and 1", r.Rank, s.Name, s.Tool, s.Calls["comm_rank"], s.Calls["init"], r.Calls.Calls["comm_rank"])
@@ -76,9 +79,9 @@ func judgeIDs(calls bool) func(x *harness.X) harness.Verdict {
 		}
 		f.FailOn(x)
 		if calls {
-			return harness.Verdict{Reason: fmt.Sprintf("each instance's calls carry its own id: %s", strings.Join(shown, "; "))}
+			return harness.Exposed(n, "tool instances (all ranks)", "each instance's calls carry its own id: %s", strings.Join(shown, "; "))
 		}
-		return harness.Verdict{Reason: fmt.Sprintf("distinct ids: %s", strings.Join(shown, "; "))}
+		return harness.Exposed(n, "ids handed out (all ranks)", "distinct ids: %s", strings.Join(shown, "; "))
 	}
 }
 

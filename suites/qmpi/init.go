@@ -50,6 +50,7 @@ func judgeInit(what string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		names := listNames(initList)
 		var f harness.Problems
+		n := 0 // the items judged, each of which could have shown a breach
 		for _, mode := range []string{"init", "thread"} {
 			initFn := map[string]string{"init": "init", "thread": "init_thread"}[mode]
 			ranks := runLayer(x, layerRun{Name: "qmpi_app_layer " + mode, List: initList, Trace: "init,init_thread,finalize", Args: []string{mode, "1"}})
@@ -60,6 +61,7 @@ func judgeInit(what string) func(x *harness.X) harness.Verdict {
 				}
 				switch what {
 				case "before":
+					n += len(r.Register.RCs) + len(r.Inits)
 					for name, rc := range r.Register.RCs {
 						if rc != 0 {
 							f.Add(ev, "rank %d: QMPI_Register_tool_name(%q) of a listed tool returned %d", r.Rank, name, rc)
@@ -74,6 +76,7 @@ func judgeInit(what string) func(x *harness.X) harness.Verdict {
 						f.Add(ev, "rank %d: no init callback ran before %s returned", r.Rank, initCall[mode])
 					}
 				case "once":
+					n++
 					perName := map[string]int{}
 					for _, in := range r.Inits {
 						perName[in.Name]++
@@ -82,6 +85,7 @@ func judgeInit(what string) func(x *harness.X) harness.Verdict {
 						f.Add(ev, "rank %d (%s): %d init callbacks (%v) for the list %s, want one per instance (L0 twice, L1 once)", r.Rank, initCall[mode], len(r.Inits), perName, initList)
 					}
 				case "register":
+					n += len(r.Inits)
 					for _, in := range r.Inits {
 						if in.StorageRC != 0 || in.FunctionRC != 0 {
 							f.Add(ev, "rank %d: instance %d: QMPI_Register_tool_storage returned %d, QMPI_Register_function %d", r.Rank, in.Tool, in.StorageRC, in.FunctionRC)
@@ -100,6 +104,7 @@ func judgeInit(what string) func(x *harness.X) harness.Verdict {
 							f.Add(ev, "rank %d (%s): the stack's work around MPI_%s: %s (got %s, want %s)", r.Rank, mode, fnTitle(fn), d, strings.Join(got, " "), strings.Join(want, " "))
 						}
 					}
+					n += len(r.Inits)
 					for _, in := range r.Inits {
 						s := r.summaryOf(in.Tool)
 						if s == nil || s.Calls[initFn] != 1 || s.Calls["finalize"] != 1 {
@@ -110,12 +115,18 @@ func judgeInit(what string) func(x *harness.X) harness.Verdict {
 			}
 		}
 		f.FailOn(x)
-		return harness.Verdict{Reason: map[string]string{
+		items := map[string]string{
+			"before":    "registrations and init callbacks (per rank and init mode)",
+			"once":      "ranks (per init mode)",
+			"register":  "init callbacks (per rank and init mode)",
+			"intercept": "instances (per rank and init mode)",
+		}[what]
+		return harness.Exposed(n, items, "%s", map[string]string{
 			"before":    initList + ": QMPI_Register_tool_name succeeded for each listed name, and all init callbacks ran before MPI_Init/MPI_Init_thread returned",
 			"once":      initList + ": 3 init callbacks per rank (L0 twice, L1 once), with MPI_Init and with MPI_Init_thread",
 			"register":  initList + ": QMPI_Register_tool_storage and QMPI_Register_function succeeded in every init callback",
 			"intercept": initList + ": MPI_Init, MPI_Init_thread and MPI_Finalize succeeded and every instance saw each once, nested in list order",
-		}[what]}
+		}[what])
 	}
 }
 

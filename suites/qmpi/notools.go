@@ -55,6 +55,7 @@ func judgeNoTools(what string) func(x *harness.X) harness.Verdict {
 		loaded := runLayer(x, layerRun{Name: "qmpi_app_layer with an unlisted tool", NoTool: true, NoList: true, Args: []string{"init", "3"},
 			Preload: []string{x.Fixture("qmpi_tool_send")}})
 		registerRC := "no answer recorded"
+		registered := 0 // ranks where the loaded tool registered its name: it could have been initialized
 		var f harness.Problems
 		for i, r := range loaded {
 			ev := r.evidence()
@@ -74,14 +75,19 @@ func judgeNoTools(what string) func(x *harness.X) harness.Verdict {
 			for _, line := range r.Raw {
 				if m := registerRCRe.FindStringSubmatch(line); m != nil {
 					registerRC = "QMPI_Register_tool_name returned " + m[1]
+					registered++
+					break
 				}
 			}
 		}
 		f.FailOn(x)
 		if what == "results" {
-			return harness.Verdict{Reason: "no tool listed: 3 messages and the in-place sum right, results and call counts identical with and without a loaded tool; the other suites list no tool, so their verdicts here are those of QMPI compiled in and idle"}
+			// Each rank's results could have been wrong, or differed.
+			return harness.Exposed(len(loaded), "ranks", "no tool listed: 3 messages and the in-place sum right, results and call counts identical with and without a loaded tool; the other suites list no tool, so their verdicts here are those of QMPI compiled in and idle")
 		}
-		return harness.Verdict{Reason: fmt.Sprintf("no tool listed: the loaded tool registered its name (%s) and was never initialized nor called", registerRC)}
+		// A rank whose tool never called QMPI_Register_tool_name gave QMPI
+		// no callback to run.
+		return harness.Passed(len(loaded), registered, "ranks with the unlisted tool loaded", "no tool listed: the loaded tool registered its name (%s) on %d of %d ranks and was never initialized nor called", registerRC, registered, len(loaded))
 	}
 }
 
@@ -102,7 +108,8 @@ func judgeEmptyList(x *harness.X) harness.Verdict {
 		}
 	}
 	f.FailOn(x)
-	return harness.Verdict{Reason: "MPIR_CVAR_QMPI_TOOL_LIST=\"\": the loaded tool was never initialized nor called; 3 messages and the in-place sum right"}
+	// Each rank's results could have been wrong, its tool initialized.
+	return harness.Exposed(len(ranks), "ranks", "MPIR_CVAR_QMPI_TOOL_LIST=\"\": the loaded tool was never initialized nor called; 3 messages and the in-place sum right")
 }
 
 // actedLines are the rank's records that show a tool initialized or
@@ -178,5 +185,5 @@ func judgeCompiledOut(x *harness.X) harness.Verdict {
 		parts = append(parts, fmt.Sprintf("%d (%q)", code, words[code]))
 	}
 	sort.Strings(parts)
-	return harness.Verdict{Reason: fmt.Sprintf("QMPI compiled out: all 6 QMPI_* entry points, before and after MPI_Init, return error code %s", strings.Join(parts, ", "))}
+	return harness.Exposed(len(calls), "QMPI_* calls", "QMPI compiled out: all 6 QMPI_* entry points, before and after MPI_Init, return error code %s", strings.Join(parts, ", "))
 }

@@ -51,9 +51,11 @@ func orderRun(x *harness.X, list string) []*layerRank {
 func judgeStackOrder(x *harness.X) harness.Verdict {
 	lists := orderLists()
 	var f harness.Problems
+	n := 0 // call sequences compared, one per stack and rank
 	for _, list := range lists {
 		names := listNames(list)
 		for _, r := range orderRun(x, list) {
+			n++
 			fn := map[int]string{0: "send", 1: "recv"}[r.Rank]
 			got, want := sequence(r, fn), nested(names, orderSends+1)
 			if d := firstDiff(got, want); d != "" {
@@ -63,7 +65,9 @@ func judgeStackOrder(x *harness.X) harness.Verdict {
 		}
 	}
 	f.FailOn(x)
-	return harness.Verdict{Reason: fmt.Sprintf("pre/MPI/post work nested in list order for %d stacks (6 orders of L0:L1:L2; 1 to 32 instances), MPI_Send and MPI_Recv", len(lists))}
+	// Each sequence could have come in another order (for one instance:
+	// its post-call work before MPI, or none).
+	return harness.Exposed(n, "call sequences (per stack and rank)", "pre/MPI/post work nested in list order for %d stacks (6 orders of L0:L1:L2; 1 to 32 instances), MPI_Send and MPI_Recv", len(lists))
 }
 
 // judgeInitOrder reports the order of the init callbacks against the list.
@@ -97,12 +101,17 @@ func judgeInitOrder(x *harness.X) harness.Verdict {
 		x.Unsupported("not measurable here: no stack of two or more instances ran")
 	}
 	var parts []string
+	runs := 0
 	for _, reading := range []string{"list order", "reverse list order", "neither list nor reverse list order"} {
-		if runs := seen[reading]; len(runs) > 0 {
-			parts = append(parts, fmt.Sprintf("%s in %d runs (e.g. %s)", reading, len(runs), runs[0]))
+		if r := seen[reading]; len(r) > 0 {
+			parts = append(parts, fmt.Sprintf("%s in %d runs (e.g. %s)", reading, len(r), r[0]))
+			runs += len(r)
 		}
 	}
-	return harness.Verdict{Reason: "init callbacks came in " + strings.Join(parts, "; ") + "; the stack order is judged from the calls only (QMPI-ORDER-01)"}
+	// An interpretation is reported, never failed: what it exercised is
+	// the runs whose init order could have shown any of the readings (two
+	// or more instances).
+	return harness.Exposed(runs, "runs of two or more instances", "init callbacks came in %s; the stack order is judged from the calls only (QMPI-ORDER-01)", strings.Join(parts, "; "))
 }
 
 func head(s []string, n int) []string {

@@ -83,12 +83,18 @@ const passSends = 3
 func judgePass(what string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		var f harness.Problems
+		// judged: the counts and sequences compared; exposed: those of a
+		// function the application called (a missed, doubled or misplaced
+		// call needs a call), for "mpi" every rank's results.
+		judged, exposed := 0, 0
 		for _, p := range passStacks {
 			ranks := runLayer(x, layerRun{List: p.list, Funcs: p.spec(), Trace: "send,recv,allreduce,comm_rank", Args: []string{"init", fmt.Sprint(passSends)}})
 			for _, r := range ranks {
 				ev := r.evidence()
 				switch what {
 				case "mpi":
+					judged++
+					exposed++
 					// MPI did the work once: no duplicate message, the sum not doubled.
 					if r.Result.ExtraMessages != 0 || (r.Rank == 1 && r.Result.Received != passSends) {
 						f.Add(ev, "%s (%s): rank %d received %d messages for %d sends: MPI_Send did not reach MPI exactly once", p.list, p.spec(), r.Rank, r.Result.Received, passSends)
@@ -109,6 +115,12 @@ func judgePass(what string) func(x *harness.X) harness.Verdict {
 							if registered {
 								want = r.Calls.Calls[fn]
 							}
+							if registered == (what == "registered") {
+								judged++
+								if r.Calls.Calls[fn] > 0 {
+									exposed++
+								}
+							}
 							if registered == (what == "registered") && s.Calls[fn] != want {
 								f.Add(ev, "%s (%s): rank %d: %s saw %d MPI_%s calls, want %d (the application made %d)", p.list, p.spec(), r.Rank, in.Name, s.Calls[fn], fnTitle(fn), want, r.Calls.Calls[fn])
 							}
@@ -126,6 +138,10 @@ func judgePass(what string) func(x *harness.X) harness.Verdict {
 						if len(p.registrants(fn)) == 0 {
 							want = nil // no tool traces it: MPI is reached unseen
 						}
+						judged++
+						if r.Calls.Calls[fn] > 0 {
+							exposed++
+						}
 						if d := firstDiff(got, want); d != "" {
 							f.Add(ev, "%s (%s): rank %d, MPI_%s: %s (got %s)", p.list, p.spec(), r.Rank, fnTitle(fn), d, strings.Join(head(got, 12), " "))
 						}
@@ -134,10 +150,15 @@ func judgePass(what string) func(x *harness.X) harness.Verdict {
 			}
 		}
 		f.FailOn(x)
-		return harness.Verdict{Reason: map[string]string{
+		items := map[string]string{
+			"registered":   "call counts of registering instances (per stack, rank, instance and function)",
+			"mpi":          "ranks (per stack)",
+			"unregistered": "call counts of non-registering instances and call sequences (per stack, rank and function)",
+		}[what]
+		return harness.Passed(judged, exposed, items, "%s", map[string]string{
 			"registered":   fmt.Sprintf("3 stacks (%s): every registering instance saw each call of its functions once", passStacks[0].spec()),
 			"mpi":          "3 stacks: MPI did each send and the in-place MPI_Allreduce exactly once",
 			"unregistered": fmt.Sprintf("3 stacks (%s): instances that did not register a function saw none of its calls, which went on to the next registering instance and MPI, nested in list order", passStacks[0].spec()),
-		}[what]}
+		}[what])
 	}
 }

@@ -84,12 +84,14 @@ func runTwoInstances(x *harness.X) ([]sendRank, string) {
 func judgeTwoCopies(x *harness.X) harness.Verdict {
 	ranks, ev := runTwoInstances(x)
 	var f harness.Problems
+	n := 0 // id pairs (one per rank) and storage readings in the instances' calls
 	for _, r := range ranks {
 		if len(r.inits) != 2 {
 			f.Add(ev, "rank %d: %d init callbacks for t:t, want 2", r.rank, len(r.inits))
 			continue
 		}
 		a, b := r.inits[0], r.inits[1]
+		n++
 		if a.Tool == b.Tool {
 			f.Add(ev, "rank %d: both instances of t got id %d", r.rank, a.Tool)
 		}
@@ -104,6 +106,9 @@ func judgeTwoCopies(x *harness.X) harness.Verdict {
 			storage[in.Tool] = in.Storage
 		}
 		for _, h := range r.hooks {
+			if h.kind == "pre" {
+				n++
+			}
 			if h.kind == "pre" && (h.StorageRC != 0 || h.Storage != storage[h.Tool]) {
 				f.Add(ev, "rank %d: in instance %d's MPI_Send, QMPI_Get_tool_storage returned %d and gave %s; the instance registered %q", r.rank, h.Tool, h.StorageRC, h.Storage, storage[h.Tool])
 			}
@@ -111,7 +116,9 @@ func judgeTwoCopies(x *harness.X) harness.Verdict {
 	}
 	f.FailOn(x)
 	in := ranks[0].inits
-	return harness.Verdict{Reason: fmt.Sprintf("t:t: ids %d and %d, storages %s and %s, each returned in its own instance's calls", in[0].Tool, in[1].Tool, in[0].Storage, in[1].Storage)}
+	// Each pair could have shared an id, each reading given the other
+	// instance's storage.
+	return harness.Exposed(n, "id pairs and storage readings", "t:t: ids %d and %d, storages %s and %s, each returned in its own instance's calls", in[0].Tool, in[1].Tool, in[0].Storage, in[1].Storage)
 }
 
 func judgeTwoNested(x *harness.X) harness.Verdict {
@@ -119,6 +126,7 @@ func judgeTwoNested(x *harness.X) harness.Verdict {
 	var f harness.Problems
 	var ids []int
 	initFirst := false
+	made := 0 // the MPI_Send calls of all ranks, each of which both instances had to see, nested
 	for _, r := range ranks {
 		if len(r.inits) != 2 {
 			f.Add(ev, "rank %d: %d init callbacks for t:t, want 2", r.rank, len(r.inits))
@@ -151,6 +159,7 @@ func judgeTwoNested(x *harness.X) harness.Verdict {
 			got = append(got, fmt.Sprintf("%s:%d", h.kind, h.Tool))
 		}
 		n := map[bool]int{true: sends}[r.rank == 0] // rank 1 sends nothing
+		made += n
 		for i := 0; i < n; i++ {
 			want = append(want, fmt.Sprintf("pre:%d", outer.Tool), fmt.Sprintf("pre:%d", inner.Tool),
 				fmt.Sprintf("post:%d", inner.Tool), fmt.Sprintf("post:%d", outer.Tool))
@@ -164,5 +173,5 @@ func judgeTwoNested(x *harness.X) harness.Verdict {
 	if initFirst {
 		order = "the outer one was initialized first"
 	}
-	return harness.Verdict{Reason: fmt.Sprintf("tool ids %d (outer) and %d (inner) nested around %d sends, each seen once; %s", ids[0], ids[1], sends, order)}
+	return harness.Exposed(made, "MPI_Send calls", "tool ids %d (outer) and %d (inner) nested around %d sends, each seen once; %s", ids[0], ids[1], sends, order)
 }
