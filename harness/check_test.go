@@ -21,7 +21,7 @@ func TestEvaluateOutcomes(t *testing.T) {
 		status Status
 		reason string
 	}{
-		{"pass", ok, func(x *X) Verdict { return Verdict{} }, Pass, ""},
+		{"pass", ok, func(x *X) Verdict { return Exposed(1, "calls", "ok") }, Pass, "ok"},
 		{"expectation", ok, func(x *X) Verdict { x.Expect(1).To(gomega.Equal(2)); return Verdict{} }, Fail, "Expected"},
 		{"failf", ok, func(x *X) Verdict { x.Failf("ev", "broke %d", 7); return Verdict{} }, Fail, "broke 7"},
 		{"unsupported", ok, func(x *X) Verdict { x.Unsupported("no %s", "thing"); return Verdict{} }, Unsupported, "no thing"},
@@ -69,7 +69,7 @@ func TestNeedsEnforced(t *testing.T) {
 	if v.Status != Unsupported || v.Reason != "no working QMPI: QMPI_Register_tool_name returned 44" || judged {
 		t.Errorf("got %s %q (judged: %v), want unsupported naming the return code, not judged", v.Status, v.Reason, judged)
 	}
-	if v := e.Evaluate(Rule{ID: "M", Basis: Normative, Needs: "mpi", Judge: func(x *X) Verdict { return Verdict{} }}, nil); v.Status != Pass {
+	if v := e.Evaluate(Rule{ID: "M", Basis: Normative, Needs: "mpi", Judge: func(x *X) Verdict { return Exposed(1, "calls", "ok") }}, nil); v.Status != Pass {
 		t.Errorf("a rule needing any MPI gave %s %q", v.Status, v.Reason)
 	}
 }

@@ -32,9 +32,9 @@ func Exposed(n int, items, format string, args ...any) Verdict {
 	return Passed(n, n, items, format, args...)
 }
 
-// exerciseRequired: a pass without an Exercise is an error. Off while the
-// judges are being taught to say what they exercised.
-const exerciseRequired = false
+// exerciseRequired: a pass without an Exercise is an error (the suite's
+// fault). Every judge says what it exercised.
+const exerciseRequired = true
 
 // earned holds a pass to what it exercised: a pass that does not say is
 // the suite's fault (an error), and one whose items could none of them

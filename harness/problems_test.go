@@ -9,7 +9,7 @@ import (
 // count, with each piece of evidence once; no problem, no verdict.
 func TestProblems(t *testing.T) {
 	var none Problems
-	if v := judge(func(x *X) Verdict { none.FailOn(x); return Verdict{Reason: "ok"} }, &X{}); v.Status != Pass {
+	if v := judge(func(x *X) Verdict { none.FailOn(x); return Exposed(1, "calls", "ok") }, &X{}); v.Status != Pass {
 		t.Fatalf("no problems gave %s", v.Status)
 	}
 	var p Problems
