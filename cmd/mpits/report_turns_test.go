@@ -14,19 +14,24 @@ func TestMatrixMarksTurnedPasses(t *testing.T) {
 	row := func(impl string, s harness.Status) Row {
 		return Row{RuleInfo: harness.RuleInfo{ID: "R-1", Basis: harness.Normative, Source: "MPI-5.0 §1"}, Impl: impl, Status: s}
 	}
-	rows := []Row{row("a", harness.Pass), row("b", harness.Pass), row("c", harness.Pass), row("d", harness.Fail)}
+	idle := row("e", harness.Unsupported)
+	idle.Exercised = &harness.Exercise{Judged: 3, Items: "readings"}
+	passed := row("a", harness.Pass)
+	passed.Exercised = &harness.Exercise{Judged: 3, Exposed: 2, Items: "readings"}
+	rows := []Row{passed, row("b", harness.Pass), row("c", harness.Pass), row("d", harness.Fail), idle}
 	injs := []Injection{
 		{Spec: "R-1 fails under inj1", Rule: "R-1", State: "passed", Turns: []harness.Turn{
 			{Impl: "a", Turned: true, Status: harness.Fail}, {Impl: "b", Turned: false, Status: harness.Pass}}},
 		{Spec: "R-1 fails under inj2", Rule: "R-1", State: "passed", Turns: []harness.Turn{
 			{Impl: "b", Turned: false, Status: harness.Pass}}},
 	}
-	md := matrixMarkdown(rows, injs, []string{"a", "b", "c", "d"})
+	md := matrixMarkdown(rows, injs, []string{"a", "b", "c", "d", "e"})
 	want := "| R-1 | MPI-5.0 §1 | pass (turned) | **pass, not turned** | pass | **FAIL** |"
 	if !strings.Contains(md, want) {
 		t.Errorf("matrix row: want %q in\n%s", want, md)
 	}
-	for _, line := range []string{"| a | 1 | 0 | 0 | 0 | 1 | 0 |", "| b | 1 | 0 | 0 | 0 | 0 | **1** |", "| c | 1 | 0 | 0 | 0 | 0 | 0 |"} {
+	for _, line := range []string{"| a | 1 | 0 | 0 | 0 | 0 | 1 | 0 |", "| b | 1 | 0 | 0 | 0 | 0 | 0 | **1** |", "| c | 1 | 0 | 0 | 0 | 0 | 0 | 0 |",
+		"| e | 0 | 0 | 1 | 1 | 0 | 0 | 0 |", "- a: pass [3 readings judged, 2 of them could have shown a breach]"} {
 		if !strings.Contains(md, line) {
 			t.Errorf("summary: want %q in\n%s", line, md)
 		}
