@@ -7,6 +7,7 @@
 //	mpits suites                             the conformance suites' packages, for ci/run-suites
 //	mpits sections  [-check] -standard DIR -out FILE   the standard's printed section numbers (harness/sections_gen.go)
 //	mpits bindings  [-check] -standard DIR -out FILE   the standard's C bindings, Annex A.3 (suites/abi/standard_bindings_gen.go)
+//	mpits constants [-check] -standard DIR -out FILE   the standard's constants and types, Annex A.1.1/A.1.2 (suites/abi/standard_constants_gen.go)
 //	mpits findings  [-check]                 each finding page's history by version, from the verdicts
 //	mpits overhead  [-out DIR] FILE...          benchmark output -> benchstat tables, plot, the floor
 //	mpits launches  -direct DIR -under MODE=DIR... -out FILE   verdicts through Slurm beside the direct run's
@@ -36,6 +37,8 @@ func main() {
 		err = cmdSections(os.Args[2:])
 	case "bindings":
 		err = cmdBindings(os.Args[2:])
+	case "constants":
+		err = cmdConstants(os.Args[2:])
 	case "checklist":
 		err = cmdChecklist(os.Args[2:])
 	case "findings":
@@ -56,6 +59,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|bindings|checklist|findings|overhead|launches|corpus [flags] (see cmd/mpits/main.go)")
+	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|bindings|constants|checklist|findings|overhead|launches|corpus [flags] (see cmd/mpits/main.go)")
 	os.Exit(2)
 }

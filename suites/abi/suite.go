@@ -8,7 +8,7 @@ import "github.com/mpits/mpits/harness"
 var Suite = &harness.Suite{
 	Name: "ABI",
 	Checks: []harness.Check{crossRun, matrix, constants, abiInfo, handles, exports, launch, mpitThroughABI,
-		fingerprintCheck, mpichFamily, fortranConv, headerCheck, nativeHeader},
+		fingerprintCheck, mpichFamily, fortranConv, headerCheck, nativeHeader, abiDecl, nativeDecl},
 	Fixtures: []harness.Fixture{
 		{Name: "abi_version", Sources: []string{"abi/abi_version.c"}, ABI: true},
 		{Name: "abi_app", Sources: []string{"abi/app.c"}, ABI: true},
@@ -41,6 +41,11 @@ var Suite = &harness.Suite{
 		{Name: "inject_abi_header_complete", Sources: []string{"inject/abi_header_complete.c"}, ABI: true, Shared: true},
 		{Name: "inject_abi_header_proto", Sources: []string{"inject/abi_header_proto.c"}, ABI: true, Shared: true},
 		{Name: "inject_native_header_macro", Sources: []string{"inject/native_header_macro.c"}, Shared: true},
+		{Name: "inject_abi_header_const_type", Sources: []string{"inject/header_const_type.c"}, ABI: true, Shared: true},
+		{Name: "inject_native_header_const_type", Sources: []string{"inject/header_const_type.c"}, Shared: true},
+		{Name: "inject_abi_header_type_missing", Sources: []string{"inject/header_type_missing.c"}, ABI: true, Shared: true},
+		{Name: "inject_native_header_type_missing", Sources: []string{"inject/header_type_missing.c"}, Shared: true},
+		{Name: "conform_native_header_decls", Sources: []string{"inject/conform_native_header_decls.c"}, Shared: true},
 		{Name: "inject_native_status_swap", Sources: []string{"inject/abi_status_swap.c"}, Shared: true, Flags: []string{"-ldl"}},
 		{Name: "inject_native_eh_code_off", Sources: []string{"inject/native_eh_code_off.c"}, Shared: true, Flags: []string{"-ldl"}},
 		{Name: "inject_native_c2f_off", Sources: []string{"inject/abi_c2f_off.c"}, Shared: true, Flags: []string{"-ldl"}},
