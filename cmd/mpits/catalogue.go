@@ -50,7 +50,7 @@ func cmdCatalogue(args []string) error {
 		return err
 	}
 	files := map[string]string{
-		filepath.Join(*out, "catalogue.md"): catalogue(rules) + coverage(rules, v.Rows),
+		filepath.Join(*out, "catalogue.md"): catalogue(rules) + coverage(rules, v.Rows) + stateTables(rules, v.Rows),
 		filepath.Join(*out, "rules.json"):   mustJSON(Catalogue{Rules: rules}),
 	}
 	for path, text := range files {

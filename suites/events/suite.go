@@ -7,7 +7,7 @@ import "github.com/mpits/mpits/harness"
 // Suite is the MPI_T events suite.
 var Suite = &harness.Suite{
 	Name:   "MPI_T events",
-	Checks: []harness.Check{eventInfo, metaCheck, stableCheck, callsCheck, deliverCheck, safetyCheck, asyncCheck, insideCheck, handleCheck, infoCheck, threadsCheck, seedCheck, acrossCheck},
+	Checks: []harness.Check{eventInfo, metaCheck, stableCheck, callsCheck, deliverCheck, safetyCheck, asyncCheck, insideCheck, handleCheck, infoCheck, threadsCheck, seedCheck, acrossCheck, statesCheck},
 	Fixtures: []harness.Fixture{
 		{Name: "events_event_info", Sources: []string{"events/event_info.c"}},
 		{Name: "events_event_meta", Sources: []string{"events/event_meta.c"}, Headers: []string{"events/events_common.h", "events/event_meta_again.h", "events/event_meta_args.h"}},

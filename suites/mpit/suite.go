@@ -8,7 +8,7 @@ import "github.com/mpits/mpits/harness"
 var Suite = &harness.Suite{
 	Name: "MPI_T",
 	Checks: []harness.Check{cvarIndex, initFinalize, stringsCheck, namesCheck, metadataCheck, cvarRW,
-		sessionsCheck, pvarOps, pvarValuesCheck, pvarStartStopCheck, pvarLifecycleCheck, threadsCheck, robustCheck, errorsCheck, modelsCheck, acrossCheck, headerCheck, enduranceCheck, bindingCheck},
+		sessionsCheck, pvarOps, pvarValuesCheck, pvarStartStopCheck, pvarLifecycleCheck, threadsCheck, robustCheck, errorsCheck, modelsCheck, acrossCheck, headerCheck, enduranceCheck, bindingCheck, statesCheck},
 	Fixtures: []harness.Fixture{
 		{Name: "mpit_cvar_index", Sources: []string{"mpit/cvar_index.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_init_finalize", Sources: []string{"mpit/init_finalize.c"}, Headers: []string{"mpit/mpit_util.h"}},
@@ -23,6 +23,7 @@ var Suite = &harness.Suite{
 		{Name: "mpit_symbols", Sources: []string{"mpit/symbols.c"}, Flags: []string{"-ldl"}},
 		{Name: "mpit_across", Sources: []string{"mpit/across.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_models", Sources: []string{"mpit/models.c"}, Headers: []string{"mpit/mpit_util.h"}, Flags: []string{"-pthread"}},
+		{Name: "mpit_states", Sources: []string{"mpit/states.c"}, Headers: []string{"mpit/mpit_util.h"}},
 	},
 	Injectors: []harness.Fixture{
 		injector("inject_mpit_cvar_index_off", "inject/mpit_cvar_index_off.c"),
@@ -80,6 +81,11 @@ var Suite = &harness.Suite{
 		injector("inject_mpit_char_unterminated", "inject/mpit_char_unterminated.c"),
 		injector("inject_mpit_out_of_handles", "inject/mpit_out_of_handles.c"),
 		injector("inject_mpit_watermark_reset", "inject/mpit_watermark_reset.c"),
+		injector("inject_mpit_pvar_start_refused", "inject/mpit_pvar_start_refused.c"),
+		injector("inject_mpit_pvar_stop_refused", "inject/mpit_pvar_stop_refused.c"),
+		injector("inject_mpit_pvar_stopped_state", "inject/mpit_pvar_stopped_state.c"),
+		injector("inject_mpit_pvar_free_keeps", "inject/mpit_pvar_free_keeps.c"),
+		injector("inject_mpit_pvar_handle_unchecked", "inject/mpit_pvar_handle_unchecked.c"),
 	},
 }
 
