@@ -16,6 +16,11 @@ import (
 // mpi50-A-bindings-tools-abi-interop.txt (whose other parts are Fortran).
 var bindingFiles = []string{"mpi50-A3-c-bindings.txt", "mpi50-A-bindings-tools-abi-interop.txt"}
 
+// bindingFiles41 hold MPI-4.1's C bindings of A.3.13-A.3.15 (language
+// bindings, profiling, MPI_T), the only part of MPI-4.1's Annex A.3 in the
+// reference: the second list, standardBindings41, read the same way.
+var bindingFiles41 = []string{"mpi41-A-bindings-tools-interop.txt"}
+
 var (
 	annexHeadingRE = regexp.MustCompile(`^(A\.3\.[0-9]+) \S`)
 	cBindingRE     = regexp.MustCompile(`^(?:int|double|MPI_[A-Za-z]+) \*?(?:MPI_[A-Za-z0-9_]+)\(.*\)$`)
@@ -78,12 +83,29 @@ func bindingsGo(dir string) (string, error) {
 	b.WriteString("// section. The return types the HTML edition leaves out of the handle and\n")
 	b.WriteString("// status conversions are filled in as cmd/mpits/bindings.go says why.\n")
 	b.WriteString("var standardBindings = []stdBinding{\n")
+	if err := writeBindings(&b, dir, bindingFiles); err != nil {
+		return "", err
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("// standardBindings41 are the C bindings of MPI-4.1 Annex A.3.13-A.3.15, the\n")
+	b.WriteString("// part of MPI-4.1's Annex A.3 the reference holds, each with its section.\n")
+	b.WriteString("var standardBindings41 = []stdBinding{\n")
+	if err := writeBindings(&b, dir, bindingFiles41); err != nil {
+		return "", err
+	}
+	b.WriteString("}\n")
+	return b.String(), nil
+}
+
+// writeBindings writes the C bindings of files (in dir) to b, one stdBinding
+// a line.
+func writeBindings(b *strings.Builder, dir string, files []string) error {
 	n := 0
-	for _, name := range bindingFiles {
+	for _, name := range files {
 		path := filepath.Join(dir, name)
 		f, err := os.Open(path)
 		if err != nil {
-			return "", fmt.Errorf("%v: pass -standard with the folder of the standard's text", err)
+			return fmt.Errorf("%v: pass -standard with the folder of the standard's text", err)
 		}
 		section := ""
 		sc := bufio.NewScanner(f)
@@ -104,24 +126,23 @@ func bindingsGo(dir string) (string, error) {
 				ret, ok := conversionReturn(m[2])
 				if !ok {
 					f.Close()
-					return "", fmt.Errorf("%s: no return type known for %s", path, m[2])
+					return fmt.Errorf("%s: no return type known for %s", path, m[2])
 				}
 				decl = ret + " " + m[2] + m[1]
 			}
 			if decl == "" {
 				continue
 			}
-			fmt.Fprintf(&b, "\t{%q, %q},\n", decl+";", section)
+			fmt.Fprintf(b, "\t{%q, %q},\n", decl+";", section)
 			n++
 		}
 		f.Close()
 		if err := sc.Err(); err != nil {
-			return "", err
+			return err
 		}
 	}
 	if n == 0 {
-		return "", fmt.Errorf("no C binding found in %s", dir)
+		return fmt.Errorf("no C binding found in %s of %s", strings.Join(files, ", "), dir)
 	}
-	b.WriteString("}\n")
-	return b.String(), nil
+	return nil
 }

@@ -1,5 +1,7 @@
 package abi
 
+import "strings"
+
 // The results fixtures/c/abi/app.c must give on two ranks, whatever header
 // it was built with and whatever library it runs on: the values MPI
 // defines for these calls (each key is explained in app.c).
@@ -145,5 +147,26 @@ func expectedApp() [2]map[string]int64 {
 	per("comm.inter.merged_rank", 0, 1)
 	both("comm.freed_is_null", 1)
 	both("finalized", 1)
+	return e
+}
+
+// noInvalidRank is the application's argument that leaves out its two
+// sends to a rank past the last (app.c): NATIVE-PRINT-02 passes it where an
+// implementation's own build does not run to its end.
+const noInvalidRank = "--no-invalid-rank"
+
+// expectedAppNoInvalidRank is expectedApp for a run with noInvalidRank:
+// without the results of the two sends, and with the one
+// MPI_Comm_call_errhandler call as the only call of the error handler.
+func expectedAppNoInvalidRank() [2]map[string]int64 {
+	e := expectedApp()
+	for rank := range e {
+		for k := range e[rank] {
+			if strings.HasPrefix(k, "eh.invalid_rank.") || strings.HasPrefix(k, "eh.errors_return.") {
+				delete(e[rank], k)
+			}
+		}
+		e[rank]["eh.call.calls"] = 1
+	}
 	return e
 }

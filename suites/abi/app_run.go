@@ -3,6 +3,7 @@ package abi
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -80,8 +81,9 @@ func lastResult(recs *harness.Records, err error) string {
 // runApp runs the application binary at path (as builder sees it) on
 // runner with env for the ranks, and compares every result with what MPI
 // defines. wantLib is the library the loader must have picked (as runner
-// sees it); "" skips that test.
-func runApp(runner *harness.X, kind string, builder *harness.Impl, path string, env map[string]string, wantLib string) appRun {
+// sees it); "" skips that test. args go to the application
+// (noInvalidRank).
+func runApp(runner *harness.X, kind string, builder *harness.Impl, path string, env map[string]string, wantLib string, args ...string) appRun {
 	run := appRun{Kind: kind, Builder: builder.ID, Runner: runner.Impl.ID}
 	var res *harness.Result
 	var recs *harness.Records
@@ -89,7 +91,7 @@ func runApp(runner *harness.X, kind string, builder *harness.Impl, path string, 
 	if v := attempt(func() {
 		res, recs, recErr = runner.Launch(harness.Job{
 			Name: fmt.Sprintf("app built with %s on %s", builder.ID, runner.Impl.ID), Ranks: 2,
-			Program: runner.PathFrom(builder, path), RankEnv: env, Deadline: 90 * time.Second,
+			Program: runner.PathFrom(builder, path), Args: args, RankEnv: env, Deadline: 90 * time.Second,
 		})
 	}); v != nil {
 		run.Problem = v.Reason
@@ -105,6 +107,9 @@ func runApp(runner *harness.X, kind string, builder *harness.Impl, path string, 
 		return run
 	}
 	want := expectedApp()
+	if slices.Contains(args, noInvalidRank) {
+		want = expectedAppNoInvalidRank()
+	}
 	got := [2]map[string]int64{{}, {}}
 	for _, r := range recs.Kind("r", -1) {
 		var rr resultRec

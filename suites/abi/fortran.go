@@ -49,7 +49,7 @@ var fortranConv = harness.Define(harness.Check{
 		// may selectively link language specific MPI libraries only to codes
 		// that need them".
 		{ID: "NATIVE-C2F-02", Source: "MPI-5.0 §19.3.3, §19.3.5", Basis: harness.Normative,
-			Text:      "MPI_Status_c2f/_f2c and (MPI 4.0 headers and later) MPI_Status_c2f08/_f082c exist in the native library set (the C library, or the Fortran binding library where the implementation has one) and keep source, tag, error and count",
+			Text:      "MPI_Status_c2f/_f2c and (MPI 4.0 headers and later, and older ones that declare MPI-4.0's names, MPI_SESSION_NULL among them) MPI_Status_c2f08/_f082c exist in the native library set (the C library, or the Fortran binding library where the implementation has one) and keep source, tag, error and count",
 			Injectors: []string{"inject_native_c2f_off"},
 			Judge:     judgeStatusConv,
 			Lacks:     lacksConversions(statusConvRe, "§19.3.5 gives the C bindings of MPI_Status_f2c and MPI_Status_c2f")},

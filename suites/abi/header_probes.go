@@ -266,7 +266,13 @@ type stdBinding struct{ Decl, Section string }
 // its PMPI_ twin: its name, its binding under that name, and its section;
 // base is the MPI_ name of both.
 func eachStandard(f func(name, base, decl, section string)) {
-	for _, b := range standardBindings {
+	eachBinding(standardBindings, f)
+}
+
+// eachBinding is eachStandard over the bindings list (standardBindings41:
+// MPI-4.1's A.3.13-A.3.15).
+func eachBinding(list []stdBinding, f func(name, base, decl, section string)) {
+	for _, b := range list {
 		m := stdName.FindStringSubmatch(b.Decl)
 		if m == nil {
 			continue

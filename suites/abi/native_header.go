@@ -14,11 +14,12 @@ import (
 
 // The implementation's own mpi.h against the standard's C bindings: a
 // header that says it is MPI 5.0 gives the functions it declares the
-// prototypes Annex A.3 gives them (the ABI headers are ABI-PROTO-01's).
+// prototypes Annex A.3 gives them, one that says 4.1 those of MPI-4.1's
+// A.3.13-A.3.15 (the ABI headers are ABI-PROTO-01's).
 var nativeHeader = harness.Define(harness.Check{
 	ID:    "NATIVE-HEADER",
 	Needs: "mpi", // the native library: every implementation
-	Title: "the implementation's own mpi.h, where the library says it is MPI 5.0, declares the functions of the standard's C bindings (Annex A.3) with their prototypes",
+	Title: "the implementation's own mpi.h, where the library says it is MPI 5.0 (or 4.1: the part of MPI-4.1's Annex A.3 the reference holds), declares the functions of the standard's C bindings (Annex A.3) with their prototypes",
 	Rules: []harness.Rule{
 		// MPI-5.0 Annex A.3 gives every C binding, e.g. A.3.2 "int
 		// MPI_Psend_init(const void *buf, int partitions, MPI_Count count,
@@ -27,18 +28,29 @@ var nativeHeader = harness.Define(harness.Check{
 		// calls what the header declares: where the two differ, either the
 		// program does not compile or it passes what the library does not
 		// read. Judged where the library's MPI_Get_version says 5.0 (the
-		// reference holds no other edition's bindings of every chapter).
+		// reference holds no other edition's bindings of every chapter), and
+		// where it says 4.1 against MPI-4.1's A.3.13-A.3.15 (C language
+		// bindings, profiling, MPI_T), the part of MPI-4.1's Annex A.3 in the
+		// reference (e.g. "int MPI_T_pvar_get_num(int *num_pvar)"), generated
+		// as standardBindings41 by go run ./cmd/mpits bindings.
 		{ID: "NATIVE-PROTO-01", Source: "MPI-5.0 §A.3", Basis: harness.Normative,
-			Text:      "where the library says it is MPI 5.0, every function of Annex A.3 that its own mpi.h declares as a function (and its PMPI_ twin) has the standard's prototype: redeclaring the standard's after the header is no conflict",
+			Text:      "where the library says it is MPI 5.0 (MPI 4.1: for the functions of MPI-4.1's Annex A.3.13-A.3.15, the part of its Annex A.3 the reference holds), every function of Annex A.3 that its own mpi.h declares as a function (and its PMPI_ twin) has the standard's prototype: redeclaring the standard's after the header is no conflict",
 			Injectors: []string{"inject_abi_header_proto"},
 			Judge:     judgeNativePrototypes},
 		// MPI-5.0 §2.6.4 (and MPI-4.1's, word for word): "An implementation
 		// is allowed to implement MPI_AINT_ADD, PMPI_AINT_ADD, MPI_AINT_DIFF,
-		// and PMPI_AINT_DIFF, and no others, as macros in C." (MPI-4.0 and
-		// earlier also allowed MPI_WTIME, MPI_WTICK and the handle
-		// conversions.)
-		{ID: "NATIVE-MACRO-01", Source: "MPI-5.0 §2.6.4", Basis: harness.Normative,
-			Text:      "where the library says it is MPI 4.1 or 5.x, its own mpi.h defines no function of Annex A.3, nor its PMPI_ twin, as a macro, but MPI_Aint_add and MPI_Aint_diff (and the predefined functions such as MPI_COMM_DUP_FN, which Annex A.1 lists as constants)",
+		// and PMPI_AINT_DIFF, and no others, as macros in C." What MPI-4.0
+		// also allowed is what MPI-4.1 removed (MPI-4.1 Annex B.1.2, the same
+		// items in MPI-5.0's B.2.2): "7. Section Functions and Macros
+		// [§2.6.4] ... Removed the functions MPI_WTIME, PMPI_WTIME,
+		// MPI_WTICK, and PMPI_WTICK from the list of functions that may be
+		// implemented as a macro." and "8. Section Functions and Macros
+		// [§2.6.4] ... and Section Transfer of Handles [§19.3.4] ... Removed
+		// the ability to implement MPI handle conversion functions as a
+		// macro." (macroAllowed40). The reference holds no MPI-3.1 text, so
+		// an MPI 3.1 library is not judged.
+		{ID: "NATIVE-MACRO-01", Source: "MPI-5.0 §2.6.4, §B.2.2", Basis: harness.Normative,
+			Text:      "where the library says it is MPI 4.0, 4.1 or 5.x, its own mpi.h defines no function of Annex A.3, nor its PMPI_ twin, as a macro, but MPI_Aint_add and MPI_Aint_diff (MPI 4.0: also MPI_Wtime, MPI_Wtick and the handle conversions MPI_<handle>_c2f/_f2c, which MPI-4.1 removed from the list) and the predefined functions such as MPI_COMM_DUP_FN, which Annex A.1 lists as constants",
 			Injectors: []string{"inject_native_header_macro"},
 			Judge:     judgeNativeMacros},
 	},
@@ -46,6 +58,25 @@ var nativeHeader = harness.Define(harness.Check{
 
 // macroAllowed are the functions §2.6.4 lets be macros in C.
 var macroAllowed = map[string]bool{"MPI_Aint_add": true, "PMPI_Aint_add": true, "MPI_Aint_diff": true, "PMPI_Aint_diff": true}
+
+// handleConversion matches §19.3.4's handle conversions and their PMPI_
+// twins (the status conversions are §19.3.5's).
+var handleConversion = regexp.MustCompile(`^P?MPI_([A-Z][a-z]+)_(c2f|f2c)$`)
+
+// macroAllowed40 says whether MPI-4.0 let a function be a macro in C beyond
+// what MPI-4.1 does (macroAllowed): MPI_Wtime, MPI_Wtick and the handle
+// conversions (MPI-4.1 Annex B.1.2 items 7 and 8), with their PMPI_ twins
+// (item 7 names them; for the conversions, the same functions under their
+// profiling names are taken as allowed too: the text at hand names no
+// narrower set).
+func macroAllowed40(name string) bool {
+	switch name {
+	case "MPI_Wtime", "PMPI_Wtime", "MPI_Wtick", "PMPI_Wtick":
+		return true
+	}
+	m := handleConversion.FindStringSubmatch(name)
+	return m != nil && m[1] != "Status"
+}
 
 // predefinedFunction says whether a binding of Annex A.3 is one of the
 // predefined functions (MPI_COMM_DUP_FN, MPI_CONVERSION_FN_NULL, ...):
@@ -60,8 +91,16 @@ func predefinedFunction(name string) bool {
 var macroDef = regexp.MustCompile(`(?m)^#define (P?MPI_[A-Za-z0-9_]+)[( ]`)
 
 func judgeNativeMacros(x *harness.X) harness.Verdict {
-	if v := x.Caps.MPIVersion; v != "4.1" && !strings.HasPrefix(v, "5.") {
-		x.Unsupported("not measurable here: the library says it is MPI %s; MPI-4.0 and earlier let MPI_Wtime, MPI_Wtick and the handle conversions be macros too", v)
+	allowed := func(n string) bool { return macroAllowed[n] }
+	aside := "MPI_Aint_add/diff"
+	v := x.Caps.MPIVersion
+	switch {
+	case v == "4.1" || strings.HasPrefix(v, "5."):
+	case v == "4.0":
+		allowed = func(n string) bool { return macroAllowed[n] || macroAllowed40(n) }
+		aside = "MPI_Aint_add/diff, MPI_Wtime, MPI_Wtick and the handle conversions, which MPI-4.0 allowed (MPI-4.1 Annex B.1.2 items 7, 8),"
+	default:
+		x.Unsupported("not judged here: the library says it is MPI %s, and the reference holds no text of that edition: which functions it let be macros in C cannot be read from it (MPI-4.1's change log, B.1.2 items 7 and 8, gives only what MPI-4.1 removed from MPI-4.0's list)", v)
 	}
 	args, what := nativeHeaderArgs(x)
 	if overlay := overlayDir(x); overlay != "" {
@@ -71,8 +110,15 @@ func judgeNativeMacros(x *harness.X) harness.Verdict {
 	defined := headerMacros(x, what, args)
 	var bad []string
 	judged := 0
+	var allowedMacros []string
 	eachStandard(func(n, base, _, section string) {
-		if macroAllowed[n] || predefinedFunction(base) {
+		if predefinedFunction(base) {
+			return
+		}
+		if allowed(n) {
+			if defined[n] && !macroAllowed[n] {
+				allowedMacros = append(allowedMacros, n)
+			}
 			return
 		}
 		judged++
@@ -84,7 +130,12 @@ func judgeNativeMacros(x *harness.X) harness.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(bad, "\n"), "%s defines %d functions as macros: %s", what, len(bad), harness.FirstAndMore(bad))
 	}
-	return harness.Exposed(judged, "function names", "none of the %d functions of Annex A.3 and their PMPI_ twins (MPI_Aint_add/diff and the predefined functions aside) is a macro in %s", judged, what)
+	reason := fmt.Sprintf("none of the %d functions of Annex A.3 and their PMPI_ twins (%s and the predefined functions aside) is a macro in %s", judged, aside, what)
+	if len(allowedMacros) > 0 {
+		sort.Strings(allowedMacros)
+		reason += fmt.Sprintf(" (the library says it is MPI %s: %d macros that MPI-4.0 allowed, not judged: %s)", v, len(allowedMacros), harness.FirstAndMore(allowedMacros))
+	}
+	return harness.Exposed(judged, "function names", "%s", reason)
 }
 
 // nativeHeaderArgs are the include flags of the implementation's own C
@@ -126,8 +177,13 @@ func headerMacros(x *harness.X, what string, args []string) map[string]bool {
 }
 
 func judgeNativePrototypes(x *harness.X) harness.Verdict {
-	if v := x.Caps.MPIVersion; !strings.HasPrefix(v, "5.") {
-		x.Unsupported("not measurable here: the library says it is MPI %s, and the reference holds MPI-5.0's C bindings only", v)
+	list, edition := standardBindings, "MPI-5.0 Annex A.3"
+	switch v := x.Caps.MPIVersion; {
+	case strings.HasPrefix(v, "5."):
+	case v == "4.1":
+		list, edition = standardBindings41, "MPI-4.1 Annex A.3.13-A.3.15"
+	default:
+		x.Unsupported("not measurable here: the library says it is MPI %s, and the reference holds no MPI-%s C bindings (MPI-5.0's Annex A.3, and MPI-4.1's A.3.13-A.3.15, only)", v, v)
 	}
 	args, what := nativeHeaderArgs(x)
 	dirs := x.Impl.IncludeDirs()
@@ -152,7 +208,7 @@ func judgeNativePrototypes(x *harness.X) harness.Verdict {
 	type origin struct{ name, decl, section string }
 	lines := map[int]origin{}
 	line := 2
-	eachStandard(func(n, _, decl, section string) {
+	eachBinding(list, func(n, _, decl, section string) {
 		if _, ok := mine[n]; !ok {
 			return
 		}
@@ -162,7 +218,7 @@ func judgeNativePrototypes(x *harness.X) harness.Verdict {
 		line += 3
 	})
 	if len(lines) == 0 {
-		x.Unsupported("not measurable here: %s declares no function of the standard's C bindings", what)
+		x.Unsupported("not measurable here: %s declares no function of the standard's C bindings (%s)", what, edition)
 	}
 	errs, out := compileProbe(x, src.String(), args...)
 	var p problems
@@ -172,7 +228,7 @@ func judgeNativePrototypes(x *harness.X) harness.Verdict {
 			p.addf("the header does not compile: %s", errs[n][0])
 			continue
 		}
-		p.addf("%s: %s declares %s; the standard (MPI-5.0 Annex %s): %s", o.name, what, strings.TrimSuffix(mine[o.name], ";"), o.section, strings.TrimSuffix(o.decl, ";"))
+		p.addf("%s: %s declares %s; the standard (%s Annex %s): %s", o.name, what, strings.TrimSuffix(mine[o.name], ";"), strings.Fields(edition)[0], o.section, strings.TrimSuffix(o.decl, ";"))
 	}
 	p.fail(x, what, "gcc "+strings.Join(args, " ")+"\n"+shorten(out, 4000))
 	// Each standard binding redeclared after the header could have
@@ -185,7 +241,10 @@ func judgeNativePrototypes(x *harness.X) harness.Verdict {
 			compared++
 		}
 	}
-	reason := fmt.Sprintf("%d prototypes of %s (of %d MPI functions it declares) agree with the standard's C bindings (MPI-5.0 Annex A.3)", compared, what, len(mine))
+	reason := fmt.Sprintf("%d prototypes of %s (of %d MPI functions it declares) agree with the standard's C bindings (%s)", compared, what, len(mine), edition)
+	if edition != "MPI-5.0 Annex A.3" {
+		reason += "; its other functions are not compared: the reference holds no other part of MPI-4.1's Annex A.3"
+	}
 	if n := len(lines) - compared; n > 0 {
 		reason += fmt.Sprintf("; %d more are also macros, not compared (NATIVE-MACRO-01's)", n)
 	}
