@@ -2,6 +2,7 @@ package events
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mpits/mpits/harness"
 )
@@ -18,13 +19,20 @@ var callsCheck = harness.Define(harness.Check{
 	Rules: []harness.Rule{
 		// §15.3.8.3: "If any INOUT or OUT argument to MPI_T_EVENT_GET_INFO is
 		// a NULL pointer, the implementation will ignore the argument and not
-		// return a value for the specific argument."
+		// return a value for the specific argument." "This routine returns
+		// MPI_SUCCESS on success and returns MPI_T_ERR_INVALID_INDEX if
+		// event_index does not match a valid event type index provided by
+		// the implementation at the time of the call." A NULL argument is
+		// ignored whatever the index: where there is no event type, index 0
+		// is refused for its index alone.
 		{ID: "EVT-7", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
-			Text:      "MPI_T_event_get_info with any one of its eleven INOUT/OUT arguments NULL (num_elements with both arrays) returns MPI_SUCCESS and does not crash",
+			Text:      "MPI_T_event_get_info with any one of its eleven INOUT/OUT arguments NULL (num_elements with both arrays) returns MPI_SUCCESS (MPI_T_ERR_INVALID_INDEX where the index names no event type) and does not crash",
 			Injectors: []string{"inject_events_out_args"}, Judge: judgeNullArgs},
 		// §15.3.8.3: "If the user passes the NULL pointer for num_elements,
 		// the arguments num_elements, array_of_datatypes, and
-		// array_of_displacements are ignored."
+		// array_of_displacements are ignored." (Also asked where there is
+		// no event type, of index 0: judged, but such a call, like one on an
+		// event type without elements, has no element it could write.)
 		{ID: "EVT-8", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
 			Text:      "MPI_T_event_get_info with num_elements NULL writes nothing into the array_of_datatypes and array_of_displacements it is given",
 			Injectors: []string{"inject_events_out_args"}, Judge: judgeNumNull},
@@ -131,8 +139,14 @@ type nullArgRec struct {
 	RC    string `json:"rc"`
 }
 
+// eventTypes is the number of event types the meta job's walk counted:
+// the fixture asks its NULL-argument items of every index below it, and of
+// index 0 where it is 0.
+func eventTypes(x *harness.X) int { return readMeta(x).sum.Num }
+
 func judgeNullArgs(x *harness.X) harness.Verdict {
-	j := itemsJob(x, false)
+	j := itemsJob(x, true)
+	num := eventTypes(x)
 	items := make([]int, len(outArgs))
 	for i := range items {
 		items[i] = i
@@ -141,16 +155,31 @@ func judgeNullArgs(x *harness.X) harness.Verdict {
 		return fmt.Sprintf("MPI_T_event_get_info with %s NULL", outArgs[it])
 	}, items...)
 	recs := decode[nullArgRec](j, "nullarg")
+	valid, invalid := 0, 0
 	for _, r := range recs {
-		if r.RC != "MPI_SUCCESS" {
-			bad = append(bad, fmt.Sprintf("MPI_T_event_get_info(%d) with %s NULL returned %s", r.Event, r.Arg, r.RC))
+		want := "MPI_SUCCESS"
+		if r.Event < 0 || r.Event >= num {
+			want = "MPI_T_ERR_INVALID_INDEX"
+			invalid++
+		} else {
+			valid++
+		}
+		if r.RC != want {
+			bad = append(bad, fmt.Sprintf("MPI_T_event_get_info(%d) (%d event types) with %s NULL returned %s, not %s", r.Event, num, r.Arg, r.RC, want))
 		}
 	}
 	x.FailOn(bad, jsonOf(recs))
 	if len(recs) == 0 {
-		x.Unsupported("not measurable here: no event type to call MPI_T_event_get_info on")
+		x.Unsupported("not measurable here: no MPI_T_event_get_info call with a NULL argument was recorded (%d event types)", num)
 	}
-	return harness.Exposed(len(recs), "MPI_T_event_get_info calls with one argument NULL", "%d calls, each with one of the %d INOUT/OUT arguments NULL, returned MPI_SUCCESS", len(recs), len(outArgs))
+	var seen []string
+	if valid > 0 {
+		seen = append(seen, fmt.Sprintf("%d calls on the %d event types returned MPI_SUCCESS", valid, num))
+	}
+	if invalid > 0 {
+		seen = append(seen, fmt.Sprintf("%d calls on an index that names no event type (%d event types) returned MPI_T_ERR_INVALID_INDEX", invalid, num))
+	}
+	return harness.Exposed(len(recs), "MPI_T_event_get_info calls with one argument NULL", "each with one of the %d INOUT/OUT arguments NULL, %s, none crashed", len(outArgs), strings.Join(seen, "; "))
 }
 
 type numNullRec struct {
@@ -161,21 +190,29 @@ type numNullRec struct {
 }
 
 func judgeNumNull(x *harness.X) harness.Verdict {
-	j := itemsJob(x, false)
+	j := itemsJob(x, true)
+	num := eventTypes(x)
 	bad := died(j, func(int) string { return "MPI_T_event_get_info with num_elements NULL and both arrays given" }, itemNumNull)
 	recs := decode[numNullRec](j, "numnull")
 	// The number of elements of each event type, from the walk: an event
 	// type without elements has nothing to write into the arrays, so only
-	// those with some could have shown a breach.
+	// those with some could have shown a breach. Nor could a call on an
+	// index that names no event type (asked where there is none): with
+	// num_elements NULL the only length the library has for the arrays is
+	// an event type's count of elements, and there is no event type.
 	elems := map[int]int{}
 	for _, e := range decode[metaEvent](j, "event") {
 		if e.RC == 0 {
 			elems[e.Index] = e.Num
 		}
 	}
-	withElements := 0
+	withElements, invalid := 0, 0
+	var invalidRCs []string
 	for _, r := range recs {
-		if elems[r.Event] > 0 {
+		if r.Event < 0 || r.Event >= num {
+			invalid++
+			invalidRCs = append(invalidRCs, r.RC)
+		} else if elems[r.Event] > 0 {
 			withElements++
 		}
 		if r.Types > 0 || r.Displs > 0 {
@@ -184,9 +221,16 @@ func judgeNumNull(x *harness.X) harness.Verdict {
 	}
 	x.FailOn(bad, jsonOf(recs))
 	if len(recs) == 0 {
-		x.Unsupported("not measurable here: no event type to call MPI_T_event_get_info on")
+		x.Unsupported("not measurable here: no MPI_T_event_get_info call with num_elements NULL was recorded (%d event types)", num)
 	}
-	return harness.Passed(len(recs), withElements, "MPI_T_event_get_info calls with num_elements NULL", "%d event types (%d with elements): with num_elements NULL the arrays were left alone", len(recs), withElements)
+	var seen []string
+	if valid := len(recs) - invalid; valid > 0 {
+		seen = append(seen, fmt.Sprintf("on %d event types (%d with elements) the arrays were left alone", valid, withElements))
+	}
+	if invalid > 0 {
+		seen = append(seen, fmt.Sprintf("%s on an index that names no event type (%d event types), returning %s, left them alone, with no element it could have written", countOf(invalid, "the call", "%d calls"), num, strings.Join(invalidRCs, ", ")))
+	}
+	return harness.Passed(len(recs), withElements, "MPI_T_event_get_info calls with num_elements NULL", "with num_elements NULL and both arrays given, %s", strings.Join(seen, "; "))
 }
 
 type shortRec struct {

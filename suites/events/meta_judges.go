@@ -410,9 +410,11 @@ func judgeSrcX3(x *harness.X) harness.Verdict {
 	return harness.Passed(pairs, written, "pairs of successive ad-hoc timestamps", "%d pairs of successive ad-hoc timestamps of %s (of %d answering MPI_T_source_get_info) do not go back", pairs, countOf(paired, "1 source", "%d sources"), len(srcs))
 }
 
-// CAT-X3: the events a category lists are valid indices, each once.
+// CAT-X3: the events a category lists are valid indices, each once. Judged
+// where there is no event type too: every category must then count none,
+// as any index it listed would be out of range.
 func judgeCatX3(x *harness.X) harness.Verdict {
-	w := metaRecs(x)
+	w := readMeta(x)
 	num := w.sum.Num
 	var bad []string
 	asked, withEvents, listed := 0, 0, 0
@@ -437,6 +439,12 @@ func judgeCatX3(x *harness.X) harness.Verdict {
 		listed += len(c.Events)
 	}
 	x.FailOn(bad, w.j.Evidence)
+	if num == 0 {
+		// No event type: 0 is the only count a category can give, and
+		// any other would have listed indices outside [0,0). Every
+		// category that answered could have shown a breach.
+		return harness.Exposed(asked, "categories answering MPI_T_category_get_num_events", "there is no event type, and each of the %d categories answering MPI_T_category_get_num_events counts 0 events, so lists none", asked)
+	}
 	// A category with no events is asked for none: only those with events
 	// could have shown a failed call or a wrong entry.
 	return harness.Passed(asked, withEvents, "categories answering MPI_T_category_get_num_events", "of %d categories answering MPI_T_category_get_num_events, MPI_T_category_get_events succeeded for %s, and the %d entries listed are event type indices below %d, none twice in a category", asked, countOf(withEvents, "the one with events", "the %d with events"), listed, num)
