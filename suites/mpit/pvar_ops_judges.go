@@ -124,7 +124,7 @@ func (r *pvarRecs) errSession() sessionHandles {
 // "reset") from the error cases: in session A (what its handles give op to
 // skip and to do, as kinds says) and in a session with no handle.
 func judgeAllHandles(x *harness.X, op string, kinds func(sessionHandles) string) harness.Verdict {
-	r := pvarJob(x)
+	r := pvarSessionJob(x)
 	errs := r.errsOf(op+"_all_handles", op+"_all_handles_empty")
 	broken := noteErrs(errs)
 	crashed := r.crashed("err_exit")
@@ -143,6 +143,11 @@ func judgeAllHandles(x *harness.X, op string, kinds func(sessionHandles) string)
 	for _, e := range errs {
 		if e.What == op+"_all_handles" {
 			h := r.errSession()
+			if h.n == 0 {
+				// no variable, or none whose handle the error cases made
+				in = append(in, fmt.Sprintf("in the error cases' session A, which held no handle (%s listed)", plural(len(r.vars), "performance variable", "performance variables")))
+				continue
+			}
 			in = append(in, fmt.Sprintf("in a session of %s (%s)", plural(h.n, "handle", "handles"), kinds(h)))
 		} else {
 			in = append(in, "in a session with no handle")

@@ -181,11 +181,26 @@ func countedX(u unstartedRec) (int, bool) {
 	return 0, false
 }
 
+// judgePvar23: R3 runs after session A's handles were stopped (and D's
+// started); B's, started at allocation and never stopped, must count what
+// D's count. A stop that reached B's handle shows as B frozen while D
+// moves, whatever the stop did to A's own handle: a stop sent to the wrong
+// session's handle leaves A counting on (PVAR-32's fault as well) and B
+// frozen. B frozen is blamed on the operations in sessions A and D only
+// where B's handle was seen counting before them (traffic P and R2 moved it,
+// sum record): a handle that never counted is not one a stop elsewhere
+// stopped.
 func judgePvar23(x *harness.X) harness.Verdict {
 	r := pvarJob(x)
+	countedBefore := map[int]bool{} // B's handle moved between its allocation and A's stop
+	for _, s := range r.sums {
+		if s.RCB == "MPI_SUCCESS" && !s.BEnd.same(s.B0, s.Datatype == "MPI_DOUBLE") {
+			countedBefore[s.Index] = true
+		}
+	}
 	var bad, ran []string
-	idle := 0 // A's stop did not hold A: it had nothing to leak into B
-	judged := 0
+	judged, aRan := 0, 0
+	unseen := 0 // R3 moves it, but B's handle was never seen counting before the stop
 	for _, s := range r.stops {
 		if s.DOK == 0 {
 			continue
@@ -195,12 +210,20 @@ func judgePvar23(x *harness.X) harness.Verdict {
 		if s.DLater.same(s.DBefore, dbl) {
 			continue // R3 does not move it
 		}
-		if !s.ALater.same(s.AStopped, dbl) {
-			idle++
+		if !countedBefore[s.Index] {
+			unseen++
 			continue
 		}
+		aHeld := s.ALater.same(s.AStopped, dbl)
+		if !aHeld {
+			aRan++
+		}
 		if s.BLater.same(s.BBefore, dbl) {
-			bad = append(bad, fmt.Sprintf("%s (%d): after A's handle was stopped, B's read %s → %s while D's, started then, read %s → %s", s.Name, s.Index, s.BBefore, s.BLater, s.DBefore, s.DLater))
+			a := "A's held"
+			if !aHeld {
+				a = fmt.Sprintf("A's read %s → %s: the stop did not hold A", s.AStopped, s.ALater)
+			}
+			bad = append(bad, fmt.Sprintf("%s (%d): B's handle, started and counting before (traffic P, R2), read %s → %s across R3 after A's handle was stopped (%s), while D's, started then, read %s → %s", s.Name, s.Index, s.BBefore, s.BLater, a, s.DBefore, s.DLater))
 		} else {
 			ran = append(ran, s.Name)
 		}
@@ -208,14 +231,20 @@ func judgePvar23(x *harness.X) harness.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(bad, "\n"), "stopping a handle in session A stopped session B's: %s", firstAndMore(bad))
 	}
-	if len(ran) == 0 && idle > 0 {
-		x.Unsupported("not measurable here: stopping session A's handle did not stop it (it counted R3 on, PVAR-32's fault) for all %d variables R3 moves: a stop that does nothing cannot reach session B", idle)
+	if len(ran) == 0 && unseen > 0 {
+		x.Unsupported("not measurable here: for all %d variables R3 moves, session B's handle was not seen counting before A's stop (traffic P and R2 did not move it): a frozen B could not be told from one that never counted", unseen)
 	}
 	if len(ran) == 0 {
 		x.Unsupported("not measurable here: no non-continuous SUM-class variable that R3 moves (%d stopped)", len(r.stops))
 	}
-	// only a variable R3 moves (as D's handle saw) whose handle A's stop held
-	// could show B's handle stopped with it
-	return harness.Passed(judged, len(ran), "stopped variables with a handle in session D",
-		"%s of session B counted on after session A's were stopped: %s", plural(len(ran), "handle", "handles"), examples(uniq(ran)))
+	reason := fmt.Sprintf("%s of session B counted on across R3 after session A's were stopped: %s", plural(len(ran), "handle", "handles"), examples(uniq(ran)))
+	if aRan > 0 {
+		reason += fmt.Sprintf("; the stop did not hold A's own handle for %d of them (PVAR-32's), and B's counting on shows it did not go to B's instead", aRan)
+	}
+	if unseen > 0 {
+		reason += fmt.Sprintf("; %d more that R3 moves not judged: B's handle was not seen counting before the stop", unseen)
+	}
+	// only a variable R3 moves (as D's handle saw) whose B handle counted
+	// before the stop could show B's handle stopped by it
+	return harness.Passed(judged, len(ran), "stopped variables with a handle in session D", "%s", reason)
 }

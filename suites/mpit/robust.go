@@ -132,15 +132,21 @@ func robustJob(x *harness.X) *robustRun {
 	return r
 }
 
+// nullOutTarget is what else robust.c's find_targets asks of an index it
+// runs a function's null_out cases on.
+var nullOutTarget = map[string]string{"MPI_T_pvar_get_info": " (for a variable bound to no object, as the cases need)"}
+
 func judgeNullOut(fn string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		r := robustJob(x)
 		var bad []string
 		n := 0
+		var ended *robustExit // the process of the function's cases, where it ran
 		for _, e := range r.exits {
 			if e.Group != "null_out" || e.Case != fn {
 				continue
 			}
+			ended = &e
 			// the function's cases ran in this one process, in order: the
 			// first attempted without a result is where it ended
 			for _, a := range r.attempts {
@@ -164,8 +170,19 @@ func judgeNullOut(fn string) func(x *harness.X) harness.Verdict {
 			}
 		}
 		failOn(x, bad, "")
+		if n == 0 && ended != nil {
+			how := fmt.Sprintf("ended with exit %d", ended.Exit)
+			if ended.Signal != 0 {
+				how = "died of " + signalName(ended.Signal)
+			}
+			x.Unsupported("not measurable here: the process of the %s cases %s before its first case", fn, how)
+		}
 		if n == 0 {
-			x.Unsupported("not measurable here: no index answered %s before MPI_Init", fn)
+			// no exit record: the case's process found no index before
+			// MPI_Init, initialized MPI as a singleton, found none after it
+			// either, and exited 3 (robust.c, case_main), which the parent
+			// does not record
+			x.Unsupported("not measurable here: no index answered %s%s before MPI_Init, nor after MPI_Init (the case's process, finding none before, initializes MPI as a singleton and looks again)", fn, nullOutTarget[fn])
 		}
 		// each call could have failed or crashed
 		return harness.Exposed(n, fn+" calls with NULL OUT arguments", "%d calls of %s with NULL OUT arguments succeeded", n, fn)

@@ -54,7 +54,7 @@ var sessionsCheck = harness.Define(harness.Check{
 		// The same sentence: write, reset and readreset are per session.
 		{ID: "PVAR-25", Source: "MPI-5.0 §15.3.7.3", Basis: harness.Normative,
 			Text:      "write, reset and readreset of a handle in session A leave session B's handle of the variable alone",
-			Injectors: []string{"inject_mpit_pvar_frozen"}, Judge: judgePvar25},
+			Injectors: []string{"inject_mpit_pvar_reset_leaks"}, Judge: judgePvar25},
 		// §15.3.7.1: STATE, LEVEL, SIZE and PERCENTAGE describe the current
 		// state or utilization of a resource.
 		{ID: "PVAR-19", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,

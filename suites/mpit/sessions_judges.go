@@ -347,12 +347,14 @@ func judgePvar25(x *harness.X) harness.Verdict {
 	}
 	failNoted(x, broken)
 	crashed := notMeasured(r, writable, "probe_exit", "mutate_exit")
-	if writes == 0 {
-		unsupportedHere(x, "no writable performance variable accepted a write", crashed)
+	if writes+resets+readresets == 0 {
+		unsupportedHere(x, "no writable performance variable accepted a write, a reset or a readreset", crashed)
 	}
 	// a write that reached B would show (B would read the value written, its
 	// own plus 7); a reset or readreset only where it would take B's
-	// COUNTER, AGGREGATE or TIMER handle from other than 0 to 0
+	// COUNTER, AGGREGATE or TIMER handle from other than 0 to 0 (whatever
+	// it did to A's own handle: one sent to the wrong session's handle
+	// leaves A's as it was)
 	return harness.Passed(writes+resets+readresets, writes+bMoved, "writes, resets and readresets in session A",
 		"session B's handle read the same before and after %s, %s and %s in session A (B's "+sumClassNames+" handle read other than 0 before %d of the resets and readresets, where resetting the variable itself would show)%s",
 		plural(writes, "write", "writes"), plural(resets, "reset", "resets"), plural(readresets, "readreset", "readresets"), bMoved, crashed)

@@ -74,6 +74,7 @@ var Suite = &harness.Suite{
 		injector("inject_mpit_pvar_lifecycle_off", "inject/mpit_pvar_lifecycle_off.c"),
 		injector("inject_mpit_freed_session", "inject/mpit_freed_session.c"),
 		injector("inject_mpit_pvar_stop_leaks", "inject/mpit_pvar_stop_leaks.c"),
+		injector("inject_mpit_pvar_reset_leaks", "inject/mpit_pvar_reset_leaks.c"),
 		injector("inject_mpit_pvar_counts_stopped", "inject/mpit_pvar_counts_stopped.c"),
 		injector("inject_mpit_pvar_reset_noop", "inject/mpit_pvar_reset_noop.c"),
 		injector("inject_mpit_dt_before_init", "inject/mpit_dt_before_init.c"),
