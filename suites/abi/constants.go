@@ -42,7 +42,7 @@ var constants = harness.Define(harness.Check{
 		// described in Section Handle Constants [§20.5]"; §20.3.2: "Handles for
 		// MPI objects are defined to be incomplete struct pointers".
 		{ID: "ABI-HND-02", Source: "MPI-5.0 §20.3.2, §20.3.3, §20.5", Basis: harness.Normative,
-			Text:      "every predefined handle constant is a pointer-typed compile-time constant with the value the standard fixes, the same in every implementation's ABI header, and the library sizes the predefined datatypes it supports accordingly (a fixed-size type its size, a C type its sizeof)",
+			Text:      "every predefined handle constant is a compile-time constant with the value the standard fixes, the same in every implementation's ABI header, and the library sizes the predefined datatypes it supports accordingly (a fixed-size type its size, a C type its sizeof); the constant's type is ABI-DECL-01's",
 			Injectors: []string{"inject_abi_type_size_off"},
 			Judge:     judgeHandleConstants},
 		// §20.4: "MPI applications can discover the size of Fortran types such
@@ -201,8 +201,6 @@ func headerValues(x *harness.X, out *constantsOut, p *problems, lists ...[]stdCo
 				p.addf("the header does not define %s (the standard fixes it to %#x)", c.Name, c.Value)
 			case got.Value != c.Value:
 				p.addf("%s = %#x in the header, the standard fixes %#x", c.Name, got.Value, c.Value)
-			case c.Type != "int" && c.Type != "pointer" && got.Type != c.Type:
-				p.addf("%s has type %s in the header, not %s", c.Name, got.Type, c.Type)
 			default:
 				n++
 			}
