@@ -309,6 +309,17 @@ func judgeInit6(x *harness.X) harness.Verdict {
 	if e := r.extraExit; e != nil && e.Signal != 0 {
 		bad = append(bad, fmt.Sprintf("before MPI_Init: initializing once and finalizing twice, the process died of %s (after %d of the 3 calls)", signalName(e.Signal), r.extraCalls()))
 	}
+	// A library may end the process in the call with an exit status of its
+	// own (a debug build's SIGSEGV handler exits 1): the extra MPI_T_finalize
+	// then returned no code at all. Only when the process got as far as that
+	// call (the finalize to zero returned) and no further.
+	if e := r.extraExit; e != nil && e.Signal == 0 && libraryExit(e.Exit) {
+		_, extra := r.step("MPI_T_finalize (one too many)")
+		z, zero := r.step("MPI_T_finalize (to zero)")
+		if !extra && zero && z.RC == "MPI_SUCCESS" {
+			bad = append(bad, fmt.Sprintf("before MPI_Init: initializing once and finalizing twice, the process ended with exit status %d in the extra MPI_T_finalize, which returned no code", e.Exit))
+		}
+	}
 	if len(bad) > 0 {
 		x.Failf(strings.Join(bad, "\n"), "%s", firstAndMore(bad))
 	}
@@ -316,6 +327,16 @@ func judgeInit6(x *harness.X) harness.Verdict {
 		x.Errorf(r.res.Evidence(), "the process finalizing once too often recorded no extra MPI_T_finalize")
 	}
 	return harness.Exposed(len(got), "extra MPI_T_finalize calls", "one MPI_T_finalize too many returns %s", strings.Join(uniq(got), ", "))
+}
+
+// step is the first step of that call.
+func (r *initRun) step(call string) (stepRec, bool) {
+	for _, s := range r.steps {
+		if s.Call == call {
+			return s, true
+		}
+	}
+	return stepRec{}, false
 }
 
 // extraCalls counts the calls the process finalizing twice recorded.
@@ -347,9 +368,22 @@ func judgeInit7(x *harness.X) harness.Verdict {
 		return harness.Exposed(1, "calls while uninitialized", "MPI_T_cvar_get_num with the interface finalized to zero returns MPI_T_ERR_NOT_INITIALIZED")
 	case r.uninitExit != nil && r.uninitExit.Signal != 0:
 		x.Failf("", "MPI_T_cvar_get_num with the interface initialized and finalized to zero killed the process (%s)", signalName(r.uninitExit.Signal))
+	case r.uninitExit != nil && libraryExit(r.uninitExit.Exit) && r.opensFresh():
+		// a debug build's SIGSEGV handler exits 1: a crash all the same
+		x.Failf(r.res.Evidence(), "MPI_T_cvar_get_num with the interface initialized and finalized to zero ended the process with exit status %d instead of returning (the same MPI_T_init_thread and MPI_T_finalize returned in a fresh process of their own)", r.uninitExit.Exit)
 	}
 	x.Errorf(r.res.Evidence(), "the process making a call while uninitialized recorded nothing")
 	return harness.Verdict{}
+}
+
+// opensFresh says whether the process finalizing twice got through the
+// opening the process calling while uninitialized shares with it (a fresh
+// process, MPI_T_init_thread(MPI_THREAD_SINGLE), MPI_T_finalize to zero):
+// that one, which records nothing before its call, then ended in the call.
+func (r *initRun) opensFresh() bool {
+	i, ok1 := r.step("MPI_T_init_thread (to finalize twice)")
+	z, ok2 := r.step("MPI_T_finalize (to zero)")
+	return ok1 && ok2 && i.RC == "MPI_SUCCESS" && z.RC == "MPI_SUCCESS"
 }
 
 func judgeInit8(x *harness.X) harness.Verdict {

@@ -100,13 +100,24 @@ func runScenario(x *harness.X, name string) *scenarioRun {
 	return r
 }
 
-// problems lists the calls that failed and, when the scenario did not reach
-// its end, how it ended and after which call.
+// sessionSum is what use_session's MPI_Allreduce (MPI_SUM of 7 over the
+// session's mpi://SELF communicator, one process) must give.
+const sessionSum = 7
+
+// isSessionReduction says whether a step is use_session's reduction.
+func isSessionReduction(s modelStep) bool { return strings.HasPrefix(s.Call, "MPI_Allreduce (") }
+
+// problems lists the calls that failed, the session reductions that gave
+// another sum and, when the scenario did not reach its end, how it ended
+// and after which call.
 func (r *scenarioRun) problems() []string {
 	var bad []string
 	for _, s := range r.steps {
-		if s.RC != 0 {
+		switch {
+		case s.RC != 0:
 			bad = append(bad, fmt.Sprintf("%s: %s returned %d", r.name, s.Call, s.RC))
+		case isSessionReduction(s) && s.Value != sessionSum:
+			bad = append(bad, fmt.Sprintf("%s: %s returned MPI_SUCCESS with the sum %d, not %d", r.name, s.Call, s.Value, sessionSum))
 		}
 	}
 	if !r.done || !r.res.OK() {
@@ -127,7 +138,7 @@ func scenarioJudge(names ...string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		var bad, ran []string
 		var evidence []string
-		calls := 0
+		calls, sums := 0, 0
 		for _, n := range names {
 			r := runScenario(x, n)
 			p := r.problems()
@@ -136,11 +147,16 @@ func scenarioJudge(names ...string) func(x *harness.X) harness.Verdict {
 				evidence = append(evidence, r.res.Evidence())
 			}
 			calls += len(r.steps)
+			for _, s := range r.steps {
+				if isSessionReduction(s) {
+					sums++
+				}
+			}
 			ran = append(ran, fmt.Sprintf("%s (%d calls)", n, len(r.steps)))
 		}
 		failOn(x, bad, strings.Join(evidence, "\n\n"))
 		// every call recorded returned, and could have failed
-		return harness.Exposed(calls, "calls", "every call succeeded: %s", strings.Join(ran, ", "))
+		return harness.Exposed(calls, "calls", "every call succeeded and every session reduction (%d, on mpi://SELF) gave %d: %s", sums, sessionSum, strings.Join(ran, ", "))
 	}
 }
 

@@ -282,7 +282,7 @@ func judgeRoundTrip(kind string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		w := walk(x)
 		var bad []string
-		n := 0
+		n, unknown := 0, 0
 		check := func(index int, rc, name, xrc string, got int) {
 			if rc != "MPI_SUCCESS" {
 				return
@@ -295,6 +295,12 @@ func judgeRoundTrip(kind string) func(x *harness.X) harness.Verdict {
 		switch kind {
 		case "pvar":
 			for _, v := range w.pvars {
+				if v.Class == "unknown" && v.RC == "MPI_SUCCESS" {
+					// a class outside the standard's is PVAR-5's fault, and
+					// the walk does not hand it back to get_index
+					unknown++
+					continue
+				}
 				check(v.Index, v.RC, v.Name+" ("+v.Class+")", v.GetIndexRC, v.GetIndex)
 			}
 		case "category":
@@ -307,6 +313,9 @@ func judgeRoundTrip(kind string) func(x *harness.X) harness.Verdict {
 			x.Unsupported("not measurable here: no %s after MPI_Init", kindWord[kind])
 		}
 		// the index asked for is preset to -1: each answer could be wrong
+		if unknown > 0 {
+			return harness.Exposed(n, kindWords(kind), "%d %s round-trip through get_index (%d with a class outside the standard's not asked: PVAR-5)", n, kindWords(kind), unknown)
+		}
 		return harness.Exposed(n, kindWords(kind), "%d %s round-trip through get_index", n, kindWords(kind))
 	}
 }
