@@ -269,8 +269,10 @@ func judgeInit4(x *harness.X) harness.Verdict {
 			if outer == "" {
 				outer = pr.Provided
 			}
-		case strings.Contains(pr.Call, "(nested)") && outer != "" && pr.Provided != "call failed" && pr.Provided != "none":
-			// levels outside the four are INIT-3's
+		case strings.Contains(pr.Call, "(nested)") && outer != "" && pr.Provided != "call failed":
+			// A provided left unset ("none") is not the level in force
+			// either: judged here, as INIT-3 judges it for not being one of
+			// the four levels.
 			seen = append(seen, fmt.Sprintf("%s %s(%s)→%s", phaseWord(pr.Phase), pr.Call, strings.TrimPrefix(pr.Required, "MPI_THREAD_"), strings.TrimPrefix(pr.Provided, "MPI_THREAD_")))
 			if pr.Required != outer {
 				exposed++
@@ -282,7 +284,7 @@ func judgeInit4(x *harness.X) harness.Verdict {
 	}
 	failOn(x, bad, "")
 	if len(seen) == 0 {
-		x.Unsupported("not measurable here: no nested MPI_T_init_thread returned one of the four levels")
+		x.Unsupported("not measurable here: no nested MPI_T_init_thread succeeded after an outer one that provided a level")
 	}
 	return harness.Passed(len(seen), exposed, "nested MPI_T_init_thread calls", "outer call provided %s; nested: %s", strings.TrimPrefix(outer, "MPI_THREAD_"), strings.Join(seen, ", "))
 }
