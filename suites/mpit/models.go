@@ -94,7 +94,9 @@ func runScenario(x *harness.X, name string) *scenarioRun {
 		recs = &harness.Records{} // it died before its first record: judged as a run that did not reach its end
 	}
 	if len(recs.Kind("no_sessions", 0)) > 0 {
-		x.Unsupported("not measurable here: the header claims MPI %s, before the Sessions Model (MPI-4.0)", x.Caps.MPIVersion)
+		// Open MPI 5.0.7 claims 3.1 and declares the Sessions functions all
+		// the same; the suite holds a library to the edition it claims.
+		x.Unsupported("not judged: the library claims MPI %s, and the Sessions Model came with MPI-4.0 (a header may declare its functions all the same)", x.Caps.MPIVersion)
 	}
 	r := &scenarioRun{name: name, res: res, recs: recs, steps: decode[modelStep](recs, "step"), done: len(recs.Kind("done", 0)) > 0}
 	return r
