@@ -235,9 +235,11 @@ type expectState struct {
 var expecting *expectState
 
 // readVendorSettings reads MPITS_EXPECT, MPITS_EXPECT_UPDATE and
-// MPITS_INJECT for suite s; its error is one line naming the setting.
+// MPITS_INJECT (inject.go) for suite s; its error is one line naming the
+// setting.
 func (s *Suite) readVendorSettings() error {
 	expecting = nil
+	readInject(s)
 	dir, update := os.Getenv(ExpectEnv), os.Getenv(ExpectUpdateEnv)
 	switch update {
 	case "", "0":

@@ -43,7 +43,7 @@ func (s *Suite) Run(t *testing.T) {
 	}
 	impls, err := LoadImpls()
 	if err == nil {
-		err = s.readVendorSettings() // MPITS_EXPECT (expectations.go)
+		err = s.readVendorSettings() // MPITS_EXPECT, MPITS_INJECT (expectations.go)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mpits:", err)
@@ -182,7 +182,7 @@ func evaluateOnce(r Rule, e *Env) Verdict {
 	if e == nil { // not set up (Setup): the run selects no spec on it
 		return Verdict{Status: Unsupported, Reason: "not set up: the run's label filter selects no spec on this implementation"}
 	}
-	return verdicts.Do(r.ID+"\x00"+e.Impl.ID, func() Verdict { return e.Evaluate(r, nil) })
+	return verdicts.Do(r.ID+"\x00"+e.Impl.ID, func() Verdict { return e.Evaluate(r, injected(e)) })
 }
 
 // Evaluate judges r on this implementation with the injectors preloaded:
