@@ -42,6 +42,9 @@ func (s *Suite) Run(t *testing.T) {
 		os.Exit(2)
 	}
 	impls, err := LoadImpls()
+	if err == nil {
+		err = s.readVendorSettings() // MPITS_EXPECT, MPITS_INJECT (expectations.go)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mpits:", err)
 		os.Exit(2)
@@ -69,7 +72,7 @@ func (s *Suite) Run(t *testing.T) {
 	// The summary comes last, after Ginkgo's own, so that the end of the
 	// output names every failed rule with its reason.
 	var summary string
-	ginkgo.ReportAfterSuite("mpits summary", func(r ginkgo.Report) { summary = Summary(r) })
+	ginkgo.ReportAfterSuite("mpits summary", func(r ginkgo.Report) { summary = Summary(r) + expectAfterSuite(r) })
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	ginkgo.RunSpecs(t, s.Name)
 	fmt.Print(summary)
@@ -113,7 +116,9 @@ func (s *Suite) declare(impls []*Impl, envs map[string]*Env) {
 						im := im
 						ginkgo.It("on "+im.ID, ginkgo.Label("impl:"+im.ID), loc, func() {
 							ginkgo.AddReportEntry("rule", Judged{RuleInfo: info, Impl: im.ID}, quiet)
-							report(r, evaluateOnce(r, envs[im.ID]))
+							v := evaluateOnce(r, envs[im.ID])
+							expectVerdict(r, im.ID, v) // MPITS_EXPECT: may end the spec
+							report(r, v)
 						})
 					}
 				})
@@ -177,7 +182,7 @@ func evaluateOnce(r Rule, e *Env) Verdict {
 	if e == nil { // not set up (Setup): the run selects no spec on it
 		return Verdict{Status: Unsupported, Reason: "not set up: the run's label filter selects no spec on this implementation"}
 	}
-	return verdicts.Do(r.ID+"\x00"+e.Impl.ID, func() Verdict { return e.Evaluate(r, nil) })
+	return verdicts.Do(r.ID+"\x00"+e.Impl.ID, func() Verdict { return e.Evaluate(r, injected(e)) })
 }
 
 // Evaluate judges r on this implementation with the injectors preloaded:

@@ -17,7 +17,7 @@ func Summary(r types.Report) string {
 	var fails, errs, reported []string
 	for _, sp := range r.SpecReports {
 		j, v, ok := judgedVerdict(sp)
-		if !ok || (v.Status != Fail && v.Status != Error) {
+		if !ok || (v.Status != Fail && v.Status != Error) || expectedSpec(sp) {
 			continue
 		}
 		line := fmt.Sprintf("  %s on %s (%s, %s): %s", j.ID, j.Impl, j.Source, j.Basis, FirstLine(v.Reason))
