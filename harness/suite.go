@@ -46,6 +46,10 @@ func (s *Suite) Run(t *testing.T) {
 		fmt.Fprintln(os.Stderr, "mpits:", err)
 		os.Exit(2)
 	}
+	if err := s.checkSelection(impls); err != nil {
+		fmt.Fprintln(os.Stderr, "mpits:", err)
+		os.Exit(2)
+	}
 	envs := map[string]*Env{}
 	var all []*Env
 	prog := newProgress(s.Name)
