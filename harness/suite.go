@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	ginkgo "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
@@ -77,25 +76,7 @@ func (s *Suite) Run(t *testing.T) {
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	ginkgo.RunSpecs(t, s.Name)
 	fmt.Print(summary)
-	neverCached()
-}
-
-// RunStamp is the file, in the suite's package folder, that every run
-// rewrites and reads last.
-const RunStamp = ".last-run"
-
-// neverCached keeps go test from answering a later run from its cache: a
-// verdict is about the implementation as it is now. go test does not cache
-// a run that read a file of the module changed in the last 2 seconds
-// (-count=1 has the same effect, but a vendor need not know it).
-func neverCached() {
-	if err := os.WriteFile(RunStamp, []byte(time.Now().Format(time.RFC3339Nano)+"\n"), 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "mpits: cannot write", RunStamp, "(a rerun may come from go test's cache):", err)
-		return
-	}
-	if f, err := os.Open(RunStamp); err == nil {
-		f.Close()
-	}
+	neverCached(s.Name)
 }
 
 // InjectorContainer is the text of the container of the fault-injector
