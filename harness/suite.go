@@ -73,8 +73,18 @@ func (s *Suite) Run(t *testing.T) {
 	// output names every failed rule with its reason.
 	var summary string
 	ginkgo.ReportAfterSuite("mpits summary", func(r ginkgo.Report) { summary = Summary(r) })
+	// JUnit is the suite's to write, one file per package (junit.go).
+	_, rc := ginkgo.GinkgoConfiguration()
+	if junit := JUnitPath(rc.JUnitReport, packageName()); junit != "" {
+		ginkgo.ReportAfterSuite("mpits JUnit", func(r ginkgo.Report) {
+			if err := WriteJUnit(r, junit); err != nil {
+				ginkgo.Fail("cannot write the JUnit report: " + err.Error())
+			}
+		})
+	}
+	rc.JUnitReport = ""
 	gomega.RegisterFailHandler(ginkgo.Fail)
-	ginkgo.RunSpecs(t, s.Name)
+	ginkgo.RunSpecs(t, s.Name, rc)
 	fmt.Print(summary)
 	neverCached(s.Name)
 }
@@ -349,14 +359,16 @@ func capText(s string, n int) string {
 func report(r Rule, v Verdict) {
 	v.Evidence = capText(v.Evidence, evidenceCap)
 	ginkgo.AddReportEntry("verdict", v, quiet)
-	msg := v.Reason
-	if v.Evidence != "" && v.Evidence != v.Reason {
-		msg += "\n" + v.Evidence
-	}
 	switch v.Status {
 	case Unsupported:
 		ginkgo.Skip("unsupported: " + v.Reason)
 	case Fail, Error:
+		// the reason, where the rule is judged and its finding, the evidence
+		file, line := r.Location()
+		msg := v.Reason + "\n" + rulePointer(r.ID, file, line)
+		if v.Evidence != "" && v.Evidence != v.Reason {
+			msg += "\n" + v.Evidence
+		}
 		if !Strict(r.Basis, ginkgo.GinkgoLabelFilter()) {
 			fmt.Fprintf(ginkgo.GinkgoWriter, "%s (%s rule, reported; %s=%s to fail the run on it): %s\n", v.Status, r.Basis, StrictEnv, r.Basis, msg)
 			return
