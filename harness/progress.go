@@ -41,16 +41,21 @@ func newProgress(suite string) *progress {
 	return p
 }
 
-// console is where progress goes: go test keeps a package's output until
-// the package ends (and drops it when the package passes), so the lines go
-// to the stderr of the go command that runs the test binary, when it is
-// the parent and that stderr can take lines from a second writer (a
-// terminal, a pipe, a file opened for appending); otherwise to our own
-// stderr.
+// console is where progress goes (goStderr), nil when MPITS_PROGRESS=0.
 func console() io.Writer {
 	if os.Getenv("MPITS_PROGRESS") == "0" {
 		return nil
 	}
+	return goStderr()
+}
+
+// goStderr is where a line reaches the console: go test keeps a package's
+// output until the package ends (and drops it when the package passes), so
+// the lines go to the stderr of the go command that runs the test binary,
+// when it is the parent and that stderr can take lines from a second writer
+// (a terminal, a pipe, a file opened for appending); otherwise to our own
+// stderr.
+func goStderr() io.Writer {
 	ppid := os.Getppid()
 	if comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", ppid)); err == nil && strings.TrimSpace(string(comm)) == "go" && sharable(ppid) {
 		if f, err := os.OpenFile(fmt.Sprintf("/proc/%d/fd/2", ppid), os.O_WRONLY|os.O_APPEND, 0); err == nil {

@@ -106,8 +106,12 @@ func RuleInfos(suites ...*Suite) []RuleInfo {
 // Labels are the Ginkgo labels of a rule: its id, where it comes from and
 // how strongly, so that -ginkgo.label-filter='basis:normative && needs:mpit'
 // selects a slice.
-func (r Rule) Labels() []string {
-	return []string{r.ID, "source:" + SourceLabel(r.Source), "basis:" + string(r.Basis), "needs:" + r.Needs}
+func (r Rule) Labels() []string { return ruleLabels(r.ID, r.Source, r.Basis, r.Needs) }
+
+// ruleLabels are the labels of a rule with this id, source, basis and need
+// (the catalogue's RuleInfo has them too).
+func ruleLabels(id, source string, basis Basis, needs string) []string {
+	return []string{id, "source:" + SourceLabel(source), "basis:" + string(basis), "needs:" + needs}
 }
 
 // StrictEnv names the setting that makes quality (and interpretation)

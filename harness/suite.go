@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	ginkgo "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
@@ -49,6 +48,10 @@ func (s *Suite) Run(t *testing.T) {
 		fmt.Fprintln(os.Stderr, "mpits:", err)
 		os.Exit(2)
 	}
+	if err := s.checkSelection(impls); err != nil {
+		fmt.Fprintln(os.Stderr, "mpits:", err)
+		os.Exit(2)
+	}
 	envs := map[string]*Env{}
 	var all []*Env
 	prog := newProgress(s.Name)
@@ -73,28 +76,20 @@ func (s *Suite) Run(t *testing.T) {
 	// output names every failed rule with its reason.
 	var summary string
 	ginkgo.ReportAfterSuite("mpits summary", func(r ginkgo.Report) { summary = Summary(r) + expectAfterSuite(r) })
+	// JUnit is the suite's to write, one file per package (junit.go).
+	_, rc := ginkgo.GinkgoConfiguration()
+	if junit := JUnitPath(rc.JUnitReport, packageName()); junit != "" {
+		ginkgo.ReportAfterSuite("mpits JUnit", func(r ginkgo.Report) {
+			if err := WriteJUnit(r, junit); err != nil {
+				ginkgo.Fail("cannot write the JUnit report: " + err.Error())
+			}
+		})
+	}
+	rc.JUnitReport = ""
 	gomega.RegisterFailHandler(ginkgo.Fail)
-	ginkgo.RunSpecs(t, s.Name)
+	ginkgo.RunSpecs(t, s.Name, rc)
 	fmt.Print(summary)
-	neverCached()
-}
-
-// RunStamp is the file, in the suite's package folder, that every run
-// rewrites and reads last.
-const RunStamp = ".last-run"
-
-// neverCached keeps go test from answering a later run from its cache: a
-// verdict is about the implementation as it is now. go test does not cache
-// a run that read a file of the module changed in the last 2 seconds
-// (-count=1 has the same effect, but a vendor need not know it).
-func neverCached() {
-	if err := os.WriteFile(RunStamp, []byte(time.Now().Format(time.RFC3339Nano)+"\n"), 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "mpits: cannot write", RunStamp, "(a rerun may come from go test's cache):", err)
-		return
-	}
-	if f, err := os.Open(RunStamp); err == nil {
-		f.Close()
-	}
+	neverCached(s.Name)
 }
 
 // InjectorContainer is the text of the container of the fault-injector
@@ -369,14 +364,16 @@ func capText(s string, n int) string {
 func report(r Rule, v Verdict) {
 	v.Evidence = capText(v.Evidence, evidenceCap)
 	ginkgo.AddReportEntry("verdict", v, quiet)
-	msg := v.Reason
-	if v.Evidence != "" && v.Evidence != v.Reason {
-		msg += "\n" + v.Evidence
-	}
 	switch v.Status {
 	case Unsupported:
 		ginkgo.Skip("unsupported: " + v.Reason)
 	case Fail, Error:
+		// the reason, where the rule is judged and its finding, the evidence
+		file, line := r.Location()
+		msg := v.Reason + "\n" + rulePointer(r.ID, file, line)
+		if v.Evidence != "" && v.Evidence != v.Reason {
+			msg += "\n" + v.Evidence
+		}
 		if !Strict(r.Basis, ginkgo.GinkgoLabelFilter()) {
 			fmt.Fprintf(ginkgo.GinkgoWriter, "%s (%s rule, reported; %s=%s to fail the run on it): %s\n", v.Status, r.Basis, StrictEnv, r.Basis, msg)
 			return
