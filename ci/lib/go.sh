@@ -138,6 +138,10 @@ _gosh_fixup() {
 _gosh_fetch() {
 	local cache=$1 mod=$2 dir=$3 boot have out err t0=$SECONDS log
 	boot=$(command -v go || true)
+	# What apt-get installs: Debian's golang-go when there is no go at all,
+	# and the CA certificates Go needs to reach the proxy over https (a
+	# minimal Debian has none, and golang-go only recommends them).
+	local pkgs=() hint
 	if [[ -z $boot ]]; then
 		if ((EUID != 0)); then
 			_gosh_err "Go $WANT_GO or newer is needed and there is no go on PATH: install it (https://go.dev/dl/) and put its bin first on PATH, or run this once as root to have it fetched"
@@ -145,11 +149,17 @@ _gosh_fetch() {
 		fi
 		command -v apt-get >/dev/null ||
 			{ _gosh_err "Go $WANT_GO or newer is needed, there is no go on PATH and no apt-get to install Debian's golang-go with: install Go (https://go.dev/dl/) and put its bin first on PATH"; return 1; }
-		log=$cache/apt-golang-go.log
-		echo "go.sh: no go on PATH: installing Debian's golang-go to fetch Go $WANT_GO with (log $log)" >&2
+		pkgs+=(golang-go)
+	fi
+	if [[ -z ${SSL_CERT_FILE:-} && ! -s /etc/ssl/certs/ca-certificates.crt ]] && ((EUID == 0)) && command -v apt-get >/dev/null; then
+		pkgs+=(ca-certificates)
+	fi
+	if ((${#pkgs[@]})); then
+		log=$cache/apt-get.log
+		echo "go.sh: installing ${pkgs[*]} with apt-get, to fetch Go $WANT_GO with (log $log)" >&2
 		{ DEBIAN_FRONTEND=noninteractive apt-get -q -y -o Dpkg::Use-Pty=0 update &&
-			DEBIAN_FRONTEND=noninteractive apt-get -q -y -o Dpkg::Use-Pty=0 install --no-install-recommends golang-go; } >"$log" 2>&1 ||
-			{ _gosh_err "apt-get install golang-go failed (log $log): check the network and the apt sources, or install Go $WANT_GO (https://go.dev/dl/) and put its bin first on PATH"; return 1; }
+			DEBIAN_FRONTEND=noninteractive apt-get -q -y -o Dpkg::Use-Pty=0 install --no-install-recommends "${pkgs[@]}"; } >"$log" 2>&1 ||
+			{ _gosh_err "apt-get install ${pkgs[*]} failed (log $log): check the network and the apt sources, or install Go $WANT_GO (https://go.dev/dl/) and put its bin first on PATH"; return 1; }
 		hash -r
 		boot=$(command -v go) ||
 			{ _gosh_err "apt-get installed golang-go but there is still no go on PATH ($PATH): add /usr/bin to PATH"; return 1; }
@@ -162,9 +172,11 @@ _gosh_fetch() {
 	out=$(cd "$cache" && env GOPATH="$cache" GOMODCACHE="$cache/pkg/mod" GOFLAGS=-modcacherw \
 		GOTOOLCHAIN=local GO111MODULE=on GOWORK=off "$boot" mod download -json "$mod" 2>&1)
 	if (($? != 0)) || [[ ! -f $dir/bin/go ]]; then
-		err=$(printf '%s\n' "$out" | sed -n 's/^[[:space:]]*"Error": "\(.*\)",\{0,1\}$/\1/p' | head -n 1)
+		err=$(printf '%s\n' "$out" | sed -n 's/^[[:space:]]*"Error": "\(.*\)",\{0,1\}$/\1/p' | head -n 1 | sed 's/\\"/"/g')
 		[[ -n $err ]] || err=$(printf '%s\n' "$out" | grep -v '^[[:space:]]*$' | tail -n 1)
-		_gosh_err "cannot fetch $mod with $boot ($have): ${err:-no bin/go in $dir}: check that the Go module proxy ($("$boot" env GOPROXY 2>/dev/null)) is reachable, or install Go $WANT_GO (https://go.dev/dl/) and put its bin first on PATH"
+		hint="check that the Go module proxy ($("$boot" env GOPROXY 2>/dev/null)) is reachable"
+		[[ $err != *x509* ]] || hint="install ca-certificates (or set SSL_CERT_FILE to the CA bundle of your proxy)"
+		_gosh_err "cannot fetch $mod with $boot ($have): ${err:-no bin/go in $dir}: $hint, or install Go $WANT_GO (https://go.dev/dl/) and put its bin first on PATH"
 		return 1
 	fi
 	echo "go.sh: fetched go$WANT_GO in $((SECONDS - t0)) s ($(du -sh "$dir" 2>/dev/null | cut -f1) in $dir)" >&2
@@ -258,7 +270,7 @@ esac
 EOF
 	chmod +x "$tmp/old/go"
 	_stub() { # _stub PATH: go_ensure's PATH after it ran with PATH
-		(PATH=$1 MPITS_CACHE=$tmp/cache _GOSH_LOCAL_GO=$tmp/none/go
+		(PATH=$1 MPITS_CACHE=$tmp/cache _GOSH_LOCAL_GO=$tmp/none/go SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt
 			go_ensure 2>"$tmp/err" || exit 1; echo "$PATH")
 	}
 	local tc=$tmp/cache/go/pkg/mod/golang.org/toolchain@v0.0.1-go$want.linux-$arch
