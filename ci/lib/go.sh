@@ -20,17 +20,23 @@
 # Every failure is one line on stderr naming what failed and what to do.
 # Sourced into `set -euo pipefail` scripts: nothing here exits the caller.
 
-_GOSH_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-_GOSH_MOD=$(dirname "$(dirname "$_GOSH_LIB")")/go.mod
+# The repository's go.mod, found without a subshell (this runs on every
+# script's start: the path taken when all is there stays fork-light).
+_GOSH_LIB=${BASH_SOURCE[0]%/*}
+[[ $_GOSH_LIB != "${BASH_SOURCE[0]}" ]] || _GOSH_LIB=.
+[[ $_GOSH_LIB == /* ]] || _GOSH_LIB=$PWD/$_GOSH_LIB
+_GOSH_LIB=${_GOSH_LIB%/.}
+_GOSH_MOD=${_GOSH_LIB%/ci/lib}/go.mod
+[[ $_GOSH_MOD != "$_GOSH_LIB/go.mod" ]] || _GOSH_MOD=$_GOSH_LIB/../../go.mod
 # The system-wide install that go.dev/dl's instructions make (tests change it).
 _GOSH_LOCAL_GO=${_GOSH_LOCAL_GO:-/usr/local/go/bin/go}
 
 _gosh_err() { echo "go.sh: $*" >&2; }
 
-# go_version_num V: V (go1.26.8, 1.26.8, 1.26rc1, 1.26) as a number that
-# orders as cmd/go orders versions: 1.26 < 1.26beta1 < 1.26rc1 < 1.26.0 <
-# 1.26.1. Fails on anything else.
-go_version_num() {
+# _gosh_num V: set _GOSH_NUM to V (go1.26.8, 1.26.8, 1.26rc1, 1.26) as a
+# number that orders as cmd/go orders versions: 1.26 < 1.26beta1 < 1.26rc1 <
+# 1.26.0 < 1.26.1. Fails on anything else.
+_gosh_num() {
 	local v=${1#go} re='^([0-9]{1,4})\.([0-9]{1,4})(\.([0-9]{1,5})|(beta|rc)([0-9]{1,5}))?$'
 	[[ $v =~ $re ]] || return 1
 	local kind=0 n=0
@@ -41,19 +47,22 @@ go_version_num() {
 	elif [[ ${BASH_REMATCH[5]} == beta ]]; then
 		kind=1 n=${BASH_REMATCH[6]}
 	fi
-	echo $((10#${BASH_REMATCH[1]} * 100000000000 + 10#${BASH_REMATCH[2]} * 10000000 + kind * 1000000 + 10#$n))
+	_GOSH_NUM=$((10#${BASH_REMATCH[1]} * 100000000000 + 10#${BASH_REMATCH[2]} * 10000000 + kind * 1000000 + 10#$n))
 }
+
+# go_version_num V: prints _gosh_num's number.
+go_version_num() { _gosh_num "$1" && echo "$_GOSH_NUM"; }
 
 # go_version_ge A B: A is B or newer.
 go_version_ge() {
-	local a b
-	a=$(go_version_num "$1") && b=$(go_version_num "$2") && ((a >= b))
+	local a
+	_gosh_num "$1" && a=$_GOSH_NUM && _gosh_num "$2" && ((a >= _GOSH_NUM))
 }
 
-# go_mod_version [GO_MOD]: the least Go release the module builds with: its
-# toolchain line if newer than its go line; a language version (1.26) is its
-# first release (1.26.0), as cmd/go takes it.
-go_mod_version() {
+# _gosh_mod_version [GO_MOD]: set WANT_GO to the least Go release the module
+# builds with: its toolchain line if newer than its go line; a language
+# version (1.26) is its first release (1.26.0), as cmd/go takes it.
+_gosh_mod_version() {
 	local f=${1:-$_GOSH_MOD} key val rest v='' tc=''
 	[[ -r $f ]] || { _gosh_err "cannot read $f: run the ci scripts from a clone of the repository"; return 1; }
 	while read -r key val rest; do
@@ -62,32 +71,38 @@ go_mod_version() {
 		toolchain) [[ $val == default ]] || tc=${val#go} ;;
 		esac
 	done <"$f"
-	go_version_num "$v" >/dev/null ||
+	_gosh_num "$v" ||
 		{ _gosh_err "no valid 'go' line in $f (found '${v}'): it needs one like 'go 1.26.8'"; return 1; }
 	if [[ -n $tc ]]; then
-		go_version_num "$tc" >/dev/null ||
+		_gosh_num "$tc" ||
 			{ _gosh_err "invalid 'toolchain' line in $f (found 'go${tc}'): it needs one like 'toolchain go1.26.8'"; return 1; }
-		go_version_ge "$tc" "$v" && v=$tc
+		! go_version_ge "$tc" "$v" || v=$tc
 	fi
-	[[ $v =~ ^[0-9]+\.[0-9]+$ ]] && v+=.0
-	echo "$v"
+	[[ ! $v =~ ^[0-9]+\.[0-9]+$ ]] || v+=.0
+	WANT_GO=$v
 }
 
-# go_binary_version GO: the version GO reports of itself (go1.26.8; "devel"
-# for a development build), never switching toolchains to answer.
-go_binary_version() {
-	local out
+# go_mod_version [GO_MOD]: prints that version (1.26.8).
+go_mod_version() { _gosh_mod_version "$@" && echo "$WANT_GO"; }
+
+# _gosh_have GO: set _GOSH_HAVE to the version GO reports of itself
+# (go1.26.8; "devel" for a development build), never switching toolchains
+# to answer.
+_gosh_have() {
+	local out w=()
 	out=$(cd / && GOTOOLCHAIN=local "$1" version 2>/dev/null) || return 1
-	set -- $out
-	[[ $1 == go && $2 == version && -n ${3:-} ]] || return 1
-	echo "$3"
+	read -r -a w <<<"$out"
+	[[ ${w[0]:-} == go && ${w[1]:-} == version && -n ${w[2]:-} ]] || return 1
+	_GOSH_HAVE=${w[2]}
 }
 
-# go_suitable GO WANT: GO runs and is WANT or newer (a devel build is taken).
+# go_binary_version GO: prints that version.
+go_binary_version() { _gosh_have "$1" && echo "$_GOSH_HAVE"; }
+
+# go_suitable GO: GO runs and is WANT_GO or newer (a devel build is taken).
 go_suitable() {
-	local have
-	have=$(go_binary_version "$1") || return 1
-	[[ $have == devel ]] || go_version_ge "$have" "$WANT_GO"
+	_gosh_have "$1" || return 1
+	[[ $_GOSH_HAVE == devel ]] || go_version_ge "$_GOSH_HAVE" "$WANT_GO"
 }
 
 # go_arch: the toolchain module's name for this machine (linux-amd64...).
@@ -136,7 +151,7 @@ _gosh_fixup() {
 # _gosh_fetch CACHE MODULE DIR: fetch the toolchain module into CACHE's
 # module cache with a go that may be as old as Debian bookworm's 1.19.
 _gosh_fetch() {
-	local cache=$1 mod=$2 dir=$3 boot have out err t0=$SECONDS log
+	local cache=$1 mod=$2 dir=$3 boot have out err t0 log
 	boot=$(command -v go || true)
 	# What apt-get installs: Debian's golang-go when there is no go at all,
 	# and the CA certificates Go needs to reach the proxy over https (a
@@ -166,6 +181,7 @@ _gosh_fetch() {
 	fi
 	have=$(go_binary_version "$boot") ||
 		{ _gosh_err "$boot does not run ('$boot version' fails): remove it from PATH or repair it"; return 1; }
+	t0=$SECONDS
 	echo "go.sh: $boot is $have, go.mod wants go$WANT_GO: fetching $mod through the Go module proxy into $cache" >&2
 	# Outside the module (Go 1.19 cannot read a three-part go line), with the
 	# cache writable, so that it can be removed with rm -rf.
@@ -185,7 +201,7 @@ _gosh_fetch() {
 # go_ensure: see the top of this file.
 go_ensure() {
 	local go cand arch cache mod dir
-	WANT_GO=$(go_mod_version) || return 1
+	_gosh_mod_version || return 1
 	go=$(command -v go || true)
 	if [[ -n $go ]] && go_suitable "$go"; then return 0; fi
 	arch=$(go_arch) || arch=
