@@ -135,15 +135,17 @@ _gosh_use() {
 
 # _gosh_fixup DIR: what cmd/go does to a toolchain module it fetched before
 # running it: module zips keep no execute bits and no nested go.mod (the
-# toolchain has them as _go.mod). Tools first and bin/go last, so that a
-# concurrent run that sees bin/go executable finds the rest ready.
+# toolchain has them as _go.mod). Each go.mod is written whole (a copy
+# renamed into place) and src/go.mod, tested first, last; tools first and
+# bin/go last: a concurrent run that sees them finds the rest ready.
 _gosh_fixup() {
 	local dir=$1 f
 	[[ -x $dir/bin/go && -e $dir/src/go.mod ]] && return 0
+	_gosh_gomod() { cp "$1" "${1%_go.mod}go.mod.$$" && mv -f "${1%_go.mod}go.mod.$$" "${1%_go.mod}go.mod"; }
 	while IFS= read -r -d '' f; do
-		[[ $f == "$dir/src/_go.mod" ]] || cp -f "$f" "${f%_go.mod}go.mod" || return 1
+		[[ $f == "$dir/src/_go.mod" ]] || _gosh_gomod "$f" || return 1
 	done < <(find "$dir" -name _go.mod -print0)
-	if [[ -e $dir/src/_go.mod ]]; then cp -f "$dir/src/_go.mod" "$dir/src/go.mod" || return 1; fi
+	if [[ -e $dir/src/_go.mod ]]; then _gosh_gomod "$dir/src/_go.mod" || return 1; fi
 	{ [[ ! -d $dir/pkg/tool ]] || find "$dir/pkg/tool" -type f -exec chmod a+x {} +; } &&
 		find "$dir/bin" -type f ! -name go -exec chmod a+x {} + && chmod a+x "$dir/bin/go"
 }
@@ -211,7 +213,7 @@ go_ensure() {
 	for cand in "$_GOSH_LOCAL_GO" "$dir/bin/go"; do
 		[[ -f $cand && $cand != "$go" ]] || continue
 		if [[ $cand == "$dir/bin/go" ]]; then _gosh_fixup "$dir" 2>/dev/null || continue; fi
-		go_suitable "$cand" && { _gosh_use "$(dirname "$cand")"; return 0; }
+		go_suitable "$cand" && { _gosh_use "${cand%/go}"; return 0; }
 	done
 	[[ -n $arch ]] ||
 		{ _gosh_err "Go $WANT_GO or newer is needed and there is no Go toolchain module for this machine ($(uname -m)): install Go $WANT_GO and put its bin first on PATH"; return 1; }
@@ -221,10 +223,10 @@ go_ensure() {
 		# One fetch at a time on a cache; a second one finds the first's.
 		exec 8>"$cache/.lock"
 		flock 8
-		[[ -f $dir/bin/go ]] || _gosh_fetch "$cache" "$mod" "$dir"
+		[[ -f $dir/bin/go ]] || _gosh_fetch "$cache" "$mod" "$dir" || exit 1
+		_gosh_fixup "$dir" ||
+			{ _gosh_err "cannot make the toolchain in $dir runnable (chmod, go.mod): remove $dir and run again"; exit 1; }
 	) || return 1
-	_gosh_fixup "$dir" ||
-		{ _gosh_err "cannot make the toolchain in $dir runnable (chmod, go.mod): remove $dir and run again"; return 1; }
 	go_suitable "$dir/bin/go" ||
 		{ _gosh_err "the toolchain fetched into $dir does not run as go$WANT_GO ('$dir/bin/go version' gives '$(go_binary_version "$dir/bin/go")'): remove $dir and run again"; return 1; }
 	_gosh_use "$dir/bin"
