@@ -16,7 +16,8 @@
 #      golang.org/toolchain@v0.0.1-go<version>.linux-<arch> from the Go module
 #      proxy into that cache, as GOTOOLCHAIN does in Go 1.21 and later, with
 #      the go on PATH, or Debian's golang-go (Go 1.19 on bookworm), which
-#      apt-get installs when there is no go at all; put its bin first on PATH.
+#      apt-get installs when there is no go at all (with ca-certificates
+#      where the CA bundle is missing); put its bin first on PATH.
 # Every failure is one line on stderr naming what failed and what to do.
 # Sourced into `set -euo pipefail` scripts: nothing here exits the caller.
 
