@@ -149,7 +149,7 @@ var settingsList = []Def{
 		Allowed: "names of fault injectors (`inject_mpit_string_len`), comma-separated"},
 	{Name: ProveEnv, Group: GroupRun,
 		Meaning: "`everywhere`: each fault injector also runs on every implementation where its rule passes (not only on the cheapest one), and `reports/matrix.md` marks each pass turned or not turned by it (`ci/conformance` sets it)",
-		Default: "the injector runs on the implementation whose probe took least",
+		Default: "each injector proves its rule on one implementation, those whose probe took least tried first",
 		Allowed: "`everywhere`",
 		Check:   checkOneOf("everywhere")},
 
@@ -204,7 +204,7 @@ var settingsList = []Def{
 	{Name: "MPITS_SLURM_DIR", Group: GroupScripts,
 		Meaning: "the state folder of the two-node Slurm cluster of `ci/slurm-cluster` and `ci/slurm`",
 		Default: "`/var/lib/mpits-slurm`",
-		Allowed: "a folder root can write"},
+		Allowed: "a folder the script can write"},
 	{Name: "MPITS_SLURM_DEADLINE", Group: GroupScripts,
 		Meaning: "how long `ci/slurm-cluster up` waits for its nodes to be idle",
 		Default: "60 s",
