@@ -12,17 +12,10 @@ import (
 	"strings"
 )
 
-// Settings, read from the environment (documented in README "Your own MPI"):
-//
-//	MPITS_IMPLEMENTATIONS  an implementations file (what ci/provision writes)
-//	MPITS_MPI              an MPI installation prefix (bin/mpicc, bin/mpiexec)
-//	MPITS_MPICC, MPITS_MPIEXEC  a compiler wrapper and a launcher
-//	MPITS_IMPL_ID          the id given to MPITS_MPI / MPITS_MPICC (default "custom")
-//	MPITS_IMPLS            comma-separated ids: run only these
-//	MPITS_LAUNCHER, MPITS_LAUNCHER_ARGS, MPITS_NP_FLAG  replace every launcher (e.g. srun)
-//	MPITS_CACHE            cache folder (default /var/cache/mpits as root, else ~/.cache/mpits)
-//
-// With none of the first four set, $MPITS_CACHE/implementations.json is read
+// The implementations come from the settings (settings.go, the README's
+// table): MPITS_IMPLEMENTATIONS, MPITS_MPI, MPITS_MPICC with
+// MPITS_MPIEXEC, then MPITS_IMPL_ID, MPITS_IMPLS, MPITS_LAUNCHER and the
+// launch modes. With none of the first four set, $MPITS_CACHE/implementations.json is read
 // if it exists (for a plain user without one, the one root provisioned in
 // /var/cache/mpits), else implementations are detected from PATH.
 
@@ -37,7 +30,7 @@ var systemCache = "/var/cache/mpits"
 
 // CacheDir is the folder for provisioned implementations and built fixtures.
 func CacheDir() string {
-	if d := os.Getenv("MPITS_CACHE"); d != "" {
+	if d := Setting("MPITS_CACHE").String(); d != "" {
 		return d
 	}
 	if geteuid() == 0 {
@@ -53,6 +46,9 @@ func CacheDir() string {
 // is one line that names the bad setting and what to do.
 // Everything is checked here, before any probe or build.
 func LoadImpls() ([]*Impl, error) {
+	if err := CheckSettings(); err != nil {
+		return nil, err
+	}
 	if err := checkCache(); err != nil {
 		return nil, err
 	}
@@ -67,7 +63,7 @@ func LoadImpls() ([]*Impl, error) {
 		return nil, err
 	}
 	applyLauncherOverride(impls)
-	impls, err = filterImpls(impls, os.Getenv("MPITS_IMPLS"))
+	impls, err = filterImpls(impls, Setting("MPITS_IMPLS").String())
 	if err != nil {
 		return nil, err
 	}
@@ -82,15 +78,15 @@ func LoadImpls() ([]*Impl, error) {
 // loadUnfiltered returns the implementations the settings describe and the
 // implementations file they come from ("" for MPITS_MPI and the like).
 func loadUnfiltered() ([]*Impl, string, error) {
-	if f := os.Getenv("MPITS_IMPLEMENTATIONS"); f != "" {
+	if f := Setting("MPITS_IMPLEMENTATIONS").String(); f != "" {
 		impls, err := ReadImplFile(f)
 		return impls, f, err
 	}
-	id := os.Getenv("MPITS_IMPL_ID")
+	id := Setting("MPITS_IMPL_ID").String()
 	if id == "" {
 		id = "custom"
 	}
-	if p := os.Getenv("MPITS_MPI"); p != "" {
+	if p := Setting("MPITS_MPI").String(); p != "" {
 		st, err := os.Stat(p)
 		if err != nil || !st.IsDir() {
 			return nil, "", fmt.Errorf("MPITS_MPI=%s is not a folder: set it to an MPI installation prefix holding bin/mpicc and bin/mpiexec", p)
@@ -107,7 +103,7 @@ func loadUnfiltered() ([]*Impl, string, error) {
 		}
 		return []*Impl{im}, "", nil
 	}
-	cc, run := os.Getenv("MPITS_MPICC"), os.Getenv("MPITS_MPIEXEC")
+	cc, run := Setting("MPITS_MPICC").String(), Setting("MPITS_MPIEXEC").String()
 	if cc != "" || run != "" {
 		if cc == "" || run == "" {
 			return nil, "", errors.New("MPITS_MPICC and MPITS_MPIEXEC go together: set both, to your MPI's compiler wrapper and launcher")
@@ -198,14 +194,14 @@ func filterImpls(impls []*Impl, only string) ([]*Impl, error) {
 }
 
 func applyLauncherOverride(impls []*Impl) {
-	l := os.Getenv("MPITS_LAUNCHER")
+	l := Setting("MPITS_LAUNCHER").String()
 	if l == "" {
 		return
 	}
 	for _, im := range impls {
 		im.Launcher = l
-		im.LauncherArgs = strings.Fields(os.Getenv("MPITS_LAUNCHER_ARGS"))
-		if np := os.Getenv("MPITS_NP_FLAG"); np != "" {
+		im.LauncherArgs = Setting("MPITS_LAUNCHER_ARGS").Fields()
+		if np := Setting("MPITS_NP_FLAG").String(); np != "" {
 			im.NPFlag = np
 		}
 	}

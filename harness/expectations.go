@@ -240,13 +240,13 @@ var expecting *expectState
 func (s *Suite) readVendorSettings() error {
 	expecting = nil
 	readInject(s)
-	dir, update := os.Getenv(ExpectEnv), os.Getenv(ExpectUpdateEnv)
-	switch update {
-	case "", "0":
-		update = ""
-	case "1":
-	default:
-		return fmt.Errorf("%s=%q: set it to 1 to write the expectations, or leave it unset", ExpectUpdateEnv, update)
+	u := Setting(ExpectUpdateEnv)
+	if err := u.Err(); err != nil {
+		return err
+	}
+	dir, update := Setting(ExpectEnv).String(), ""
+	if u.String() == "1" {
+		update = "1"
 	}
 	if dir == "" {
 		if update != "" {

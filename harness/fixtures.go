@@ -32,7 +32,7 @@ const recordHelper = "lib/mpits_record.c"
 
 // FixturesDir is fixtures/c of this source tree (MPITS_FIXTURES overrides).
 func FixturesDir() (string, error) {
-	if d := os.Getenv("MPITS_FIXTURES"); d != "" {
+	if d := Setting("MPITS_FIXTURES").String(); d != "" {
 		return d, nil
 	}
 	dir, _ := os.Getwd()

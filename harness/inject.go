@@ -26,8 +26,8 @@ var (
 // the same setting), not refused.
 func readInject(s *Suite) {
 	injectNames = nil
-	v := os.Getenv(InjectEnv)
-	if v == "" {
+	names := Setting(InjectEnv).List()
+	if len(names) == 0 {
 		return
 	}
 	have := map[string]bool{}
@@ -35,10 +35,7 @@ func readInject(s *Suite) {
 		have[f.Name] = true
 	}
 	var missing []string
-	for _, n := range strings.Split(v, ",") {
-		if n = strings.TrimSpace(n); n == "" {
-			continue
-		}
+	for _, n := range names {
 		if have[n] {
 			injectNames = append(injectNames, n)
 		} else {

@@ -58,7 +58,7 @@ type Result struct {
 // write their records there, so on a cluster it must be a folder every
 // node shares.
 func JobDir() string {
-	if d := os.Getenv("MPITS_JOB_DIR"); d != "" {
+	if d := Setting("MPITS_JOB_DIR").String(); d != "" {
 		return d
 	}
 	return "/tmp"

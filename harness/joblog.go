@@ -14,7 +14,7 @@ import (
 const JobLogEnv = "MPITS_JOB_LOG"
 
 func logJob(j Job, ran, waited, cpu time.Duration) {
-	path := os.Getenv(JobLogEnv)
+	path := Setting(JobLogEnv).String()
 	if path == "" {
 		return
 	}

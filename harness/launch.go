@@ -3,9 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +17,9 @@ const (
 	LaunchDirect = ""       // the implementation's own launcher (mpiexec, mpirun)
 	LaunchSrun   = "srun"   // Slurm's srun starts the ranks, through a PMI plugin
 	LaunchSalloc = "salloc" // the implementation's own launcher inside a Slurm allocation
+	// launchDirectName is what MPITS_LAUNCH and an implementation's
+	// "launch" field may say for LaunchDirect.
+	launchDirectName = "direct"
 )
 
 // Slurm says how jobs go through Slurm in the srun and salloc modes.
@@ -112,7 +113,7 @@ func checkLaunch(im *Impl) error {
 		return nil
 	case LaunchSrun, LaunchSalloc:
 	default:
-		return fmt.Errorf("%s: unknown launch mode %q: use %q (its own launcher), %q or %q", im.ID, im.Launch, LaunchDirect, LaunchSrun, LaunchSalloc)
+		return fmt.Errorf("%s: unknown launch mode %q: use %q (its own launcher), %q or %q", im.ID, im.Launch, launchDirectName, LaunchSrun, LaunchSalloc)
 	}
 	for _, c := range []string{im.Launch, "sinfo", "scancel"} {
 		if _, err := exec.LookPath(c); err != nil {
@@ -137,21 +138,19 @@ var slurmAnswers = sync.OnceValue(func() error {
 // implementation from the settings (MPITS_LAUNCH, MPITS_SLURM_MPI,
 // MPITS_SLURM_NODES, MPITS_SLURM_ARGS) and checks that each mode can work.
 func applyLaunchModes(impls []*Impl) error {
-	mode, set := os.LookupEnv("MPITS_LAUNCH")
-	if mode == "direct" {
-		mode = LaunchDirect
-	}
-	nodes := 0
-	if s := os.Getenv("MPITS_SLURM_NODES"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			return fmt.Errorf("MPITS_SLURM_NODES=%q is not a number of nodes: set it to 1 or more, or unset it (default 2)", s)
+	launch, nodes := Setting("MPITS_LAUNCH"), Setting("MPITS_SLURM_NODES")
+	for _, v := range []Value{launch, nodes} {
+		if err := v.Err(); err != nil {
+			return err
 		}
-		nodes = n
 	}
+	mode, set := launch.Lookup()
 	for _, im := range impls {
 		if set {
 			im.Launch = mode
+		}
+		if im.Launch == launchDirectName {
+			im.Launch = LaunchDirect
 		}
 		if im.Launch == LaunchDirect {
 			continue
@@ -159,14 +158,14 @@ func applyLaunchModes(impls []*Impl) error {
 		if im.Slurm == nil {
 			im.Slurm = &Slurm{}
 		}
-		if v := os.Getenv("MPITS_SLURM_MPI"); v != "" {
+		if v := Setting("MPITS_SLURM_MPI").String(); v != "" {
 			im.Slurm.MPI = v
 		}
-		if nodes > 0 {
-			im.Slurm.Nodes = nodes
+		if n := nodes.Int(); n > 0 {
+			im.Slurm.Nodes = n
 		}
-		if v := os.Getenv("MPITS_SLURM_ARGS"); v != "" {
-			im.Slurm.Args = strings.Fields(v)
+		if v := Setting("MPITS_SLURM_ARGS"); v.String() != "" {
+			im.Slurm.Args = v.Fields()
 		}
 		if err := checkLaunch(im); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -51,8 +52,18 @@ func TestLaunchModeSettings(t *testing.T) {
 		t.Errorf("direct: %v, %+v", err, im[0])
 	}
 	t.Setenv("MPITS_LAUNCH", "mpirun-in-a-box")
-	if err := applyLaunchModes(impls()); err == nil || !strings.Contains(err.Error(), `unknown launch mode "mpirun-in-a-box"`) {
+	if err := applyLaunchModes(impls()); err == nil || !strings.HasPrefix(err.Error(), `MPITS_LAUNCH="mpirun-in-a-box" is not allowed: want direct (or empty), srun or salloc`) {
 		t.Errorf("an unknown mode gave %v", err)
+	}
+	// the implementations file's "launch" may say direct too; another
+	// word is refused with the modes there are
+	os.Unsetenv("MPITS_LAUNCH")
+	im = []*Impl{{ID: "a", Launch: "direct"}, {ID: "b", Launch: "mpirun-in-a-box"}}
+	if err := applyLaunchModes(im[:1]); err != nil || im[0].Launch != LaunchDirect {
+		t.Errorf(`"launch": "direct": %v, %q`, err, im[0].Launch)
+	}
+	if err := applyLaunchModes(im[1:]); err == nil || !strings.Contains(err.Error(), `b: unknown launch mode "mpirun-in-a-box": use "direct" (its own launcher), "srun" or "salloc"`) {
+		t.Errorf("an unknown mode in the file gave %v", err)
 	}
 	t.Setenv("MPITS_LAUNCH", "srun")
 	t.Setenv("MPITS_SLURM_NODES", "zero")

@@ -19,7 +19,7 @@ var geteuid = os.Geteuid
 // (a plain user's cache is ~/.cache/mpits, which provisioning never fills).
 func defaultImplFile() string {
 	own := filepath.Join(CacheDir(), "implementations.json")
-	if os.Getenv("MPITS_CACHE") != "" {
+	if Setting("MPITS_CACHE").String() != "" {
 		return own
 	}
 	return firstReadable(own, filepath.Join(systemCache, "implementations.json"))
@@ -41,7 +41,7 @@ func firstReadable(own, other string) string {
 func checkCache() error {
 	d := CacheDir()
 	name := "MPITS_CACHE=" + d
-	if os.Getenv("MPITS_CACHE") == "" {
+	if Setting("MPITS_CACHE").String() == "" {
 		name = "the cache folder " + d + " (MPITS_CACHE unset)"
 	}
 	err := os.MkdirAll(d, 0o755)
@@ -59,7 +59,7 @@ func checkCache() error {
 // checkJobDir makes sure MPITS_JOB_DIR, when set, is a folder this user
 // can make job folders in (on the host; a root has its own /tmp).
 func checkJobDir() error {
-	d := os.Getenv("MPITS_JOB_DIR")
+	d := Setting("MPITS_JOB_DIR").String()
 	if d == "" {
 		return nil
 	}
@@ -94,7 +94,7 @@ func checkPaths(im *Impl, from string) error {
 	if im.Root != "" {
 		where = " inside its root " + im.Root
 	}
-	if l := os.Getenv("MPITS_LAUNCHER"); l != "" && !im.executable(l) {
+	if l := Setting("MPITS_LAUNCHER").String(); l != "" && !im.executable(l) {
 		return fmt.Errorf("MPITS_LAUNCHER=%s is not an executable file or on PATH%s (for %s): set it to a launcher's full path or install it", l, where, im.ID)
 	}
 	for _, c := range []struct{ what, path string }{{"cc", im.CC}, {"launcher", im.Launcher}} {

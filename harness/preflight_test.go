@@ -44,7 +44,7 @@ func TestPlainUserReadsRootsImplementations(t *testing.T) {
 	}
 
 	t.Setenv("MPITS_CACHE", t.TempDir())
-	if got := defaultImplFile(); got != filepath.Join(os.Getenv("MPITS_CACHE"), "implementations.json") {
+	if got := defaultImplFile(); got != filepath.Join(Setting("MPITS_CACHE").String(), "implementations.json") {
 		t.Errorf("with MPITS_CACHE set the file read is %s, want the one in MPITS_CACHE", got)
 	}
 }

@@ -18,8 +18,8 @@ const (
 )
 
 func init() {
-	if lib := os.Getenv(probeLibEnv); lib != "" {
-		a, err := askLibrary(lib, os.Getenv(probeModeEnv))
+	if lib := Setting(probeLibEnv).String(); lib != "" {
+		a, err := askLibrary(lib, Setting(probeModeEnv).String())
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "probe:", err)
 			os.Exit(3)

@@ -43,7 +43,7 @@ func newProgress(suite string) *progress {
 
 // console is where progress goes (goStderr), nil when MPITS_PROGRESS=0.
 func console() io.Writer {
-	if os.Getenv("MPITS_PROGRESS") == "0" {
+	if Setting("MPITS_PROGRESS").String() == "0" {
 		return nil
 	}
 	return goStderr()

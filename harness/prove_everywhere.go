@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"os"
 	"sync"
 )
 
@@ -12,7 +11,7 @@ import (
 // cannot see the fault there, and reports/matrix.md marks it.
 const ProveEnv = "MPITS_PROVE"
 
-func proveEverywhereOn() bool { return os.Getenv(ProveEnv) == "everywhere" }
+func proveEverywhereOn() bool { return Setting(ProveEnv).String() == "everywhere" }
 
 // Turn is what one injector or shim did to its rule on one implementation.
 type Turn struct {

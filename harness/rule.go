@@ -2,7 +2,6 @@ package harness
 
 import (
 	"fmt"
-	"os"
 	"reflect"
 	"runtime"
 	"slices"
@@ -125,8 +124,8 @@ func Strict(b Basis, labelFilter string) bool {
 	if b == Normative || b == SeedBasis {
 		return true
 	}
-	for _, w := range strings.Split(os.Getenv(StrictEnv), ",") {
-		if w = strings.TrimSpace(w); w == "all" || w == string(b) {
+	for _, w := range Setting(StrictEnv).List() {
+		if w == "all" || w == string(b) {
 			return true
 		}
 	}

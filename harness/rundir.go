@@ -19,7 +19,7 @@ const RunDirEnv = "MPITS_RUN_DIR"
 
 // runDir is this run's shared folder, made if need be; "" when none can be.
 func runDir() string {
-	if d := os.Getenv(RunDirEnv); d != "" {
+	if d := Setting(RunDirEnv).String(); d != "" {
 		if os.MkdirAll(d, 0o755) != nil {
 			return ""
 		}

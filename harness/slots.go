@@ -32,7 +32,7 @@ const JobsEnv = "MPITS_JOBS"
 
 // Slots is the number of ranks mpits runs at once.
 func Slots() int {
-	if n, err := strconv.Atoi(os.Getenv(JobsEnv)); err == nil && n > 0 {
+	if n := Setting(JobsEnv).Int(); n > 0 {
 		return n
 	}
 	return 8 * runtime.NumCPU()

@@ -427,7 +427,7 @@ func Setup(impls []*Impl, fixtures []Fixture) []*Env {
 		}(i, im)
 	}
 	wg.Wait()
-	if dir := os.Getenv("MPITS_REPORT_DIR"); dir != "" {
+	if dir := Setting("MPITS_REPORT_DIR").String(); dir != "" {
 		var probed []Probed
 		for _, e := range envs {
 			probed = append(probed, Probed{Impl: e.Impl, Caps: e.Caps})
@@ -443,7 +443,7 @@ func Setup(impls []*Impl, fixtures []Fixture) []*Env {
 const FixturesReportDir = "fixtures"
 
 func writeFixturesReport(suite string, envs []*Env) {
-	dir := os.Getenv("MPITS_REPORT_DIR")
+	dir := Setting("MPITS_REPORT_DIR").String()
 	if dir == "" {
 		return
 	}

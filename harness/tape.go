@@ -72,7 +72,7 @@ var tapeMu sync.Mutex
 
 // recordTape appends the job's outcome to the run's tape, when asked for.
 func recordTape(x *X, j Job, res *Result, lines [][]string) {
-	dir := os.Getenv(TapeEnv)
+	dir := Setting(TapeEnv).String()
 	if dir == "" || len(x.Preload) > 0 {
 		return
 	}

@@ -12,6 +12,7 @@
 //	mpits overhead  [-out DIR] FILE...          benchmark output -> benchstat tables, plot, the floor
 //	mpits launches  -direct DIR -under MODE=DIR... -out FILE   verdicts through Slurm beside the direct run's
 //	mpits corpus    [-check] -run OUT -out DIR   a run's records and verdicts as the judges' corpus (judges/)
+//	mpits settings  [-check] [-readme FILE]      the README's table of settings, from harness/settings.go
 package main
 
 import (
@@ -49,6 +50,8 @@ func main() {
 		err = cmdLaunches(os.Args[2:])
 	case "corpus":
 		err = cmdCorpus(os.Args[2:])
+	case "settings":
+		err = cmdSettings(os.Args[2:])
 	default:
 		usage()
 	}
@@ -59,6 +62,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|bindings|constants|checklist|findings|overhead|launches|corpus [flags] (see cmd/mpits/main.go)")
+	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|bindings|constants|checklist|findings|overhead|launches|corpus|settings [flags] (see cmd/mpits/main.go)")
 	os.Exit(2)
 }

@@ -129,7 +129,7 @@ func (p problems) fail(x *harness.X, what string, extra string) {
 
 // writeReport writes a Markdown report into $MPITS_REPORT_DIR, if set.
 func writeReport(name, text string) {
-	dir := os.Getenv("MPITS_REPORT_DIR")
+	dir := harness.Setting("MPITS_REPORT_DIR").String()
 	if dir == "" {
 		return
 	}

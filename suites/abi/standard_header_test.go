@@ -3,13 +3,15 @@ package abi
 import (
 	"os"
 	"testing"
+
+	"github.com/mpits/mpits/harness"
 )
 
 // TestStandardConstantsHeader: the C list of the ABI constants is the one
 // standard.go generates (MPITS_UPDATE_CONSTANTS=1, or go generate, rewrites it).
 func TestStandardConstantsHeader(t *testing.T) {
 	want := renderStandardConstants()
-	if os.Getenv("MPITS_UPDATE_CONSTANTS") != "" {
+	if harness.Setting("MPITS_UPDATE_CONSTANTS").String() != "" {
 		if err := os.WriteFile(standardConstantsHeader, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}

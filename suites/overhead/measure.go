@@ -122,7 +122,7 @@ func Run(s Settings, progress io.Writer) (*Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.Short && os.Getenv("MPITS_IMPLS") == "" {
+	if s.Short && harness.Setting("MPITS_IMPLS").String() == "" {
 		impls = twins(impls)
 	}
 	res := &Results{Samples: map[Key][]float64{}, Instrs: map[Key]float64{}, Profile: map[Key]Profile{},

@@ -2,14 +2,16 @@ package overhead
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/mpits/mpits/harness"
 )
 
 // Settings say what a benchmark run measures. From the go test flags
-// (-count, -short, -bench) and the environment:
+// (-count, -short, -bench) and the environment (harness/settings.go lists
+// every setting):
 //
 //	MPITS_IMPLS                     the implementations (harness.LoadImpls)
 //	MPITS_OVERHEAD_TOOLS            tools values, default 0,1,2,4,8,16,32,pmpi (short: 0,1,8,pmpi)
@@ -36,21 +38,21 @@ func ReadSettings(rounds int, short bool, bench string) (Settings, error) {
 	if s.Rounds < 1 {
 		s.Rounds = 1
 	}
-	if v := os.Getenv("MPITS_OVERHEAD_SAMPLE_SECONDS"); v != "" {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f <= 0 || f > 60 {
-			return s, fmt.Errorf("MPITS_OVERHEAD_SAMPLE_SECONDS=%q: want seconds between 0 and 60, e.g. 0.2", v)
-		}
-		s.SampleSeconds = f
+	if err := harness.CheckSettings(); err != nil {
+		return s, err
 	}
-	if v := os.Getenv("MPITS_OVERHEAD_TOOLS"); v != "" {
+	if v := harness.Setting("MPITS_OVERHEAD_SAMPLE_SECONDS"); v.String() != "" {
+		s.SampleSeconds = v.Float()
+	}
+	if v := harness.Setting("MPITS_OVERHEAD_TOOLS").String(); v != "" {
 		tools, err := ParseTools(v)
 		if err != nil {
 			return s, fmt.Errorf("MPITS_OVERHEAD_TOOLS=%q: %v", v, err)
 		}
 		s.Tools = tools
 	}
-	if v := os.Getenv("MPITS_OVERHEAD_CALLGRIND"); v == "0" || v == "off" || v == "no" {
+	switch harness.Setting("MPITS_OVERHEAD_CALLGRIND").String() {
+	case "0", "off", "no":
 		s.Callgrind = false
 	}
 	f, err := NewFilter(bench)
