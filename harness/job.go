@@ -93,6 +93,12 @@ func Run(j Job) (*Result, error) {
 		return nil, fmt.Errorf("%s: cannot make a job folder under %s: %v", im.ID, im.HostPath(JobDir()), err)
 	}
 	token := randomToken()
+	// The folder names its owner, so that a later run can tell it was left
+	// behind (jobowner.go).
+	if err := writeOwner(dir, token); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("%s: cannot write in the job folder %s: %v", im.ID, dir, err)
+	}
 	prog, args := j.Program, j.Args
 	if len(j.RankEnv) > 0 {
 		prog, args = "env", append(sortedAssignments(j.RankEnv), append([]string{j.Program}, j.Args...)...)
@@ -225,7 +231,31 @@ func KillMarked(token string) []int {
 	return killed
 }
 
-func markedPids(want []byte) []int {
+// killMarkedAll is KillMarked for several markers at once: one pass over
+// /proc a round, not one a job.
+func killMarkedAll(tokens []string) {
+	if len(tokens) == 0 {
+		return
+	}
+	var wants [][]byte
+	for _, t := range tokens {
+		wants = append(wants, []byte(jobMarker+"="+t+"\x00"))
+	}
+	for round := 0; round < 50; round++ {
+		found := markedPids(wants...)
+		if len(found) == 0 {
+			return
+		}
+		for _, pid := range found {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// markedPids are the processes (but this one) whose environment carries
+// one of the wanted markers.
+func markedPids(wants ...[]byte) []int {
 	ents, _ := os.ReadDir("/proc")
 	var pids []int
 	self := os.Getpid()
@@ -235,7 +265,11 @@ func markedPids(want []byte) []int {
 			continue
 		}
 		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err != nil || !bytes.Contains(append([]byte{0}, env...), append([]byte{0}, want...)) {
+		if err != nil {
+			continue
+		}
+		env = append([]byte{0}, env...)
+		if !slices.ContainsFunc(wants, func(w []byte) bool { return bytes.Contains(env, append([]byte{0}, w...)) }) {
 			continue
 		}
 		if isZombie(pid) {

@@ -52,6 +52,7 @@ func (s *Suite) Run(t *testing.T) {
 		fmt.Fprintln(os.Stderr, "mpits:", err)
 		os.Exit(2)
 	}
+	sweepAtStart(s.Name, impls, goStderr())
 	envs := map[string]*Env{}
 	var all []*Env
 	prog := newProgress(s.Name)
