@@ -149,7 +149,8 @@ func Build(im *Impl, f Fixture) Built {
 	if !res.OK() {
 		out := res.Stdout + res.Stderr
 		b.Error = fmt.Sprintf("%s: %s\n%s\n%s", res.Problem(), firstErrorLine(out), strings.Join(argv, " "), tail(out, 2000))
-		if !res.TimedOut && res.Signal == "" { // the compiler's answer, not an accident
+		// the compiler's answer, not an accident (nor an interrupt's kill)
+		if !res.TimedOut && res.Signal == "" && !Interrupted() {
 			if missing, ok := MissingNames(out); ok {
 				b.Missing = missing
 				_ = os.WriteFile(filepath.Join(dir, missingFile), []byte(strings.Join(missing, "\n")+"\n"), 0o644)

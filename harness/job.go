@@ -81,6 +81,9 @@ func Run(j Job) (*Result, error) {
 	if j.Deadline == 0 {
 		j.Deadline = 60 * time.Second
 	}
+	if Interrupted() {
+		return nil, fmt.Errorf("%s: %s: %w", im.ID, j.Name, errInterrupted)
+	}
 	asked := time.Now()
 	// A direct run (a build, a preprocessed header, a library probe) takes
 	// a fraction of a second and judges wait on what it makes: it goes
@@ -94,10 +97,14 @@ func Run(j Job) (*Result, error) {
 	}
 	token := randomToken()
 	// The folder names its owner, so that a later run can tell it was left
-	// behind (jobowner.go).
+	// behind, and it is this process's until Cleanup: an interrupt kills
+	// the job and removes the folder (interrupt.go).
 	if err := writeOwner(dir, token); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("%s: cannot write in the job folder %s: %v", im.ID, dir, err)
+	}
+	if err := holdJob(&liveJob{dir: dir, token: token, slurm: im.Launch != LaunchDirect && j.Ranks > 0}); err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", im.ID, j.Name, err)
 	}
 	prog, args := j.Program, j.Args
 	if len(j.RankEnv) > 0 {
@@ -124,11 +131,13 @@ func Run(j Job) (*Result, error) {
 
 	stdout, err := os.Create(filepath.Join(dir, "stdout"))
 	if err != nil {
+		res.Cleanup()
 		return nil, err
 	}
 	defer stdout.Close()
 	stderr, err := os.Create(filepath.Join(dir, "stderr"))
 	if err != nil {
+		res.Cleanup()
 		return nil, err
 	}
 	defer stderr.Close()
@@ -144,7 +153,11 @@ func Run(j Job) (*Result, error) {
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 2 * time.Second
 
-	runErr := cmd.Run()
+	runErr := cmd.Start()
+	if runErr == nil {
+		jobStarted(dir, cmd.Process.Pid)
+		runErr = cmd.Wait()
+	}
 	res.Duration = time.Since(start)
 	var cpu time.Duration
 	if cmd.ProcessState != nil {
@@ -159,6 +172,7 @@ func Run(j Job) (*Result, error) {
 	if im.Launch != LaunchDirect && j.Ranks > 0 && (res.TimedOut || len(res.Leftover) > 0) {
 		cancelSlurmJob(token)
 	}
+	jobEnded(dir)
 
 	if cmd.ProcessState != nil {
 		ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
@@ -167,7 +181,7 @@ func Run(j Job) (*Result, error) {
 			res.Signal = signalName(int(ws.Signal()))
 		}
 	} else if runErr != nil {
-		os.RemoveAll(dir)
+		res.Cleanup()
 		return nil, fmt.Errorf("%s: cannot start %s: %v", im.ID, argv[0], runErr)
 	}
 	res.Stdout = readCapped(filepath.Join(dir, "stdout"))
@@ -208,7 +222,10 @@ func (r *Result) Evidence() string {
 }
 
 // Cleanup removes the job folder.
-func (r *Result) Cleanup() { os.RemoveAll(r.Dir) }
+func (r *Result) Cleanup() {
+	os.RemoveAll(r.Dir)
+	releaseJob(r.Dir)
+}
 
 // KillMarked kills every process whose environment carries the job token and
 // waits until they are gone; it returns their pids.

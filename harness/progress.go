@@ -186,3 +186,15 @@ func (p *progress) beat() {
 		}
 	}
 }
+
+// expected is how many verdicts the run's selection asks for (0 when the
+// specs judge as they come: nothing was counted ahead).
+func (p *progress) expected() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for _, t := range p.total {
+		n += t
+	}
+	return n
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	ginkgo "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
@@ -52,7 +53,11 @@ func (s *Suite) Run(t *testing.T) {
 		fmt.Fprintln(os.Stderr, "mpits:", err)
 		os.Exit(2)
 	}
-	sweepAtStart(s.Name, impls, goStderr())
+	// The console is opened now: once the go command is gone, its stderr
+	// can no longer be found (interrupt.go).
+	con := goStderr()
+	interruptStart = time.Now()
+	sweepAtStart(s.Name, impls, con)
 	envs := map[string]*Env{}
 	var all []*Env
 	prog := newProgress(s.Name)
@@ -76,7 +81,8 @@ func (s *Suite) Run(t *testing.T) {
 	// The summary comes last, after Ginkgo's own, so that the end of the
 	// output names every failed rule with its reason.
 	var summary string
-	ginkgo.ReportAfterSuite("mpits summary", func(r ginkgo.Report) { summary = Summary(r) + expectAfterSuite(r) })
+	var final ginkgo.Report
+	ginkgo.ReportAfterSuite("mpits summary", func(r ginkgo.Report) { final, summary = r, Summary(r)+expectAfterSuite(r) })
 	// JUnit is the suite's to write, one file per package (junit.go).
 	_, rc := ginkgo.GinkgoConfiguration()
 	if junit := JUnitPath(rc.JUnitReport, packageName()); junit != "" {
@@ -88,7 +94,19 @@ func (s *Suite) Run(t *testing.T) {
 	}
 	rc.JUnitReport = ""
 	gomega.RegisterFailHandler(ginkgo.Fail)
+	judgedBefore.Lock()
+	judgedBefore.on = true
+	judgedBefore.Unlock()
+	watchInterrupts()
 	ginkgo.RunSpecs(t, s.Name, rc)
+	if it := interruptedRun(final); it != nil {
+		// go test prints nothing of an interrupted run: the console gets
+		// what was judged, once the jobs are killed and their folders gone.
+		cleaned := it.wait(10 * time.Second)
+		fmt.Fprint(con, s.interruptedSummary(it, prog.expected(), cleaned))
+		t.Fail()
+		return
+	}
 	fmt.Print(summary)
 	neverCached(s.Name)
 }
@@ -178,7 +196,11 @@ func evaluateOnce(r Rule, e *Env) Verdict {
 	if e == nil { // not set up (Setup): the run selects no spec on it
 		return Verdict{Status: Unsupported, Reason: "not set up: the run's label filter selects no spec on this implementation"}
 	}
-	return verdicts.Do(r.ID+"\x00"+e.Impl.ID, func() Verdict { return e.Evaluate(r, injected(e)) })
+	return verdicts.Do(r.ID+"\x00"+e.Impl.ID, func() Verdict {
+		v := e.Evaluate(r, injected(e))
+		noteJudged(r, e.Impl.ID, v)
+		return v
+	})
 }
 
 // Evaluate judges r on this implementation with the injectors preloaded:

@@ -1,0 +1,245 @@
+package harness
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A suite package on a fake implementation (its capabilities in the run
+// folder already, no MPI): R-FAIL fails and R-PASS passes at once, R-SLOW
+// launches a job whose launcher sleeps, with a second sleeper in a session
+// of its own that only the job's marker finds.
+func slowSuite(t *testing.T) (dir string, env []string, jobDir string) {
+	dir = testModule(t, map[string]string{
+		"suites/pi/pi_test.go": `package pi
+
+import (
+	"testing"
+
+	"github.com/mpits/mpits/harness"
+)
+
+var Suite = &harness.Suite{Name: "PI", Checks: []harness.Check{{ID: "C-PI", Title: "a slow job", Needs: "mpi", Rules: []harness.Rule{
+	{ID: "R-FAIL", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative, Text: "fails", Judge: func(*harness.X) harness.Verdict { return harness.Verdict{Status: harness.Fail, Reason: "it broke"} }},
+	{ID: "R-PASS", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative, Text: "passes", Judge: func(*harness.X) harness.Verdict { return harness.Exposed(1, "things", "fine") }},
+	{ID: "R-SLOW", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative, Text: "waits", Judge: func(x *harness.X) harness.Verdict {
+		res, _, _ := x.Launch(harness.Job{Name: "slow", Ranks: 1, Program: "/bin/true"})
+		if !res.OK() {
+			return harness.Verdict{Status: harness.Error, Reason: res.Problem()}
+		}
+		return harness.Exposed(1, "jobs", "it ran")
+	}},
+}}}}
+
+func TestPI(t *testing.T) { Suite.Run(t) }
+`,
+		RulesFile: `{"rules": [
+{"id": "R-FAIL", "suite": "PI", "check": "C-PI", "source": "MPI-5.0 §15.3.3", "basis": "normative", "needs": "mpi", "injectors": []},
+{"id": "R-PASS", "suite": "PI", "check": "C-PI", "source": "MPI-5.0 §15.3.3", "basis": "normative", "needs": "mpi", "injectors": []},
+{"id": "R-SLOW", "suite": "PI", "check": "C-PI", "source": "MPI-5.0 §15.3.3", "basis": "normative", "needs": "mpi", "injectors": []}
+]}
+`,
+	})
+	tmp := t.TempDir()
+	launcher := writeFile(t, filepath.Join(tmp, "fake-mpiexec"), "#!/bin/sh\nsetsid sleep 120 </dev/null >/dev/null 2>&1 &\nexec sleep 120\n", 0o755)
+	impls := writeFile(t, filepath.Join(tmp, "impls.json"), `{"implementations":[{"id":"fake","available":true,"cc":"/bin/true","launcher":"`+launcher+`"}]}`, 0o644)
+	run := filepath.Join(tmp, "run")
+	writeFile(t, filepath.Join(run, "caps-fake.json"), `{"impl":"fake","available":true}`, 0o644)
+	jobDir = filepath.Join(tmp, "jobs")
+	if err := os.MkdirAll(jobDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir, []string{"MPITS_IMPLEMENTATIONS=" + impls, RunDirEnv + "=" + run, "MPITS_PROGRESS=0", "MPITS_JOB_DIR=" + jobDir}, jobDir
+}
+
+// marked are the live processes (not zombies) whose environment holds mark.
+func marked(mark string) []int {
+	return markedPids([]byte(mark + "\x00"))
+}
+
+// jobFolders are the job folders in dir.
+func jobFolders(dir string) []string {
+	m, _ := filepath.Glob(filepath.Join(dir, "mpits-job-*"))
+	return m
+}
+
+// Whoever gets the signal, an interrupted run ends within seconds, kills
+// its job (the launcher and the sleeper it left in another session),
+// removes the job's folder and prints on the console the verdicts it had:
+// Ctrl-C (SIGINT to the process group: go and the test process), SIGINT to
+// the test process alone, SIGTERM to the go command alone (it dies; the
+// test process, its parent gone, stops as on SIGINT).
+func TestInterruptCleansUpAndReports(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test three times")
+	}
+	dir, env, jobDir := slowSuite(t)
+	for _, c := range []struct {
+		name  string
+		send  func(t *testing.T, goPid int, mark string)
+		cause string
+	}{
+		{"ctrl-c", func(t *testing.T, goPid int, _ string) { syscall.Kill(-goPid, syscall.SIGINT) }, "SIGINT"},
+		{"sigint-test-process", func(t *testing.T, _ int, mark string) { syscall.Kill(testProcess(t, mark), syscall.SIGINT) }, "SIGINT"},
+		{"sigterm-go", func(t *testing.T, goPid int, _ string) { syscall.Kill(goPid, syscall.SIGTERM) }, "the end of its parent process"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mark := "MPITS_INTERRUPT_TEST=" + randomToken()
+			outPath := filepath.Join(t.TempDir(), "out")
+			// appended to, as a terminal or a CI log: the test process writes
+			// its console lines there itself (goStderr)
+			out, err := os.OpenFile(outPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Close()
+			cmd := goCommand(t, dir, append(env, mark), "test", "-count=1", "./...", "-args", "-ginkgo.no-color")
+			cmd.Stdout, cmd.Stderr = out, out
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			t.Cleanup(func() {
+				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				for _, pid := range marked(mark) {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			})
+			// the job runs: its two sleepers carry its marker
+			deadline := time.Now().Add(3 * time.Minute)
+			for len(jobSleepers(mark)) < 2 || len(jobFolders(jobDir)) == 0 {
+				if time.Now().After(deadline) {
+					b, _ := os.ReadFile(outPath)
+					t.Fatalf("the job did not start:\n%s", b)
+				}
+				select {
+				case err := <-exited:
+					b, _ := os.ReadFile(outPath)
+					t.Fatalf("go test ended (%v) before the job started:\n%s", err, b)
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+			time.Sleep(300 * time.Millisecond) // R-FAIL and R-PASS are judged
+			start := time.Now()
+			c.send(t, cmd.Process.Pid, mark)
+			for len(marked(mark)) > 0 {
+				if time.Since(start) > 30*time.Second {
+					b, _ := os.ReadFile(outPath)
+					t.Fatalf("processes left 30 s after the signal: %v\n%s", describe(marked(mark)), b)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			took := time.Since(start)
+			select {
+			case <-exited:
+			case <-time.After(10 * time.Second):
+				t.Fatal("go test did not end")
+			}
+			b, _ := os.ReadFile(outPath)
+			text := string(b)
+			t.Logf("%s: every process gone %s after the signal; the output:\n%s", c.name, took.Round(time.Millisecond), text)
+			if took > 10*time.Second {
+				t.Errorf("the run took %s to end after the signal", took)
+			}
+			for _, want := range []string{
+				"mpits PI: interrupted by " + c.cause,
+				"2 of 3 verdicts were in (1 pass, 1 fail); 1 running job killed, 1 job folder removed\n",
+				"FAILED:\n  R-FAIL on fake (MPI-5.0 §15.3.3, normative): it broke\n",
+			} {
+				if !strings.Contains(text, want) {
+					t.Errorf("the output lacks %q", want)
+				}
+			}
+			if left := jobFolders(jobDir); len(left) > 0 {
+				t.Errorf("job folders left: %v", left)
+			}
+		})
+	}
+}
+
+// jobSleepers are the processes of a job (they carry a job marker) in the
+// run marked with mark.
+func jobSleepers(mark string) []int {
+	var out []int
+	for _, pid := range marked(mark) {
+		env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+		if bytes.Contains(env, []byte("\x00"+jobMarker+"=")) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// testProcess is the suite's test process of the run marked with mark.
+func testProcess(t *testing.T, mark string) int {
+	for _, pid := range marked(mark) {
+		comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+		if strings.TrimSpace(string(comm)) == "pi.test" {
+			return pid
+		}
+	}
+	t.Fatal("no test process pi.test")
+	return 0
+}
+
+func describe(pids []int) string {
+	var out []string
+	for _, pid := range pids {
+		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		out = append(out, fmt.Sprintf("%d %s", pid, strings.ReplaceAll(string(cmd), "\x00", " ")))
+	}
+	return strings.Join(out, "; ")
+}
+
+// What an interrupted run prints: the verdicts in before the interrupt, as
+// the end of a run lists them (a quality fail reported, not failing it).
+func TestInterruptedSummary(t *testing.T) {
+	v := func(st Status, reason string) func(*X) Verdict {
+		return func(*X) Verdict { return Verdict{Status: st, Reason: reason} }
+	}
+	rules := []Rule{
+		{ID: "R-F", Source: "MPI-5.0 §15.3.3", Basis: Normative, Judge: v(Fail, "it broke")},
+		{ID: "R-Q", Source: "MPI-5.0 §15.3.3", Basis: Quality, Judge: v(Fail, "it broke quietly")},
+		{ID: "R-E", Source: "seed 000", Basis: SeedBasis, Judge: v(Error, "the fixture died\nwith more")},
+		{ID: "R-P", Source: "MPI-5.0 §15.3.3", Basis: Normative, Judge: func(*X) Verdict { return Exposed(1, "things", "fine") }},
+	}
+	s := &Suite{Name: "U", Checks: []Check{{ID: "C-U", Title: "u", Needs: "mpi", Rules: rules}}}
+	judgedBefore.Lock()
+	saved := judgedBefore.v
+	judgedBefore.v = nil
+	for _, r := range rules {
+		judgedBefore.v = append(judgedBefore.v, judgedVerdictOf{r, "impl-a", r.Judge(nil)})
+	}
+	judgedBefore.Unlock()
+	t.Cleanup(func() { judgedBefore.Lock(); judgedBefore.v = saved; judgedBefore.Unlock() })
+	start := time.Now()
+	saveStart := interruptStart
+	interruptStart = start
+	t.Cleanup(func() { interruptStart = saveStart })
+
+	got := s.interruptedSummary(&interruption{cause: "SIGTERM", at: start.Add(2 * time.Second), killed: 2, removed: 2}, 10, true)
+	want := `
+mpits U: interrupted by SIGTERM after 2s: 4 of 10 verdicts were in (1 pass, 2 fail, 1 error); 2 running jobs killed, 2 job folders removed
+mpits U: 1 rules failed, 1 errors (the suite or a fixture broke), 1 quality/interpretation verdicts reported
+FAILED:
+  R-F on impl-a (MPI-5.0 §15.3.3, normative): it broke
+ERRORS:
+  R-E on impl-a (seed 000, seed): the fixture died
+(1 quality/interpretation fails or errors are in the report, not failing the run: set MPITS_STRICT=quality to fail on them)
+`
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	got = s.interruptedSummary(&interruption{cause: "SIGINT", at: start}, 0, false)
+	if !strings.HasPrefix(got, "\nmpits U: interrupted by SIGINT after 0s: 4 verdicts were in (1 pass, 2 fail, 1 error); the running jobs were still being killed when it ended\n") {
+		t.Errorf("got:\n%s", got)
+	}
+}
