@@ -205,7 +205,13 @@ func probeAfterInit(im *Impl, c *Caps) MPITCount {
 	n := MPITCount{Cvars: -1, Pvars: -1, Categories: -1, Events: -1, Sources: -1}
 	b := Build(im, probeFixtures[0])
 	if b.Error != "" {
-		c.Problems = append(c.Problems, "caps_after_init did not build: "+FirstLine(b.Error))
+		// the build's own account names the fixture, its command and
+		// what the compiler said
+		why := causeLine(b.Error)
+		if !strings.HasPrefix(why, "build caps_after_init ") {
+			why = "caps_after_init did not build: " + why
+		}
+		c.Problems = append(c.Problems, why)
 		n.Note = "not probed: the probe fixture did not build"
 		return n
 	}

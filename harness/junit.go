@@ -61,10 +61,17 @@ func WriteJUnit(r types.Report, path string) error {
 // that did not fail the run (a quality or interpretation rule) skipped,
 // with what it was and why; a failed or broken rule located at its judge.
 // Specs that broke before a verdict (a panic in a judge) keep Ginkgo's
-// location, which is where it broke.
+// location, which is where it broke. The failure of SetupNode has every
+// cause that left rules not judged, one line each.
 func JUnitReport(r types.Report) types.Report {
 	r.SpecReports = slices.Clone(r.SpecReports)
 	for i, sp := range r.SpecReports {
+		if sp.LeafNodeType == types.NodeTypeReportAfterSuite && sp.LeafNodeText == SetupNode && sp.State.Is(types.SpecStateFailed) {
+			if msg := setupFailure(r, true); msg != "" {
+				r.SpecReports[i].Failure.Message = msg
+			}
+			continue
+		}
 		var j Judged
 		var v Verdict
 		for _, e := range sp.ReportEntries {

@@ -59,6 +59,9 @@ func (s *Suite) Run(t *testing.T) {
 		set := s.Needed(impls)
 		prog.setupStarted(len(set))
 		setUp := Setup(set, append(append([]Fixture{}, s.Fixtures...), s.Injectors...))
+		for _, e := range setUp {
+			prog.notJudged(e.probeCause())
+		}
 		writeFixturesReport(s.Name, setUp)
 		out, _ := json.Marshal(setUp)
 		prog.setupDone()
@@ -71,11 +74,15 @@ func (s *Suite) Run(t *testing.T) {
 		}
 		s.prefetch(impls, envs, prog)
 	})
-	s.declare(impls, envs)
+	s.declare(impls, envs, prog)
 	// The summary comes last, after Ginkgo's own, so that the end of the
 	// output names every failed rule with its reason.
 	var summary string
 	ginkgo.ReportAfterSuite("mpits summary", func(r ginkgo.Report) { summary = Summary(r) + expectAfterSuite(r) })
+	// Rules left not judged fail the run once (notjudged.go): after the
+	// summary, whose expectations update would take that for an unfinished
+	// run, and before JUnit, which shows it.
+	ginkgo.ReportAfterSuite(SetupNode, failSetup)
 	// JUnit is the suite's to write, one file per package (junit.go).
 	_, rc := ginkgo.GinkgoConfiguration()
 	if junit := JUnitPath(rc.JUnitReport, packageName()); junit != "" {
@@ -98,7 +105,7 @@ const InjectorContainer = "fault injectors"
 
 // One spec per rule and implementation: a check is a container, its rules
 // containers in it, each with the rule's labels.
-func (s *Suite) declare(impls []*Impl, envs map[string]*Env) {
+func (s *Suite) declare(impls []*Impl, envs map[string]*Env, prog *progress) {
 	for _, c := range s.Checks {
 		c := c
 		ginkgo.Describe(c.ID+": "+c.Title, ginkgo.Label("check:"+c.ID), func() {
@@ -112,6 +119,8 @@ func (s *Suite) declare(impls []*Impl, envs map[string]*Env) {
 						ginkgo.It("on "+im.ID, ginkgo.Label("impl:"+im.ID), loc, func() {
 							ginkgo.AddReportEntry("rule", Judged{RuleInfo: info, Impl: im.ID}, quiet)
 							v := evaluateOnce(r, envs[im.ID])
+							prog.notJudged(v.Cause)    // said once, here or by prefetch
+							notJudged(v)               // its implementation's setup broke: skipped, the run fails once (SetupNode)
 							expectVerdict(r, im.ID, v) // MPITS_EXPECT: may end the spec
 							report(r, v)
 						})
@@ -191,9 +200,9 @@ func (e *Env) evaluate(r Rule, preload []string, injecting bool) Verdict {
 	if e.Caps != nil && !e.Caps.Available {
 		return Verdict{Status: Unsupported, Reason: "implementation unavailable: " + e.Caps.Reason}
 	}
-	if e.Caps != nil && len(e.Caps.Problems) > 0 {
+	if c := e.probeCause(); c != "" {
 		// What the implementation can do is unknown: no verdict can be true.
-		return Verdict{Status: Error, Reason: "the capability probe broke: " + e.Caps.Problems[0], Evidence: strings.Join(e.Caps.Problems, "\n")}
+		return Verdict{Status: Error, Reason: "the capability probe broke: " + e.Caps.Problems[0], Evidence: strings.Join(e.Caps.Problems, "\n"), Cause: c}
 	}
 	x := e.X()
 	x.Preload, x.Injecting = preload, injecting
@@ -415,7 +424,8 @@ func Setup(impls []*Impl, fixtures []Fixture) []*Env {
 		go func(i int, im *Impl) {
 			defer wg.Done()
 			e := &Env{Impl: im, Caps: ProbeOnce(im), Fixtures: map[string]Built{}}
-			if e.Caps.Available {
+			// nothing is built where no rule can be judged (probeCause)
+			if e.Caps.Available && len(e.Caps.Problems) == 0 {
 				for _, f := range fixtures {
 					if f.ABI && im.ABI == nil {
 						continue
