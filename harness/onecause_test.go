@@ -186,3 +186,32 @@ func TestSharedBuildOneLinePerImplementation(t *testing.T) {
 		t.Error("R-D1 was not judged on both implementations")
 	}
 }
+
+// An error of a rule that fails the run ends its spec without a Go stack
+// trace, and is a JUnit <error>, apart from failures.
+func TestErrorWithoutStackTrace(t *testing.T) {
+	dir, env := twoSuites(t)
+	junit := filepath.Join(t.TempDir(), "junit.xml")
+	b, err := goCommand(t, dir, append(env, StrictEnv+"=quality"), "test", "-count=1", "./suites/pa", "-args", "-ginkgo.no-color", "-ginkgo.junit-report="+junit).CombinedOutput()
+	out := string(b)
+	if err == nil {
+		t.Fatalf("go test passed, though R-FAIL fails and R-QERR errs:\n%s", out)
+	}
+	if !strings.Contains(out, "[FAILED] error: the fixture died\n") || strings.Contains(out, "Full Stack Trace") || strings.Contains(out, "[PANICKED]") {
+		t.Errorf("R-QERR's error is not a failure without a stack trace:\n%s", out)
+	}
+	cases := readJUnit(t, filepath.Join(filepath.Dir(junit), "junit-pa.xml"))
+	for id, want := range map[string]string{"R-QERR": "error: error: the fixture died", "R-FAIL": "failure: fail: it broke", "R-QUAL": "failure: fail: it broke quietly"} {
+		if got := cases[id].outcome(); !strings.HasPrefix(got, want) {
+			t.Errorf("%s in JUnit: %q, want %q…", id, got, want)
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(filepath.Dir(junit), "junit-pa.xml"))
+	var suites reporters.JUnitTestSuites
+	if err := xml.Unmarshal(data, &suites); err != nil {
+		t.Fatal(err)
+	}
+	if suites.Errors != 1 || suites.Failures != 2 || len(suites.TestSuites) != 1 || suites.TestSuites[0].Errors != 1 || suites.TestSuites[0].Failures != 2 {
+		t.Errorf("JUnit counts %d errors and %d failures, want 1 and 2:\n%s", suites.Errors, suites.Failures, data)
+	}
+}
