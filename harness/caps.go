@@ -115,6 +115,10 @@ var probeFixtures = []Fixture{
 	launchCheck,
 }
 
+// probeDeadline bounds each probe job of one rank: a launcher that hangs
+// breaks the probe then, once, not every rule at its own deadline.
+var probeDeadline = 60 * time.Second
+
 // launchCheck is two ranks that talk (launch.go).
 var launchCheck = Fixture{Name: "launch_check", Sources: []string{"probe/launch_check.c"}}
 
@@ -201,11 +205,17 @@ func probeAfterInit(im *Impl, c *Caps) MPITCount {
 	n := MPITCount{Cvars: -1, Pvars: -1, Categories: -1, Events: -1, Sources: -1}
 	b := Build(im, probeFixtures[0])
 	if b.Error != "" {
-		c.Problems = append(c.Problems, "caps_after_init did not build: "+FirstLine(b.Error))
+		// the build's own account names the fixture, its command and
+		// what the compiler said
+		why := causeLine(b.Error)
+		if !strings.HasPrefix(why, "build caps_after_init ") {
+			why = "caps_after_init did not build: " + why
+		}
+		c.Problems = append(c.Problems, why)
 		n.Note = "not probed: the probe fixture did not build"
 		return n
 	}
-	res, err := Run(Job{Impl: im, Name: "caps_after_init", Ranks: 1, Program: b.Path, Deadline: 60 * time.Second})
+	res, err := Run(Job{Impl: im, Name: "caps_after_init", Ranks: 1, Program: b.Path, Deadline: probeDeadline})
 	if err != nil {
 		c.Problems = append(c.Problems, err.Error())
 		return n
@@ -257,7 +267,7 @@ func probeFortranBinding(im *Impl, fx Fixture, ok *bool) string {
 	if b.Error != "" {
 		return fx.Name + ": " + FirstLine(b.Error)
 	}
-	res, err := Run(Job{Impl: im, Name: fx.Name, Ranks: 1, Program: b.Path, Deadline: 60 * time.Second})
+	res, err := Run(Job{Impl: im, Name: fx.Name, Ranks: 1, Program: b.Path, Deadline: probeDeadline})
 	if err != nil {
 		return fx.Name + ": " + err.Error()
 	}
@@ -289,18 +299,18 @@ func FirstLine(s string) string {
 	return s
 }
 
-// saying is why a job did not end well, with the runtime's own last words
-// (stderr, else stdout) on the same line: Hydra's and Open MPI's messages
-// are the evidence a vendor needs.
+// saying is why a job did not end well, naming its command, with the
+// runtime's own last words (stderr, else stdout) on the same line: Hydra's
+// and Open MPI's messages are the evidence a vendor needs.
 func saying(res *Result) string {
 	out := res.Stderr
 	if strings.TrimSpace(out) == "" {
 		out = res.Stdout
 	}
 	if w := lastWords(out, 300); w != "" {
-		return res.Problem() + ": " + w
+		return res.CommandProblem() + ": " + w
 	}
-	return res.Problem()
+	return res.CommandProblem()
 }
 
 // lastWords is the end of s (at most about n characters) as one line: its

@@ -32,6 +32,11 @@ type Verdict struct {
 	// Exercised is what the judge exercised. Every pass carries it (Passed);
 	// a fail may.
 	Exercised *Exercise `json:"exercised,omitempty"`
+	// Cause, on an error, is what left the rule not judged: the
+	// implementation's capability probe broke, or a fixture did not build.
+	// It is one line naming the command, how it ended and what it said, the
+	// same for every rule it leaves, which the run reports once (notjudged.go).
+	Cause string `json:"cause,omitempty"`
 }
 
 // Check is a group of rules judged from the same jobs: its rules share
@@ -114,7 +119,8 @@ func (x *X) Use(b Built) string {
 		panic(Lacking{Fixture: b.Fixture, Names: b.Missing, Evidence: b.Error})
 	}
 	if b.Error != "" {
-		panic(Verdict{Status: Error, Reason: fmt.Sprintf("fixture %s did not build for %s: %s", b.Fixture, x.Impl.ID, FirstLine(b.Error)), Evidence: b.Error})
+		cause := fmt.Sprintf("%s: fixture %s did not build: %s", x.Impl.ID, b.Fixture, causeLine(b.Error))
+		panic(Verdict{Status: Error, Reason: fmt.Sprintf("fixture %s did not build for %s: %s", b.Fixture, x.Impl.ID, FirstLine(b.Error)), Evidence: b.Error, Cause: cause})
 	}
 	return b.Path
 }

@@ -148,7 +148,7 @@ func Build(im *Impl, f Fixture) Built {
 	defer res.Cleanup()
 	if !res.OK() {
 		out := res.Stdout + res.Stderr
-		b.Error = fmt.Sprintf("%s: %s\n%s\n%s", res.Problem(), firstErrorLine(out), strings.Join(argv, " "), tail(out, 2000))
+		b.Error = fmt.Sprintf("%s: %s\n%s\n%s", res.CommandProblem(), firstErrorLine(out), strings.Join(argv, " "), tail(out, 2000))
 		// the compiler's answer, not an accident (nor an interrupt's kill)
 		if !res.TimedOut && res.Signal == "" && !Interrupted() {
 			if missing, ok := MissingNames(out); ok {
@@ -328,12 +328,14 @@ func lockFile(path string) (func(), error) {
 	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
 }
 
-// firstErrorLine is the compiler's first complaint, for one-line reasons.
+// firstErrorLine is the compiler's first complaint, for one-line reasons;
+// without a line that says error (a wrapper that cannot find its
+// compiler), the end of what it said.
 func firstErrorLine(out string) string {
 	for _, l := range strings.Split(out, "\n") {
 		if strings.Contains(l, "error") {
 			return strings.TrimSpace(l)
 		}
 	}
-	return FirstLine(out)
+	return orMeasured(lastWords(out, 200), "no output")
 }

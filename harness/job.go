@@ -17,6 +17,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 )
 
 // Job is one run of a program for an implementation: launched with Ranks
@@ -197,18 +198,70 @@ func Run(j Job) (*Result, error) {
 // OK reports whether the job exited 0 in time with no signal.
 func (r *Result) OK() bool { return !r.TimedOut && r.ExitCode == 0 && r.Signal == "" }
 
-// Problem describes in one line why the job did not end well, or "".
+// Problem describes in one line why the job did not end well, or "". A
+// job killed at its deadline names its command: what hung (a launcher, a
+// compiler) is the first thing to know.
 func (r *Result) Problem() string {
+	if r.TimedOut {
+		return r.CommandProblem()
+	}
+	return r.problem(r.Name)
+}
+
+// CommandProblem is Problem naming the job's command (Command) however it
+// ended: "build x (`mpicc -o …/x …/x.c`) exited with status 1".
+func (r *Result) CommandProblem() string {
+	if len(r.Argv) == 0 {
+		return r.problem(r.Name)
+	}
+	return r.problem(fmt.Sprintf("%s (`%s`)", r.Name, r.Command()))
+}
+
+func (r *Result) problem(subject string) string {
 	switch {
 	case r.TimedOut:
-		return fmt.Sprintf("%s did not finish within its deadline (%s) and was killed", r.Name, r.Duration.Round(time.Millisecond))
+		return fmt.Sprintf("%s did not finish within its deadline (%s) and was killed", subject, r.Duration.Round(time.Millisecond))
 	case r.Signal != "":
-		return fmt.Sprintf("%s crashed: %s (exit status %d)", r.Name, r.Signal, r.ExitCode)
+		return fmt.Sprintf("%s crashed: %s (exit status %d)", subject, r.Signal, r.ExitCode)
 	case r.ExitCode != 0:
-		return fmt.Sprintf("%s exited with status %d", r.Name, r.ExitCode)
+		return fmt.Sprintf("%s exited with status %d", subject, r.ExitCode)
 	}
 	return ""
 }
+
+// Command is the job's command line for a one-line reason: the program as
+// given, the folders of every later argument shortened to "…/", and the
+// middle of what is still longer than commandCap left out. Evidence has it
+// whole.
+func (r *Result) Command() string {
+	if len(r.Argv) == 0 {
+		return ""
+	}
+	words := []string{r.Argv[0]}
+	for _, a := range r.Argv[1:] {
+		words = append(words, folders.ReplaceAllString(a, "…/"))
+	}
+	s := strings.Join(words, " ")
+	if len(s) <= commandCap {
+		return s
+	}
+	head, rest := commandCap/2, len(s)-commandCap/2
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for rest < len(s) && !utf8.RuneStart(s[rest]) {
+		rest++
+	}
+	return s[:head] + " … " + s[rest:]
+}
+
+// commandCap bounds Command: enough for a launcher or compiler wrapper,
+// its options and the program it ran.
+const commandCap = 200
+
+// folders are the folders of a path in an argument ("-I/a/b/lib" has
+// "/a/b/"), up to a separator of a list or an assignment.
+var folders = regexp.MustCompile(`/(?:[^/\s:=]+/)+`)
 
 // Evidence is the command and the tail of the job's output, for reports.
 func (r *Result) Evidence() string {

@@ -223,7 +223,7 @@ func TestDeadlineKillsMPIJob(t *testing.T) {
 			if res.ExitCode != -1 || res.Signal != "SIGKILL" {
 				t.Errorf("exit code %d signal %q, want -1 SIGKILL", res.ExitCode, res.Signal)
 			}
-			if p := res.Problem(); !strings.HasPrefix(p, "hang did not finish within its deadline (") || !strings.HasSuffix(p, ") and was killed") {
+			if p := res.Problem(); !strings.HasPrefix(p, "hang (`"+res.Command()+"`) did not finish within its deadline (") || !strings.HasSuffix(p, ") and was killed") {
 				t.Errorf("Problem() = %q", p)
 			}
 
@@ -460,6 +460,9 @@ func TestProblemAndEvidence(t *testing.T) {
 	}{
 		{"timeout", Result{Name: "hang", TimedOut: true, Duration: 3001500 * time.Microsecond, ExitCode: -1, Signal: "SIGKILL"},
 			"hang did not finish within its deadline (3.002s) and was killed", false},
+		{"timeout names the command", Result{Name: "caps_after_init", Argv: []string{"/opt/mpi/bin/mpiexec", "-n", "1", "/var/cache/mpits/fixtures/a/caps_after_init-0123/caps_after_init"},
+			TimedOut: true, Duration: 60 * time.Second, ExitCode: -1, Signal: "SIGKILL"},
+			"caps_after_init (`/opt/mpi/bin/mpiexec -n 1 …/caps_after_init`) did not finish within its deadline (1m0s) and was killed", false},
 		{"crash", Result{Name: "crash", ExitCode: 139, Signal: "SIGSEGV"}, "crash crashed: SIGSEGV (exit status 139)", false},
 		{"signal of the launcher", Result{Name: "x", ExitCode: -1, Signal: "SIGABRT"}, "x crashed: SIGABRT (exit status -1)", false},
 		{"exit status", Result{Name: "x", ExitCode: 1}, "x exited with status 1", false},

@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,19 +54,84 @@ func packageName() string {
 	return filepath.Base(wd)
 }
 
-// WriteJUnit writes the suite's report as JUnit to path (JUnitReport).
+// WriteJUnit writes the suite's report as JUnit to path (JUnitReport),
+// a rule's error as an <error>, not a <failure> (errorsApart).
 func WriteJUnit(r types.Report, path string) error {
-	return reporters.GenerateJUnitReport(JUnitReport(r), path)
+	if err := reporters.GenerateJUnitReport(JUnitReport(r), path); err != nil {
+		return err
+	}
+	return errorsApart(path)
+}
+
+// errorsApart rewrites the JUnit file at path so that each failed test
+// case whose verdict is an error is a JUnit <error> (type "error"): the
+// fixture or the suite broke, not the implementation. Its spec failed to
+// Ginkgo (report), which has no such state but a panic.
+func errorsApart(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var suites reporters.JUnitTestSuites
+	if err := xml.Unmarshal(data, &suites); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	changed := false
+	for i := range suites.TestSuites {
+		s := &suites.TestSuites[i]
+		for k := range s.TestCases {
+			c := &s.TestCases[k]
+			if c.Failure == nil || c.Failure.Type != "failed" || caseVerdict(*c).Status != Error {
+				continue
+			}
+			c.Error = &reporters.JUnitError{Message: c.Failure.Message, Type: "error", Description: c.Failure.Description}
+			c.Failure = nil
+			s.Failures--
+			s.Errors++
+			suites.Failures--
+			suites.Errors++
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	out, err := xml.MarshalIndent(suites, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append([]byte(xml.Header), out...), 0o644)
+}
+
+// caseVerdict is the verdict a JUnit test case's spec recorded (its
+// "verdict" property), or none.
+func caseVerdict(c reporters.JUnitTestCase) Verdict {
+	var v Verdict
+	if c.Properties != nil {
+		for _, p := range c.Properties.Properties {
+			if p.Name == "verdict" {
+				json.Unmarshal([]byte(p.Value), &v)
+			}
+		}
+	}
+	return v
 }
 
 // JUnitReport is the report as JUnit should show it: a rule's fail or error
 // that did not fail the run (a quality or interpretation rule) skipped,
 // with what it was and why; a failed or broken rule located at its judge.
 // Specs that broke before a verdict (a panic in a judge) keep Ginkgo's
-// location, which is where it broke.
+// location, which is where it broke. The failure of SetupNode has every
+// cause that left rules not judged, one line each.
 func JUnitReport(r types.Report) types.Report {
 	r.SpecReports = slices.Clone(r.SpecReports)
 	for i, sp := range r.SpecReports {
+		if sp.LeafNodeType == types.NodeTypeReportAfterSuite && sp.LeafNodeText == SetupNode && sp.State.Is(types.SpecStateFailed) {
+			if msg := setupFailure(r, true); msg != "" {
+				r.SpecReports[i].Failure.Message = msg
+			}
+			continue
+		}
 		var j Judged
 		var v Verdict
 		for _, e := range sp.ReportEntries {

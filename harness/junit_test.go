@@ -39,7 +39,7 @@ func ruleSpec(id string, basis Basis, state types.SpecState, v Verdict) types.Sp
 	sp.ReportEntries = []types.ReportEntry{{Name: "rule", Value: types.WrapEntryValue(j)}, {Name: "verdict", Value: types.WrapEntryValue(v)}}
 	switch state {
 	case types.SpecStateFailed:
-		sp.Failure = types.Failure{Message: "fail: " + v.Reason, Location: types.CodeLocation{FileName: "harness/suite.go", LineNumber: 303}}
+		sp.Failure = types.Failure{Message: string(v.Status) + ": " + v.Reason, Location: types.CodeLocation{FileName: "harness/suite.go", LineNumber: 303}}
 	case types.SpecStateSkipped:
 		sp.Failure = types.Failure{Message: "unsupported: " + v.Reason}
 	}
@@ -53,6 +53,7 @@ func TestJUnitReport(t *testing.T) {
 		ruleSpec("R-QUAL", Quality, types.SpecStatePassed, Verdict{Status: Fail, Reason: "it broke quietly"}),
 		ruleSpec("R-QERR", Interpretation, types.SpecStatePassed, Verdict{Status: Error, Reason: "the fixture died"}),
 		ruleSpec("R-FAIL", Normative, types.SpecStateFailed, Verdict{Status: Fail, Reason: "it broke"}),
+		ruleSpec("R-ERR", Normative, types.SpecStateFailed, Verdict{Status: Error, Reason: "the fixture died"}),
 		ruleSpec("R-PASS", Normative, types.SpecStatePassed, Verdict{Status: Pass, Reason: "fine"}),
 		ruleSpec("R-UNS", Normative, types.SpecStateSkipped, Verdict{Status: Unsupported, Reason: "no MPI_T"}),
 	}}
@@ -65,6 +66,7 @@ func TestJUnitReport(t *testing.T) {
 		"R-QUAL": "skipped: skipped - fail, reported without failing the run (quality rule; MPITS_STRICT=quality fails the run on it): it broke quietly\njudge: suites/x/judges.go:7",
 		"R-QERR": "skipped: skipped - error, reported without failing the run (interpretation rule; MPITS_STRICT=interpretation fails the run on it): the fixture died\njudge: suites/x/judges.go:7",
 		"R-FAIL": "failure: fail: it broke",
+		"R-ERR":  "error: error: the fixture died",
 		"R-PASS": "passed",
 		"R-UNS":  "skipped: skipped - unsupported: no MPI_T",
 	}

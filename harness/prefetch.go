@@ -23,7 +23,7 @@ func (s *Suite) prefetch(impls []*Impl, envs map[string]*Env, prog *progress) {
 			for _, im := range impls {
 				if selected(specLabels(c, r, im)) {
 					prog.expect(im.ID)
-					work = append(work, func() { prog.verdict(im.ID, evaluateOnce(r, envs[im.ID]).Status) })
+					work = append(work, func() { prog.verdictOf(im.ID, evaluateOnce(r, envs[im.ID])) })
 				}
 			}
 			if !selected(proofLabels(r)) {

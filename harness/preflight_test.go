@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // asPlainUser makes the harness see a plain user whose cache is empty, and
@@ -188,11 +189,37 @@ printf '#!/bin/sh\n' >"$out" && chmod +x "$out"
 		im := &Impl{ID: "fake", Available: true, CC: cc, FC: cc, Launcher: run}
 		var caps Caps
 		probeAfterInit(im, &caps)
-		if len(caps.Problems) != 1 || !strings.Contains(caps.Problems[0], "caps_after_init "+c.want) {
+		// the command, then what became of it and what it said
+		if len(caps.Problems) != 1 || !strings.Contains(caps.Problems[0], "caps_after_init (`"+run+" ") || !strings.Contains(caps.Problems[0], "/caps_after_init`) "+c.want) {
 			t.Errorf("after-init probe problems %q, want one with %q", caps.Problems, c.want)
 		}
-		if f := probeFortran(im); !strings.Contains(f.Reason, "fortran_mpifh: fortran_mpifh "+c.want) {
+		if f := probeFortran(im); !strings.Contains(f.Reason, "fortran_mpifh: fortran_mpifh (`"+run+" ") || !strings.Contains(f.Reason, "/fortran_mpifh`) "+c.want) {
 			t.Errorf("Fortran reason %q, want %q", f.Reason, c.want)
 		}
+	}
+}
+
+// A launcher that hangs breaks the probe once, at its deadline, with a
+// reason that names the command that hung.
+func TestProbeOfHangingLauncherNamesIt(t *testing.T) {
+	clearSettings(t)
+	defer func(d time.Duration) { probeDeadline = d }(probeDeadline)
+	probeDeadline = time.Second
+	bin := t.TempDir()
+	cc := writeFile(t, filepath.Join(bin, "mpicc"), `#!/bin/sh
+while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
+printf '#!/bin/sh\n' >"$out" && chmod +x "$out"
+`, 0o755)
+	run := writeFile(t, filepath.Join(bin, "mpiexec"), "#!/bin/sh\necho 'waiting for the nodes' >&2\nexec sleep 30\n", 0o755)
+	im := &Impl{ID: "fake", Available: true, CC: cc, Launcher: run}
+	var caps Caps
+	start := time.Now()
+	probeAfterInit(im, &caps)
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("the probe took %s, want about its deadline of 1 s", took)
+	}
+	want := "caps_after_init (`" + run + " -n 1 …/caps_after_init`) did not finish within its deadline ("
+	if len(caps.Problems) != 1 || !strings.HasPrefix(caps.Problems[0], want) || !strings.HasSuffix(caps.Problems[0], ") and was killed: waiting for the nodes") {
+		t.Errorf("after-init probe problems %q, want one %q…%q", caps.Problems, want, ") and was killed: waiting for the nodes")
 	}
 }

@@ -29,6 +29,7 @@ type progress struct {
 	implsDone               int
 	setupOver               bool
 	said                    time.Time
+	causes                  map[string]bool // said already (notJudged)
 }
 
 // heartbeat is how long the console may stay silent.
@@ -138,8 +139,41 @@ func (p *progress) verdict(impl string, s Status) {
 	}
 	p.implsDone++
 	c := p.counts[impl]
-	p.sayf("%s judged: %d rules (%d pass, %d fail, %d unsupported, %d error); %d of %d implementations done",
-		impl, p.total[impl], c[Pass], c[Fail], c[Unsupported], c[Error], p.implsDone, len(p.total))
+	unjudged := ""
+	if n := c[notJudgedStatus]; n > 0 {
+		unjudged = fmt.Sprintf(", %d not judged", n)
+	}
+	p.sayf("%s judged: %d rules (%d pass, %d fail, %d unsupported, %d error%s); %d of %d implementations done",
+		impl, p.total[impl], c[Pass], c[Fail], c[Unsupported], c[Error], unjudged, p.implsDone, len(p.total))
+}
+
+// notJudged says a cause that leaves rules not judged (notjudged.go), the
+// first time it is met; "" is none.
+func (p *progress) notJudged(cause string) {
+	if cause == "" {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.causes[cause] {
+		return
+	}
+	if p.causes == nil {
+		p.causes = map[string]bool{}
+	}
+	p.causes[cause] = true
+	p.sayf("not judged: %s", cause)
+}
+
+// verdictOf records verdict v on impl in, saying its cause if it was left
+// not judged for one not said yet.
+func (p *progress) verdictOf(impl string, v Verdict) {
+	if v.Cause == "" {
+		p.verdict(impl, v.Status)
+		return
+	}
+	p.notJudged(v.Cause)
+	p.verdict(impl, notJudgedStatus)
 }
 
 // proof records one self-test proof in.

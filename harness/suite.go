@@ -65,6 +65,9 @@ func (s *Suite) Run(t *testing.T) {
 		set := s.Needed(impls)
 		prog.setupStarted(len(set))
 		setUp := Setup(set, append(append([]Fixture{}, s.Fixtures...), s.Injectors...))
+		for _, e := range setUp {
+			prog.notJudged(e.probeCause())
+		}
 		writeFixturesReport(s.Name, setUp)
 		out, _ := json.Marshal(setUp)
 		prog.setupDone()
@@ -77,12 +80,16 @@ func (s *Suite) Run(t *testing.T) {
 		}
 		s.prefetch(impls, envs, prog)
 	})
-	s.declare(impls, envs)
+	s.declare(impls, envs, prog)
 	// The summary comes last, after Ginkgo's own, so that the end of the
 	// output names every failed rule with its reason.
 	var summary string
 	var final ginkgo.Report
 	ginkgo.ReportAfterSuite("mpits summary", func(r ginkgo.Report) { final, summary = r, Summary(r)+expectAfterSuite(r) })
+	// Rules left not judged fail the run once (notjudged.go): after the
+	// summary, whose expectations update would take that for an unfinished
+	// run, and before JUnit, which shows it.
+	ginkgo.ReportAfterSuite(SetupNode, failSetup)
 	// JUnit is the suite's to write, one file per package (junit.go).
 	_, rc := ginkgo.GinkgoConfiguration()
 	if junit := JUnitPath(rc.JUnitReport, packageName()); junit != "" {
@@ -117,7 +124,7 @@ const InjectorContainer = "fault injectors"
 
 // One spec per rule and implementation: a check is a container, its rules
 // containers in it, each with the rule's labels.
-func (s *Suite) declare(impls []*Impl, envs map[string]*Env) {
+func (s *Suite) declare(impls []*Impl, envs map[string]*Env, prog *progress) {
 	for _, c := range s.Checks {
 		c := c
 		ginkgo.Describe(c.ID+": "+c.Title, ginkgo.Label("check:"+c.ID), func() {
@@ -131,6 +138,8 @@ func (s *Suite) declare(impls []*Impl, envs map[string]*Env) {
 						ginkgo.It("on "+im.ID, ginkgo.Label("impl:"+im.ID), loc, func() {
 							ginkgo.AddReportEntry("rule", Judged{RuleInfo: info, Impl: im.ID}, quiet)
 							v := evaluateOnce(r, envs[im.ID])
+							prog.notJudged(v.Cause)    // said once, here or by prefetch
+							notJudged(v)               // its implementation's setup broke: skipped, the run fails once (SetupNode)
 							expectVerdict(r, im.ID, v) // MPITS_EXPECT: may end the spec
 							report(r, v)
 						})
@@ -214,9 +223,9 @@ func (e *Env) evaluate(r Rule, preload []string, injecting bool) Verdict {
 	if e.Caps != nil && !e.Caps.Available {
 		return Verdict{Status: Unsupported, Reason: "implementation unavailable: " + e.Caps.Reason}
 	}
-	if e.Caps != nil && len(e.Caps.Problems) > 0 {
+	if c := e.probeCause(); c != "" {
 		// What the implementation can do is unknown: no verdict can be true.
-		return Verdict{Status: Error, Reason: "the capability probe broke: " + e.Caps.Problems[0], Evidence: strings.Join(e.Caps.Problems, "\n")}
+		return Verdict{Status: Error, Reason: "the capability probe broke: " + e.Caps.Problems[0], Evidence: strings.Join(e.Caps.Problems, "\n"), Cause: c}
 	}
 	x := e.X()
 	x.Preload, x.Injecting = preload, injecting
@@ -401,19 +410,13 @@ func report(r Rule, v Verdict) {
 			fmt.Fprintf(ginkgo.GinkgoWriter, "%s (%s rule, reported; %s=%s to fail the run on it): %s\n", v.Status, r.Basis, StrictEnv, r.Basis, msg)
 			return
 		}
-		if v.Status == Error {
-			// an error is not the implementation's fault: Ginkgo reports a
-			// panicked spec apart from failed ones ("[PANICKED]", JUnit <error>)
-			panic(brokenSpec("error: " + msg))
-		}
+		// An error is not the implementation's fault: its message says
+		// "error:", and JUnit keeps it apart from a failure (<error>,
+		// WriteJUnit). A failure, not a panic: Ginkgo prints a panic's Go
+		// stack trace, which would show only this line.
 		ginkgo.Fail(string(v.Status) + ": " + msg)
 	}
 }
-
-// brokenSpec is how a rule whose fixture or suite broke ends its spec.
-type brokenSpec string
-
-func (b brokenSpec) String() string { return string(b) }
 
 // Probed is an implementation with its capabilities, as reports show it.
 type Probed struct {
@@ -438,7 +441,8 @@ func Setup(impls []*Impl, fixtures []Fixture) []*Env {
 		go func(i int, im *Impl) {
 			defer wg.Done()
 			e := &Env{Impl: im, Caps: ProbeOnce(im), Fixtures: map[string]Built{}}
-			if e.Caps.Available {
+			// nothing is built where no rule can be judged (probeCause)
+			if e.Caps.Available && len(e.Caps.Problems) == 0 {
 				for _, f := range fixtures {
 					if f.ABI && im.ABI == nil {
 						continue

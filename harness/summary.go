@@ -11,13 +11,14 @@ import (
 
 // Summary is what a vendor reads at the end of a run: one line per rule
 // verdict that failed the run (fail first, then error), with its id,
-// implementation, source and one-line reason; then a count of the quality
-// and interpretation verdicts reported without failing it.
+// implementation, source and one-line reason; one line per cause that left
+// rules not judged (notjudged.go), with how many; then a count of the
+// quality and interpretation verdicts reported without failing it.
 func Summary(r types.Report) string {
 	var fails, errs, reported []string
 	for _, sp := range r.SpecReports {
 		j, v, ok := judgedVerdict(sp)
-		if !ok || (v.Status != Fail && v.Status != Error) || expectedSpec(sp) {
+		if !ok || (v.Status != Fail && v.Status != Error) || expectedSpec(sp) || v.Cause != "" {
 			continue
 		}
 		line := fmt.Sprintf("  %s on %s (%s, %s): %s", j.ID, j.Impl, j.Source, j.Basis, FirstLine(v.Reason))
@@ -30,19 +31,29 @@ func Summary(r types.Report) string {
 			errs = append(errs, line)
 		}
 	}
-	if len(fails)+len(errs)+len(reported) == 0 {
+	causes := notJudgedCauses(r)
+	if len(fails)+len(errs)+len(reported)+len(causes) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nmpits %s: %d rules failed, %d errors (the suite or a fixture broke), %d quality/interpretation verdicts reported\n", r.SuiteDescription, len(fails), len(errs), len(reported))
+	fmt.Fprintf(&b, "\nmpits %s: %d rules failed, %d errors (the suite or a fixture broke), %d quality/interpretation verdicts reported", r.SuiteDescription, len(fails), len(errs), len(reported))
+	if len(causes) > 0 {
+		n := 0
+		for _, c := range causes {
+			n += c.Rules
+		}
+		fmt.Fprintf(&b, ", %s not judged (%s)", plural(n, "rule"), plural(len(causes), "cause"))
+	}
+	b.WriteString("\n")
+	sort.Strings(fails)
+	sort.Strings(errs)
 	for _, part := range []struct {
 		title string
 		lines []string
-	}{{"FAILED", fails}, {"ERRORS", errs}} {
+	}{{"FAILED", fails}, {"ERRORS", errs}, {"NOT JUDGED", notJudgedLines(causes)}} { // causes come sorted
 		if len(part.lines) == 0 {
 			continue
 		}
-		sort.Strings(part.lines)
 		fmt.Fprintf(&b, "%s:\n%s\n", part.title, strings.Join(part.lines, "\n"))
 	}
 	if len(reported) > 0 {

@@ -71,3 +71,40 @@ func TestFirstLineKeepsCharacters(t *testing.T) {
 		t.Errorf("FirstLine cut a character: %q", got[len(got)-8:])
 	}
 }
+
+// Rules left not judged are listed once per cause, with how many; a cause
+// that left only quality rules is reported without failing the run.
+func TestSummaryNotJudged(t *testing.T) {
+	rule := func(id string, b Basis, impl string) Judged {
+		return Judged{RuleInfo: RuleInfo{ID: id, Source: "MPI-5.0 §15.3.3", Basis: b}, Impl: impl}
+	}
+	probe := "alpha: the capability probe broke: build caps_after_init (`mpicc -o …/caps_after_init`) exited with status 1: no gcc"
+	build := "beta: fixture q did not build: build q (`mpicc -o …/q`) exited with status 1: no q.h"
+	notJudged := func(cause string) *Verdict { return &Verdict{Status: Error, Reason: "whatever", Cause: cause} }
+	r := types.Report{SuiteDescription: "QMPI", SpecReports: types.SpecReports{
+		spec(t, types.SpecStateSkipped, rule("R-1", Normative, "alpha"), notJudged(probe)),
+		spec(t, types.SpecStateSkipped, rule("R-2", Quality, "alpha"), notJudged(probe)),
+		spec(t, types.SpecStateSkipped, rule("R-2", Quality, "beta"), notJudged(build)),
+		spec(t, types.SpecStatePassed, rule("R-1", Normative, "beta"), &Verdict{Status: Pass}),
+	}}
+	got := Summary(r)
+	for _, want := range []string{
+		"mpits QMPI: 0 rules failed, 0 errors (the suite or a fixture broke), 0 quality/interpretation verdicts reported, 3 rules not judged (2 causes)\n",
+		"NOT JUDGED:\n  [2 rules] " + probe + "\n  [1 rule] " + build + " [quality/interpretation rules only: reported, not failing the run]\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "ERRORS") || strings.Contains(got, "whatever") {
+		t.Errorf("a rule not judged is listed as an error:\n%s", got)
+	}
+	// the run fails for the probe's cause, not for the quality rule's
+	if got := setupFailure(r, true); !strings.HasPrefix(got, "2 rules not judged on alpha, for 1 cause: ") || !strings.HasSuffix(got, ":\n  [2 rules] "+probe) {
+		t.Errorf("the setup's failure is %q, want the probe's cause alone", got)
+	}
+	r.SpecReports = r.SpecReports[2:]
+	if got := setupFailure(r, false); got != "" {
+		t.Errorf("a cause of quality rules only fails the run: %q", got)
+	}
+}
