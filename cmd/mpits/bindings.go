@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -58,22 +57,6 @@ func conversionReturn(name string) (string, bool) {
 		return h, ok
 	}
 	return "", false
-}
-
-func cmdBindings(args []string) error {
-	fs := flag.NewFlagSet("bindings", flag.ExitOnError)
-	dir := fs.String("standard", "../shared/reference/standard", "folder with the standard's text")
-	out := fs.String("out", "suites/abi/standard_bindings_gen.go", "Go file to write")
-	check := fs.Bool("check", false, "only check that the file is up to date")
-	fs.Parse(args)
-	text, err := bindingsGo(*dir)
-	if err != nil {
-		return err
-	}
-	if *check {
-		return checkFresh(*out, text, "go run ./cmd/mpits bindings")
-	}
-	return writeFile(*out, text)
 }
 
 func bindingsGo(dir string) (string, error) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -49,22 +48,6 @@ type a1Const struct {
 }
 
 type a1Type struct{ Name, Group string }
-
-func cmdConstants(args []string) error {
-	fs := flag.NewFlagSet("constants", flag.ExitOnError)
-	dir := fs.String("standard", "../shared/reference/standard", "folder with the standard's text")
-	out := fs.String("out", "suites/abi/standard_constants_gen.go", "Go file to write")
-	check := fs.Bool("check", false, "only check that the file is up to date")
-	fs.Parse(args)
-	text, err := constantsGo(*dir)
-	if err != nil {
-		return err
-	}
-	if *check {
-		return checkFresh(*out, text, "go run ./cmd/mpits constants")
-	}
-	return writeFile(*out, text)
-}
 
 // abiValue is the integer a value cell gives ("12 (0xC)", "0x09",
 // "((void*)1)"), or false ("N/A", "c_intptr_t", none).

@@ -35,11 +35,11 @@ func main() {
 	case "suites":
 		err = cmdSuites(os.Args[2:])
 	case "sections":
-		err = cmdSections(os.Args[2:])
+		err = fromStandard("sections", "harness/sections_gen.go", sectionsGo)(os.Args[2:])
 	case "bindings":
-		err = cmdBindings(os.Args[2:])
+		err = fromStandard("bindings", "suites/abi/standard_bindings_gen.go", bindingsGo)(os.Args[2:])
 	case "constants":
-		err = cmdConstants(os.Args[2:])
+		err = fromStandard("constants", "suites/abi/standard_constants_gen.go", constantsGo)(os.Args[2:])
 	case "checklist":
 		err = cmdChecklist(os.Args[2:])
 	case "findings":

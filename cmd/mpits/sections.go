@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,22 +25,6 @@ var (
 // destruction methods, in both editions (quoted from the MPI Forum's HTML
 // edition, where they are 12.2, 12.2.1, 12.3 and 12.3.1).
 var outsideExcerpt = []string{"11", "11.2", "11.2.1", "11.3", "11.3.1"}
-
-func cmdSections(args []string) error {
-	fs := flag.NewFlagSet("sections", flag.ExitOnError)
-	dir := fs.String("standard", "../shared/reference/standard", "folder with the standard's text")
-	out := fs.String("out", "harness/sections_gen.go", "Go file to write")
-	check := fs.Bool("check", false, "only check that the file is up to date")
-	fs.Parse(args)
-	text, err := sectionsGo(*dir)
-	if err != nil {
-		return err
-	}
-	if *check {
-		return checkFresh(*out, text, "go run ./cmd/mpits sections")
-	}
-	return writeFile(*out, text)
-}
 
 func sectionsGo(dir string) (string, error) {
 	files, _ := filepath.Glob(filepath.Join(dir, "mpi*.txt"))

@@ -1,0 +1,24 @@
+package main
+
+import "flag"
+
+// fromStandard is a command that generates a Go file from the standard's
+// text (../shared/reference/standard) with gen, or with -check only says
+// whether the file is up to date: sections, bindings and constants.
+func fromStandard(name, defaultOut string, gen func(dir string) (string, error)) func(args []string) error {
+	return func(args []string) error {
+		fs := flag.NewFlagSet(name, flag.ExitOnError)
+		dir := fs.String("standard", "../shared/reference/standard", "folder with the standard's text")
+		out := fs.String("out", defaultOut, "Go file to write")
+		check := fs.Bool("check", false, "only check that the file is up to date")
+		fs.Parse(args)
+		text, err := gen(*dir)
+		if err != nil {
+			return err
+		}
+		if *check {
+			return checkFresh(*out, text, "go run ./cmd/mpits "+name)
+		}
+		return writeFile(*out, text)
+	}
+}
