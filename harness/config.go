@@ -128,6 +128,12 @@ func loadUnfiltered() ([]*Impl, string, error) {
 	if len(impls) == 0 {
 		return nil, "", fmt.Errorf("no MPI found: no %s, and no mpicc.mpich, mpicc.openmpi or mpicc on PATH; run ci/provision or set MPITS_IMPLEMENTATIONS, MPITS_MPI or MPITS_MPICC+MPITS_MPIEXEC", def)
 	}
+	// Said, not silent: the run judges whatever MPI PATH happens to hold.
+	var found []string
+	for _, im := range impls {
+		found = append(found, im.ID+" ("+im.CC+")")
+	}
+	fmt.Fprintf(goStderr(), "mpits: no %s: judging the MPI found on PATH: %s; run ci/provision, or set MPITS_MPI to your MPI's prefix\n", def, strings.Join(found, ", "))
 	return impls, "", nil
 }
 
