@@ -90,7 +90,7 @@ func TestInterruptCleansUpAndReports(t *testing.T) {
 		{"sigterm-go", func(t *testing.T, goPid int, _ string) { syscall.Kill(goPid, syscall.SIGTERM) }, "the end of its parent process"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			mark := "MPITS_INTERRUPT_TEST=" + randomToken()
+			mark := "MPITSTEST_INTERRUPT=" + randomToken() // not MPITS_: no setting
 			outPath := filepath.Join(t.TempDir(), "out")
 			// appended to, as a terminal or a CI log: the test process writes
 			// its console lines there itself (goStderr)

@@ -316,6 +316,9 @@ func (v Value) Err() error {
 // is not allowed, in one line (Value.Err). Runs call it before anything
 // else.
 func CheckSettings() error {
+	if err := unknownSetting(os.Environ()); err != nil {
+		return err
+	}
 	for _, d := range settingsList {
 		if d.Check == nil {
 			continue
@@ -436,6 +439,26 @@ func checkDir(v string) error {
 func checkParentDir(v string) error {
 	if err := checkDir(filepath.Dir(v)); err != nil {
 		return fmt.Errorf("its folder: %v", err)
+	}
+	return nil
+}
+
+// unknownSetting refuses an MPITS_ variable of env that is no setting: a
+// misspelt one (MPITS_JOBZ) would otherwise be ignored without a word.
+func unknownSetting(env []string) error {
+	listed, settable := map[string]bool{}, map[string]string{}
+	for _, d := range settingsList {
+		listed[d.Name] = true
+		if d.Group != GroupInternal { // what a user might have meant
+			settable[strings.ToLower(d.Name)] = d.Name
+		}
+	}
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, "MPITS_") || listed[name] {
+			continue
+		}
+		return fmt.Errorf("%s is not a setting (did you mean %s?): unset it, or see the README's table of settings", name, Closest(name, settable))
 	}
 	return nil
 }

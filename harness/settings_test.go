@@ -246,3 +246,15 @@ func TestSettingValues(t *testing.T) {
 	bogus := "MPITS_NO_SUCH_SETTING"
 	Setting(bogus)
 }
+
+// A misspelt setting is refused with the one it was likely meant to be;
+// listed ones, and other variables, pass.
+func TestUnknownSetting(t *testing.T) {
+	err := unknownSetting([]string{"PATH=/bin", "MPITS_JOBS=4", "MPITS_JOBZ=8"})
+	if err == nil || !strings.Contains(err.Error(), "MPITS_JOBZ is not a setting (did you mean MPITS_JOBS?)") {
+		t.Errorf("MPITS_JOBZ: got %v", err)
+	}
+	if err := unknownSetting([]string{"MPITS_JOBS=4", "MPITS_RECORD_DIR=/tmp/x", "HOME=/root"}); err != nil {
+		t.Errorf("listed settings refused: %v", err)
+	}
+}
