@@ -73,7 +73,7 @@ type RuleInfo struct {
 	Rule       string   `json:"rule"`
 	Needs      string   `json:"needs"`
 	File       string   `json:"file"`
-	Line       int      `json:"line"`
+	Line       int      `json:"line,omitempty"` // the judge's line: in reports, not in rules.json
 	Injectors  []string `json:"injectors"`
 	Conformers []string `json:"conformers,omitempty"`
 }
