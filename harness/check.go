@@ -93,7 +93,7 @@ type X struct {
 
 type failure struct{ msg string }
 
-// Expect is Gomega's Expect; a failed expectation ends the check with Fail.
+// Expect is Gomega's Expect; a failed expectation ends the rule's judgement with Fail.
 func (x *X) Expect(actual any, extra ...any) gomega.Assertion {
 	if x.g == nil {
 		x.g = gomega.NewGomega(func(msg string, _ ...int) { panic(failure{msg}) })
@@ -101,7 +101,7 @@ func (x *X) Expect(actual any, extra ...any) gomega.Assertion {
 	return x.g.Expect(actual, extra...)
 }
 
-// Fixture returns the path of a built fixture, or ends the check with Error.
+// Fixture returns the path of a built fixture, or ends the rule's judgement with Error.
 func (x *X) Fixture(name string) string {
 	b, ok := x.Fixtures[name]
 	if !ok {
@@ -113,7 +113,7 @@ func (x *X) Fixture(name string) string {
 // Use returns the path of a built fixture (one of the suite's, or one a
 // judge generated and built). A build refused for names the implementation
 // lacks is judged by each rule that uses it (Lacking); any other refusal
-// ends the check with Error: the suite broke.
+// ends the rule's judgement with Error: the suite broke.
 func (x *X) Use(b Built) string {
 	if len(b.Missing) > 0 {
 		panic(Lacking{Fixture: b.Fixture, Names: b.Missing, Evidence: b.Error})
@@ -157,24 +157,24 @@ func (x *X) Launch(j Job) (res *Result, recs *Records, recErr error) {
 	return res, recs, recErr
 }
 
-// Job runs a fixture job with the injectors preloaded, and ends the check
+// Job runs a fixture job with the injectors preloaded, and ends the rule's judgement
 // with Error if it crashed, hung or failed, or its records are missing.
 func (x *X) Job(j Job) (*Result, *Records) {
 	res, recs, err := x.Launch(j)
 	return res, mustBeWhole(res, recs, err)
 }
 
-// Unsupported ends the check: the implementation lacks what it needs.
+// Unsupported ends the rule's judgement: the implementation lacks what it needs.
 func (x *X) Unsupported(format string, args ...any) {
 	panic(Verdict{Status: Unsupported, Reason: fmt.Sprintf(format, args...)})
 }
 
-// Errorf ends the check with Error: the fixture or the suite broke.
+// Errorf ends the rule's judgement with Error: the fixture or the suite broke.
 func (x *X) Errorf(evidence string, format string, args ...any) {
 	panic(Verdict{Status: Error, Reason: fmt.Sprintf(format, args...), Evidence: evidence})
 }
 
-// Failf ends the check with Fail.
+// Failf ends the rule's judgement with Fail.
 func (x *X) Failf(evidence string, format string, args ...any) {
 	panic(Verdict{Status: Fail, Reason: fmt.Sprintf(format, args...), Evidence: evidence})
 }

@@ -38,7 +38,7 @@ const maxResumes = 64
 
 // LaunchResuming runs j (each run once per identical job, as LaunchOnce) until
 // a run ends well. A run that dies before its first attempt, or after its
-// last, ends the check with Error: it is not an item's doing. With fault
+// last, ends the rule's judgement with Error: it is not an item's doing. With fault
 // injectors preloaded it starts from the items that died in the same
 // program's run without them: an injector spec proves the judge, and need
 // not find the implementation's own deaths again, one launch each. (A

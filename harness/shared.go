@@ -40,7 +40,7 @@ func (x *X) JobOnce(j Job) (*Result, *Records) {
 	return res, mustBeWhole(res, recs, err)
 }
 
-// mustBeWhole ends the check with Error when the job crashed, hung or failed,
+// mustBeWhole ends the rule's judgement with Error when the job crashed, hung or failed,
 // or its records are missing.
 func mustBeWhole(res *Result, recs *Records, err error) *Records {
 	if !res.OK() {

@@ -58,7 +58,7 @@ func runCrossRun(x *harness.X) harness.Verdict {
 	}
 	b, path := builder(x)
 	if b == nil {
-		x.Fixture("abi_version") // ends the check with the build error
+		x.Fixture("abi_version") // ends the rule's judgement with the build error
 	}
 	_, recs := x.JobOnce(harness.Job{
 		Name: "abi_version built with " + b.Impl.ID, Ranks: 2, Program: x.PathFrom(b.Impl, path),

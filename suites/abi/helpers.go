@@ -114,7 +114,7 @@ type problems []string
 
 func (p *problems) addf(format string, args ...any) { *p = append(*p, fmt.Sprintf(format, args...)) }
 
-// fail ends the check with Fail when there are problems: the reason names the
+// fail ends the rule's judgement with Fail when there are problems: the reason names the
 // first (and how many more), the evidence lists them all, then extra.
 func (p problems) fail(x *harness.X, what string, extra string) {
 	if len(p) == 0 {

@@ -328,7 +328,7 @@ func pvarChoice(r *eventsRun) string {
 	return "the probe job reached no cb_pvar phase"
 }
 
-// needNADefined ends the check unsupported when the implementation's mpi.h
+// needNADefined ends the rule's judgement unsupported when the implementation's mpi.h
 // has no MPI_T_ERR_NOT_ACCESSIBLE: no return code can be told to be it.
 func needNADefined(x *harness.X, r *eventsRun) {
 	if !r.NADefined {

@@ -18,7 +18,7 @@ type metaWalk struct {
 	srcs []metaSource // one per source below MPI_T_source_get_num
 }
 
-// needEventTypes ends the check unsupported when the implementation has no
+// needEventTypes ends the rule's judgement unsupported when the implementation has no
 // MPI_T events interface, or no event types after MPI_Init.
 func needEventTypes(x *harness.X) {
 	if n := x.Caps.AfterInit.Events; n < 0 {

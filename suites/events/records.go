@@ -224,7 +224,7 @@ func sharedJob(x *harness.X, name string, ranks int, args []string) *jobOut {
 	return &jobOut{Name: name, Problem: res.Problem(), Signal: res.Signal, Evidence: res.Evidence(), Recs: recs, RecErr: err}
 }
 
-// mustBeWhole ends the check with Error when the job broke (a crash, a hang
+// mustBeWhole ends the rule's judgement with Error when the job broke (a crash, a hang
 // or missing records), for checks a broken job cannot judge.
 func (j *jobOut) mustBeWhole() {
 	if j.Problem != "" {
@@ -247,7 +247,7 @@ type eventsRun struct {
 	Profiles       []profile
 }
 
-// needEvents ends the check unsupported when the implementation has no
+// needEvents ends the rule's judgement unsupported when the implementation has no
 // MPI_T events (the measured reason), or none a profile describes.
 func needEvents(x *harness.X) *eventsRun {
 	n := x.Caps.AfterInit.Events

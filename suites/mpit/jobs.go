@@ -9,7 +9,7 @@ import (
 	"github.com/mpits/mpits/harness"
 )
 
-// decode is harness.DecodeKind that ends the check with Error on a bad record.
+// decode is harness.DecodeKind that ends the rule's judgement with Error on a bad record.
 func decode[T any](recs *harness.Records, kind string) []T { return harness.Decode[T](recs, kind) }
 
 // problems collects the broken rules of one check; fail ends it with Fail
