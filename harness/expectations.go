@@ -43,6 +43,9 @@ import (
 const (
 	ExpectEnv       = "MPITS_EXPECT"
 	ExpectUpdateEnv = "MPITS_EXPECT_UPDATE"
+)
+
+const (
 	// ExpectEntry is the report entry of a spec compared with the file.
 	ExpectEntry = "expectation"
 	expectExt   = ".expect"

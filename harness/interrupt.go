@@ -199,7 +199,7 @@ func watchInterrupts() {
 					interrupt("SIGHUP")
 					_ = syscall.Kill(os.Getpid(), syscall.SIGTERM)
 				default:
-					interrupt(signalName(int(s.(syscall.Signal))))
+					interrupt(SignalName(int(s.(syscall.Signal))))
 				}
 			case <-tick.C:
 				if os.Getppid() != parent {

@@ -179,7 +179,7 @@ func Run(j Job) (*Result, error) {
 		ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
 		res.ExitCode = ws.ExitStatus()
 		if ws.Signaled() {
-			res.Signal = signalName(int(ws.Signal()))
+			res.Signal = SignalName(int(ws.Signal()))
 		}
 	} else if runErr != nil {
 		res.Cleanup()
@@ -379,19 +379,17 @@ func reportedSignal(out string) string {
 	for _, re := range signalPatterns {
 		if m := re.FindStringSubmatch(out); m != nil {
 			n, _ := strconv.Atoi(m[1])
-			return signalName(n)
+			return SignalName(n)
 		}
 	}
 	if m := srunSignal.FindStringSubmatch(out); m != nil {
-		return signalName(signalByName[m[1]])
+		return SignalName(signalByName[m[1]])
 	}
 	return ""
 }
 
 // SignalName names a fatal signal by its number ("SIGSEGV").
-func SignalName(n int) string { return signalName(n) }
-
-func signalName(n int) string {
+func SignalName(n int) string {
 	names := map[int]string{1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM"}
 	if s, ok := names[n]; ok {
 		return s
