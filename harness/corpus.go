@@ -7,7 +7,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync/atomic"
+
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // A corpus is one real run kept small enough to commit: the implementations
@@ -26,17 +29,17 @@ const (
 
 // CorpusVerdict is one rule's verdict on one implementation in the run.
 type CorpusVerdict struct {
-	ID     string `json:"id"`
-	Impl   string `json:"impl"`
-	Status Status `json:"status"`
+	ID     string         `json:"id"`
+	Impl   string         `json:"impl"`
+	Status verdict.Status `json:"status"`
 }
 
 // Corpus is a loaded corpus.
 type Corpus struct {
-	Probed   []Probed
-	Fixtures map[string]map[string]Built
+	Probed   []mpi.Probed
+	Fixtures map[string]map[string]mpi.Built
 	Verdicts []CorpusVerdict
-	Tape     *Tape
+	Tape     *rulebook.Tape
 }
 
 // LoadCorpus reads a corpus folder.
@@ -52,77 +55,67 @@ func LoadCorpus(dir string) (*Corpus, error) {
 		}
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, CorpusTapeDir, "*.jsonl.gz"))
-	var entries []*TapeEntry
+	var entries []*rulebook.TapeEntry
 	for _, f := range files {
-		e, err := ReadTapeFile(f)
+		e, err := rulebook.ReadTapeFile(f)
 		if err != nil {
 			return nil, err
 		}
 		entries = append(entries, e...)
 	}
-	c.Tape = NewTape(entries)
+	c.Tape = rulebook.NewTape(entries)
 	return c, nil
 }
 
-// corpusRoot is where a replayed implementation lives: nowhere, so that a
-// judge that reads the implementation's files, rather than its jobs'
-// records, finds none and says so.
-const corpusRoot = "/nonexistent/mpits-corpus"
-
 // Envs are the run's implementations for one replay from tape t.
-func (c *Corpus) Envs(t *Tape) map[string]*Env {
-	envs := map[string]*Env{}
-	var all []*Env
+func (c *Corpus) Envs(t *rulebook.Tape) map[string]*rulebook.Env {
+	envs := map[string]*rulebook.Env{}
+	var all []*rulebook.Env
 	for _, p := range c.Probed {
 		im := *p.Impl
-		im.Root = corpusRoot
+		im.Root = mpi.CorpusRoot
 		caps := *p.Caps
-		e := &Env{Impl: &im, Caps: &caps, Fixtures: c.Fixtures[p.Impl.ID], tape: t}
+		e := &rulebook.Env{Impl: &im, Caps: &caps, Fixtures: c.Fixtures[p.Impl.ID], Tape: t}
 		envs[p.Impl.ID] = e
 		all = append(all, e)
 	}
 	for _, e := range all {
-		e.all = all
+		e.All = all
 	}
 	return envs
 }
 
 // Replay judges r on impl from tape t (the corpus's own when nil).
-func (c *Corpus) Replay(r Rule, impl string, t *Tape) Verdict {
+func (c *Corpus) Replay(r rulebook.Rule, impl string, t *rulebook.Tape) verdict.Verdict {
 	v, _ := c.replay(r, impl, t)
 	return v
 }
 
-// readFiles is set when a replayed judge asks for a path of the
-// implementation (Impl.HostPath): its verdict may rest on more than records.
-var readFiles atomic.Bool
-
 // replay is Replay, also telling whether the judge looked at the
 // implementation's files (a header, a library, valgrind in its root).
-func (c *Corpus) replay(r Rule, impl string, t *Tape) (Verdict, bool) {
+func (c *Corpus) replay(r rulebook.Rule, impl string, t *rulebook.Tape) (verdict.Verdict, bool) {
 	if t == nil {
 		t = c.Tape
 	}
-	replaying.Store(true)
-	memos.resetAll()
-	readFiles.Store(false)
+	mpi.Replaying.Store(true)
+	mpi.Memos.ResetAll()
+	mpi.ReadFiles.Store(false)
 	e := c.Envs(t)[impl]
 	if e == nil {
-		return Verdict{Status: NotReplayed, Reason: impl + " is not in the corpus"}, false
+		return verdict.Verdict{Status: rulebook.NotReplayed, Reason: impl + " is not in the corpus"}, false
 	}
 	v := e.Evaluate(r, nil)
-	return v, readFiles.Load()
+	return v, mpi.ReadFiles.Load()
 }
 
-// brokePrefix starts the reason of a judge that broke (brokeVerdict).
-const brokePrefix = "the check itself broke at "
-
 // IsBroke tells a verdict of a judge that broke from every other.
-func IsBroke(v Verdict) bool { return v.Status == Error && strings.HasPrefix(v.Reason, brokePrefix) }
+func IsBroke(v verdict.Verdict) bool {
+	return v.Status == verdict.Error && strings.HasPrefix(v.Reason, rulebook.BrokePrefix)
+}
 
 // RulesByID are the rules of the suites by id.
-func RulesByID(suites ...*Suite) map[string]Rule {
-	out := map[string]Rule{}
+func RulesByID(suites ...*Suite) map[string]rulebook.Rule {
+	out := map[string]rulebook.Rule{}
 	for _, s := range suites {
 		for _, c := range s.Checks {
 			for _, r := range c.AllRules() {
@@ -161,10 +154,10 @@ func (c *Corpus) ReplayAll(suites ...*Suite) CorpusOutcome {
 			o.Broke = append(o.Broke, where+": "+v.Reason)
 		case v.Status == cell.Status:
 			o.Same++
-		case v.Status == NotReplayed || files:
-			o.NotReplayed = append(o.NotReplayed, fmt.Sprintf("%s (%s): %s", where, cell.Status, FirstLine(v.Reason)))
+		case v.Status == rulebook.NotReplayed || files:
+			o.NotReplayed = append(o.NotReplayed, fmt.Sprintf("%s (%s): %s", where, cell.Status, verdict.FirstLine(v.Reason)))
 		default:
-			o.Differ = append(o.Differ, fmt.Sprintf("%s: the run gave %s, the replay %s (%s)", where, cell.Status, v.Status, FirstLine(v.Reason)))
+			o.Differ = append(o.Differ, fmt.Sprintf("%s: the run gave %s, the replay %s (%s)", where, cell.Status, v.Status, verdict.FirstLine(v.Reason)))
 		}
 	}
 	var missing []string

@@ -7,6 +7,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
 )
 
 // FuzzCorpus fuzzes the judges of the suites on the corpus in dir: an input
@@ -21,11 +24,11 @@ func FuzzCorpus(f *testing.F, dir string, suites ...*Suite) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Cleanup(func() { replaying.Store(false) })
+	f.Cleanup(func() { mpi.Replaying.Store(false) })
 	rules := RulesByID(suites...)
 	// The verdicts whose judges used the tape, with the jobs they used.
 	type cell struct {
-		rule Rule
+		rule rulebook.Rule
 		impl string
 		keys []string
 	}
@@ -99,7 +102,7 @@ func dedup(keys []string) []string {
 
 // Mutate is a copy of e changed by prog, read a byte at a time: an
 // operation, then its operands.
-func Mutate(e *TapeEntry, prog []byte) *TapeEntry {
+func Mutate(e *rulebook.TapeEntry, prog []byte) *rulebook.TapeEntry {
 	m := *e
 	m.Records = make([][]string, len(e.Records))
 	for i, r := range e.Records {
@@ -158,7 +161,7 @@ func Mutate(e *TapeEntry, prog []byte) *TapeEntry {
 	return &m
 }
 
-func pickLine(m *TapeEntry, a, b int) (rank, i int, ok bool) {
+func pickLine(m *rulebook.TapeEntry, a, b int) (rank, i int, ok bool) {
 	if len(m.Records) == 0 {
 		return 0, 0, false
 	}
@@ -231,7 +234,7 @@ func TestCorpus(t *testing.T, dir string, suites ...*Suite) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { replaying.Store(false) })
+	t.Cleanup(func() { mpi.Replaying.Store(false) })
 	o := c.ReplayAll(suites...)
 	t.Logf("%d verdicts replayed as the run gave them, %d not replayable from records alone, %d differ, %d broke",
 		o.Same, len(o.NotReplayed), len(o.Differ), len(o.Broke))

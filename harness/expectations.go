@@ -10,6 +10,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 	ginkgo "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 )
@@ -41,11 +44,6 @@ import (
 // file of one suite expects every verdict of that suite to pass.
 
 const (
-	ExpectEnv       = "MPITS_EXPECT"
-	ExpectUpdateEnv = "MPITS_EXPECT_UPDATE"
-)
-
-const (
 	// ExpectEntry is the report entry of a spec compared with the file.
 	ExpectEntry = "expectation"
 	expectExt   = ".expect"
@@ -55,7 +53,7 @@ const (
 type Expectation struct {
 	Rule   string
 	Impl   string
-	Status Status
+	Status verdict.Status
 	// Comment is the text after '#': the reason given when the line was
 	// written, or the vendor's own note. It is never compared.
 	Comment string
@@ -92,9 +90,9 @@ func ParseExpectations(path string, data []byte) (*ExpectFile, error) {
 		if len(fields) != 3 {
 			return nil, fmt.Errorf("%s:%d: %q is not RULE IMPLEMENTATION STATUS [# reason]", path, n, strings.TrimSpace(sc.Text()))
 		}
-		e := Expectation{Rule: fields[0], Impl: fields[1], Status: Status(fields[2]), Comment: strings.TrimSpace(comment), Line: n}
+		e := Expectation{Rule: fields[0], Impl: fields[1], Status: verdict.Status(fields[2]), Comment: strings.TrimSpace(comment), Line: n}
 		switch e.Status {
-		case Pass, Fail, Error, Unsupported:
+		case verdict.Pass, verdict.Fail, verdict.Error, verdict.Unsupported:
 		default:
 			return nil, fmt.Errorf("%s:%d: status %q is none of fail, error, unsupported, pass", path, n, fields[2])
 		}
@@ -119,7 +117,7 @@ func ReadExpectations(dir, suite string) (*ExpectFile, error) {
 		return &ExpectFile{Path: path, byKey: map[string]int{}}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s=%s: cannot read %s: %v", ExpectEnv, dir, path, errors.Unwrap(err))
+		return nil, fmt.Errorf("%s=%s: cannot read %s: %v", settings.ExpectEnv, dir, path, errors.Unwrap(err))
 	}
 	return ParseExpectations(path, data)
 }
@@ -129,7 +127,7 @@ func (f *ExpectFile) Expect(rule, impl string) Expectation {
 	if i, ok := f.byKey[expectKey(rule, impl)]; ok {
 		return f.Lines[i]
 	}
-	return Expectation{Rule: rule, Impl: impl, Status: Pass}
+	return Expectation{Rule: rule, Impl: impl, Status: verdict.Pass}
 }
 
 // where is the line's place, for messages: "MPI_T.expect:9", or that the
@@ -162,7 +160,7 @@ func (f *ExpectFile) impls() []string {
 // Seen is one verdict of a run, as an update writes it.
 type Seen struct {
 	Rule, Impl string
-	Status     Status
+	Status     verdict.Status
 	Reason     string
 }
 
@@ -175,17 +173,17 @@ func (f *ExpectFile) Update(seen []Seen, has func(rule string) bool) []Expectati
 	var out []Expectation
 	for _, s := range seen {
 		judged[expectKey(s.Rule, s.Impl)] = true
-		if s.Status == Pass {
+		if s.Status == verdict.Pass {
 			continue
 		}
-		e := Expectation{Rule: s.Rule, Impl: s.Impl, Status: s.Status, Comment: FirstLine(s.Reason)}
+		e := Expectation{Rule: s.Rule, Impl: s.Impl, Status: s.Status, Comment: verdict.FirstLine(s.Reason)}
 		if old := f.Expect(s.Rule, s.Impl); old.Line > 0 && old.Status == s.Status {
 			e.Comment = old.Comment
 		}
 		out = append(out, e)
 	}
 	for _, e := range f.Lines {
-		if !judged[expectKey(e.Rule, e.Impl)] && has(e.Rule) && e.Status != Pass {
+		if !judged[expectKey(e.Rule, e.Impl)] && has(e.Rule) && e.Status != verdict.Pass {
 			out = append(out, e)
 		}
 	}
@@ -210,10 +208,10 @@ func FormatExpectations(suite string, lines []Expectation) []byte {
 	b.WriteString("# verdict is not pass (a pair not listed is expected to pass):\n")
 	b.WriteString("#   RULE IMPLEMENTATION STATUS  # reason\n")
 	b.WriteString("# Only the status is compared. The text after # is the reason given when the\n")
-	fmt.Fprintf(&b, "# line was written (or your own note): %s=1 rewrites the file,\n", ExpectUpdateEnv)
+	fmt.Fprintf(&b, "# line was written (or your own note): %s=1 rewrites the file,\n", settings.ExpectUpdateEnv)
 	b.WriteString("# keeping it while the status stays.\n")
 	for _, e := range lines {
-		if e.Status == Pass {
+		if e.Status == verdict.Pass {
 			continue
 		}
 		fmt.Fprintf(&b, "%s %s %s", e.Rule, e.Impl, e.Status)
@@ -243,30 +241,30 @@ var expecting *expectState
 func (s *Suite) readVendorSettings() error {
 	expecting = nil
 	readInject(s)
-	u := Setting(ExpectUpdateEnv)
+	u := settings.Setting(settings.ExpectUpdateEnv)
 	if err := u.Err(); err != nil {
 		return err
 	}
-	dir, update := Setting(ExpectEnv).String(), ""
+	dir, update := settings.Setting(settings.ExpectEnv).String(), ""
 	if u.String() == "1" {
 		update = "1"
 	}
 	if dir == "" {
 		if update != "" {
-			return fmt.Errorf("%s=1 needs %s, the folder to write the expectations to", ExpectUpdateEnv, ExpectEnv)
+			return fmt.Errorf("%s=1 needs %s, the folder to write the expectations to", settings.ExpectUpdateEnv, settings.ExpectEnv)
 		}
 		return nil
 	}
 	abs, err := resolveFromInvocation(dir)
 	if err != nil {
-		return fmt.Errorf("%s=%s: %v; give an absolute path", ExpectEnv, dir, err)
+		return fmt.Errorf("%s=%s: %v; give an absolute path", settings.ExpectEnv, dir, err)
 	}
 	st, err := os.Stat(abs)
 	switch {
 	case err == nil && !st.IsDir():
-		return fmt.Errorf("%s=%s is a file: it names a folder, which holds one file per suite (%s, ...)", ExpectEnv, abs, ExpectFileName(s.Name))
+		return fmt.Errorf("%s=%s is a file: it names a folder, which holds one file per suite (%s, ...)", settings.ExpectEnv, abs, ExpectFileName(s.Name))
 	case err != nil && update == "":
-		return fmt.Errorf("%s=%s does not exist: write it first with %s=1 (a run never writes it otherwise)", ExpectEnv, abs, ExpectUpdateEnv)
+		return fmt.Errorf("%s=%s does not exist: write it first with %s=1 (a run never writes it otherwise)", settings.ExpectEnv, abs, settings.ExpectUpdateEnv)
 	}
 	f, err := ReadExpectations(abs, s.Name)
 	if err != nil {
@@ -301,9 +299,9 @@ func resolveFromInvocation(p string) (string, error) {
 
 // ExpectResult is what a spec compared with the file records (ExpectEntry).
 type ExpectResult struct {
-	Expected Status `json:"expected"`
-	Line     int    `json:"line,omitempty"` // the file's line; 0: none (expected to pass)
-	Now      Status `json:"now"`
+	Expected verdict.Status `json:"expected"`
+	Line     int            `json:"line,omitempty"` // the file's line; 0: none (expected to pass)
+	Now      verdict.Status `json:"now"`
 	// Failing: the change fails the spec (a rule that fails the run, and
 	// no update); a change of another rule is only reported.
 	Failing bool   `json:"failing,omitempty"`
@@ -329,14 +327,14 @@ const (
 
 // compare is rule r's verdict v on impl against the file; strict says
 // whether a fail of r fails the run (Strict).
-func (st *expectState) compare(r Rule, impl string, v Verdict, strict bool) (ExpectResult, expectAction) {
+func (st *expectState) compare(r rulebook.Rule, impl string, v verdict.Verdict, strict bool) (ExpectResult, expectAction) {
 	want := st.file.Expect(r.ID, impl)
 	res := ExpectResult{Expected: want.Status, Line: want.Line, Now: v.Status, Where: st.file.where(want)}
 	res.Failing = res.Changed() && !st.update && strict
 	switch {
 	case res.Failing:
 		return res, failChanged
-	case v.Status != Fail && v.Status != Error:
+	case v.Status != verdict.Fail && v.Status != verdict.Error:
 		return res, leaveToReport
 	case res.Changed() && !st.update:
 		// a quality or interpretation rule's change: report says it, the
@@ -351,12 +349,12 @@ func (st *expectState) compare(r Rule, impl string, v Verdict, strict bool) (Exp
 // saying so with its reason; a change of a rule that fails the run fails
 // the spec, naming it. Anything else returns, for report to end the spec
 // as without a file. With MPITS_EXPECT_UPDATE every verdict is accepted.
-func expectVerdict(r Rule, impl string, v Verdict) {
+func expectVerdict(r rulebook.Rule, impl string, v verdict.Verdict) {
 	st := expecting
 	if st == nil {
 		return
 	}
-	res, action := st.compare(r, impl, v, Strict(r.Basis, ginkgo.GinkgoLabelFilter()))
+	res, action := st.compare(r, impl, v, rulebook.Strict(r.Basis, ginkgo.GinkgoLabelFilter()))
 	ginkgo.AddReportEntry(ExpectEntry, res, quiet)
 	if action == leaveToReport {
 		return
@@ -371,12 +369,12 @@ func expectVerdict(r Rule, impl string, v Verdict) {
 
 // expectedMessage is the skip message of a fail or error the file expects
 // (or an update accepts), with its reason.
-func (st *expectState) expectedMessage(res ExpectResult, v Verdict) string {
+func (st *expectState) expectedMessage(res ExpectResult, v verdict.Verdict) string {
 	how := "as expected (" + res.Where + ")"
 	if st.update && res.Changed() {
-		how = fmt.Sprintf("accepted: %s=1 writes it to %s", ExpectUpdateEnv, filepath.Base(st.file.Path))
+		how = fmt.Sprintf("accepted: %s=1 writes it to %s", settings.ExpectUpdateEnv, filepath.Base(st.file.Path))
 	}
-	return fmt.Sprintf("%s, %s: %s", v.Status, how, FirstLine(v.Reason))
+	return fmt.Sprintf("%s, %s: %s", v.Status, how, verdict.FirstLine(v.Reason))
 }
 
 // changeLine is a change in one line: "STR-3 on mpich-tools: expected
@@ -387,27 +385,27 @@ func changeLine(rule, impl string, res ExpectResult) string {
 
 // changeMessage is a changed verdict's failure: the change, what to do,
 // and the new verdict's reason and evidence.
-func (st *expectState) changeMessage(rule, impl string, res ExpectResult, v Verdict) string {
+func (st *expectState) changeMessage(rule, impl string, res ExpectResult, v verdict.Verdict) string {
 	var b strings.Builder
 	b.WriteString(changeLine(rule, impl, res))
-	if res.Now == Pass {
-		fmt.Fprintf(&b, ": update the file (%s=1)", ExpectUpdateEnv)
+	if res.Now == verdict.Pass {
+		fmt.Fprintf(&b, ": update the file (%s=1)", settings.ExpectUpdateEnv)
 	} else {
-		b.WriteString(": " + FirstLine(v.Reason))
+		b.WriteString(": " + verdict.FirstLine(v.Reason))
 	}
 	if res.Line == 0 && st.file.Exists {
 		if ids := st.file.impls(); len(ids) > 0 && !contains(ids, impl) {
 			fmt.Fprintf(&b, "\n(%s has no line on %s, only on %s: was it written under another MPITS_IMPL_ID?)", filepath.Base(st.file.Path), impl, strings.Join(ids, ", "))
 		}
 	}
-	if res.Now == Pass && v.Reason != "" {
+	if res.Now == verdict.Pass && v.Reason != "" {
 		b.WriteString("\nnow: " + v.Reason)
 	}
 	if v.Evidence != "" && v.Evidence != v.Reason {
 		b.WriteString("\n" + v.Evidence)
 	}
-	if res.Now != Pass {
-		fmt.Fprintf(&b, "\nOnce the change is accepted, %s=1 writes it to %s.", ExpectUpdateEnv, st.file.Path)
+	if res.Now != verdict.Pass {
+		fmt.Fprintf(&b, "\nOnce the change is accepted, %s=1 writes it to %s.", settings.ExpectUpdateEnv, st.file.Path)
 	}
 	return b.String()
 }
@@ -431,7 +429,7 @@ func expectAfterSuite(r types.Report) string {
 	}
 	var failing, reported []string
 	var seen []Seen
-	matched := map[Status]int{}
+	matched := map[verdict.Status]int{}
 	for _, sp := range r.SpecReports {
 		j, v, ok := judgedVerdict(sp)
 		if !ok {
@@ -468,42 +466,42 @@ func expectAfterSuite(r types.Report) string {
 		return b.String()
 	}
 	if len(failing) == 0 {
-		fmt.Fprintf(&b, "\nmpits %s: as expected by %s: %s (%s)\n", st.suite, st.file.Path, plural(countAll(matched), "verdict"), statusCounts(matched))
+		fmt.Fprintf(&b, "\nmpits %s: as expected by %s: %s (%s)\n", st.suite, st.file.Path, verdict.Plural(countAll(matched), "verdict"), statusCounts(matched))
 	} else {
 		fmt.Fprintf(&b, "\nmpits %s: %s not as expected by %s, failing the run; %d as expected (%s)\n",
-			st.suite, plural(len(failing), "verdict"), st.file.Path, countAll(matched), statusCounts(matched))
+			st.suite, verdict.Plural(len(failing), "verdict"), st.file.Path, countAll(matched), statusCounts(matched))
 	}
 	if !st.file.Exists {
-		fmt.Fprintf(&b, "(the file does not exist, so every verdict is expected to pass: %s=1 writes it)\n", ExpectUpdateEnv)
+		fmt.Fprintf(&b, "(the file does not exist, so every verdict is expected to pass: %s=1 writes it)\n", settings.ExpectUpdateEnv)
 	}
 	if len(failing) > 0 {
-		fmt.Fprintf(&b, "CHANGED (once accepted, %s=1 rewrites the file):\n%s\n", ExpectUpdateEnv, strings.Join(failing, "\n"))
+		fmt.Fprintf(&b, "CHANGED (once accepted, %s=1 rewrites the file):\n%s\n", settings.ExpectUpdateEnv, strings.Join(failing, "\n"))
 	}
 	if len(reported) > 0 {
-		fmt.Fprintf(&b, "CHANGED, not failing the run (quality/interpretation rules; %s=quality to fail on them):\n%s\n", StrictEnv, strings.Join(reported, "\n"))
+		fmt.Fprintf(&b, "CHANGED, not failing the run (quality/interpretation rules; %s=quality to fail on them):\n%s\n", settings.StrictEnv, strings.Join(reported, "\n"))
 	}
 	if stale := st.stale(); len(stale) > 0 {
-		fmt.Fprintf(&b, "%s names rules this suite does not have: %s (%s=1 drops them)\n", filepath.Base(st.file.Path), strings.Join(stale, ", "), ExpectUpdateEnv)
+		fmt.Fprintf(&b, "%s names rules this suite does not have: %s (%s=1 drops them)\n", filepath.Base(st.file.Path), strings.Join(stale, ", "), settings.ExpectUpdateEnv)
 	}
 	return b.String()
 }
 
 // changeSummary is one changed verdict in the summary.
-func changeSummary(j Judged, res ExpectResult, v Verdict) string {
+func changeSummary(j Judged, res ExpectResult, v verdict.Verdict) string {
 	line := changeLine(j.ID, j.Impl, res)
-	if res.Now == Pass {
+	if res.Now == verdict.Pass {
 		return line + ": update the file"
 	}
-	return line + ": " + FirstLine(v.Reason)
+	return line + ": " + verdict.FirstLine(v.Reason)
 }
 
 // updateSummary is one verdict an update changes in the file.
-func updateSummary(j Judged, res ExpectResult, v Verdict) string {
+func updateSummary(j Judged, res ExpectResult, v verdict.Verdict) string {
 	line := fmt.Sprintf("%s on %s: %s → %s", j.ID, j.Impl, res.Expected, res.Now)
-	if res.Now == Pass {
+	if res.Now == verdict.Pass {
 		return line
 	}
-	return line + ": " + FirstLine(v.Reason)
+	return line + ": " + verdict.FirstLine(v.Reason)
 }
 
 // stale are the file's lines whose rule the suite does not have.
@@ -528,13 +526,13 @@ func (st *expectState) write(r types.Report, seen []Seen, changes []string) stri
 	old, _ := os.ReadFile(st.file.Path)
 	var b strings.Builder
 	if bytes.Equal(old, data) {
-		fmt.Fprintf(&b, "\nmpits %s: %s unchanged (%s; %s judged)\n", st.suite, st.file.Path, plural(len(lines), "line"), plural(len(seen), "verdict"))
+		fmt.Fprintf(&b, "\nmpits %s: %s unchanged (%s; %s judged)\n", st.suite, st.file.Path, verdict.Plural(len(lines), "line"), verdict.Plural(len(seen), "verdict"))
 		return b.String()
 	}
 	if err := writeFileAtomic(st.file.Path, data); err != nil {
 		return fmt.Sprintf("\nmpits %s: cannot write %s: %v\n", st.suite, st.file.Path, err)
 	}
-	counts := map[Status]int{}
+	counts := map[verdict.Status]int{}
 	for _, e := range lines {
 		counts[e.Status]++
 	}
@@ -542,7 +540,7 @@ func (st *expectState) write(r types.Report, seen []Seen, changes []string) stri
 	if !st.file.Exists {
 		what = "wrote a new"
 	}
-	fmt.Fprintf(&b, "\nmpits %s: %s %s (%s=1): %s (%s), %s changed\n", st.suite, what, st.file.Path, ExpectUpdateEnv, plural(len(lines), "line"), statusCounts(counts), plural(len(changes), "verdict"))
+	fmt.Fprintf(&b, "\nmpits %s: %s %s (%s=1): %s (%s), %s changed\n", st.suite, what, st.file.Path, settings.ExpectUpdateEnv, verdict.Plural(len(lines), "line"), statusCounts(counts), verdict.Plural(len(changes), "verdict"))
 	if len(changes) > 0 {
 		b.WriteString(strings.Join(changes, "\n") + "\n")
 	}
@@ -574,14 +572,7 @@ func writeFileAtomic(path string, data []byte) error {
 	return os.Rename(tmp, path)
 }
 
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-func countAll(m map[Status]int) int {
+func countAll(m map[verdict.Status]int) int {
 	n := 0
 	for _, c := range m {
 		n += c
@@ -590,9 +581,9 @@ func countAll(m map[Status]int) int {
 }
 
 // statusCounts is "8 pass, 1 fail", in the order of the statuses.
-func statusCounts(m map[Status]int) string {
+func statusCounts(m map[verdict.Status]int) string {
 	var parts []string
-	for _, s := range []Status{Pass, Fail, Error, Unsupported} {
+	for _, s := range []verdict.Status{verdict.Pass, verdict.Fail, verdict.Error, verdict.Unsupported} {
 		if m[s] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", m[s], s))
 		}
@@ -611,7 +602,7 @@ func expectedSpec(sp types.SpecReport) bool {
 		if e.Name == ExpectEntry {
 			var res ExpectResult
 			entryValue(e, &res)
-			return !res.Failing && (res.Now == Fail || res.Now == Error) && sp.State.Is(types.SpecStateSkipped)
+			return !res.Failing && (res.Now == verdict.Fail || res.Now == verdict.Error) && sp.State.Is(types.SpecStateSkipped)
 		}
 	}
 	return false

@@ -4,9 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 	"github.com/onsi/ginkgo/v2/types"
 )
 
@@ -25,15 +29,15 @@ func TestParseExpectations(t *testing.T) {
 	if len(f.Lines) != 3 {
 		t.Fatalf("%d lines, want 3: %+v", len(f.Lines), f.Lines)
 	}
-	if e := f.Expect("STR-3", "mpich-tools"); e.Status != Fail || e.Line != 2 || e.Comment != "source: 2 calls broke it" {
+	if e := f.Expect("STR-3", "mpich-tools"); e.Status != verdict.Fail || e.Line != 2 || e.Comment != "source: 2 calls broke it" {
 		t.Errorf("STR-3: %+v", e)
 	}
-	if e := f.Expect("ERR-8", "custom"); e.Status != Fail || e.Line != 4 || e.Comment != "our ticket 1234" {
+	if e := f.Expect("ERR-8", "custom"); e.Status != verdict.Fail || e.Line != 4 || e.Comment != "our ticket 1234" {
 		t.Errorf("ERR-8: %+v", e)
 	}
 	// a pair with no line is expected to pass: the same rule on another
 	// implementation too
-	if e := f.Expect("STR-3", "openmpi-deb"); e.Status != Pass || e.Line != 0 {
+	if e := f.Expect("STR-3", "openmpi-deb"); e.Status != verdict.Pass || e.Line != 0 {
 		t.Errorf("absent pair: %+v", e)
 	}
 	if got := f.where(f.Expect("STR-1", "mpich-tools")); got != "no line in MPI_T.expect" {
@@ -63,10 +67,10 @@ func TestParseExpectationsRefuses(t *testing.T) {
 // not pass, each on one line whatever its reason.
 func TestFormatExpectationsRoundTrip(t *testing.T) {
 	lines := []Expectation{
-		{Rule: "STR-3", Impl: "mpich-tools", Status: Fail, Comment: "two\nlines"},
-		{Rule: "CAT-3", Impl: "openmpi-deb", Status: Error, Comment: "timed out # after 60 s"},
-		{Rule: "CAT-3", Impl: "mpich-tools", Status: Unsupported},
-		{Rule: "STR-1", Impl: "mpich-tools", Status: Pass, Comment: "not written"},
+		{Rule: "STR-3", Impl: "mpich-tools", Status: verdict.Fail, Comment: "two\nlines"},
+		{Rule: "CAT-3", Impl: "openmpi-deb", Status: verdict.Error, Comment: "timed out # after 60 s"},
+		{Rule: "CAT-3", Impl: "mpich-tools", Status: verdict.Unsupported},
+		{Rule: "STR-1", Impl: "mpich-tools", Status: verdict.Pass, Comment: "not written"},
 	}
 	sortExpectations(lines)
 	data := FormatExpectations("MPI_T", lines)
@@ -100,11 +104,11 @@ GONE-1 mpich-tools fail  # a rule the suite no longer has
 		t.Fatal(err)
 	}
 	seen := []Seen{
-		{Rule: "STR-3", Impl: "mpich-tools", Status: Fail, Reason: "new reason, same status"},
-		{Rule: "STR-4", Impl: "mpich-tools", Status: Error, Reason: "the fixture crashed\nevidence"},
-		{Rule: "ERR-8", Impl: "mpich-tools", Status: Pass, Reason: "fixed"},
-		{Rule: "STR-2a", Impl: "mpich-tools", Status: Fail, Reason: "newly broken"},
-		{Rule: "STR-1", Impl: "mpich-tools", Status: Pass},
+		{Rule: "STR-3", Impl: "mpich-tools", Status: verdict.Fail, Reason: "new reason, same status"},
+		{Rule: "STR-4", Impl: "mpich-tools", Status: verdict.Error, Reason: "the fixture crashed\nevidence"},
+		{Rule: "ERR-8", Impl: "mpich-tools", Status: verdict.Pass, Reason: "fixed"},
+		{Rule: "STR-2a", Impl: "mpich-tools", Status: verdict.Fail, Reason: "newly broken"},
+		{Rule: "STR-1", Impl: "mpich-tools", Status: verdict.Pass},
 	}
 	has := func(rule string) bool { return rule != "GONE-1" }
 	got := string(FormatExpectations("MPI_T", f.Update(seen, has)))
@@ -127,7 +131,7 @@ func TestReadExpectationsMissingFile(t *testing.T) {
 	if err != nil || f.Exists || f.Path != filepath.Join(dir, "MPI_T_events.expect") {
 		t.Fatalf("%+v, %v", f, err)
 	}
-	if e := f.Expect("EVT-1", "custom"); e.Status != Pass {
+	if e := f.Expect("EVT-1", "custom"); e.Status != verdict.Pass {
 		t.Errorf("%+v", e)
 	}
 	if got := f.where(Expectation{}); got != "no MPI_T_events.expect" {
@@ -139,34 +143,34 @@ func TestReadExpectationsMissingFile(t *testing.T) {
 func TestExpectCompare(t *testing.T) {
 	f, _ := ParseExpectations("/e/MPI_T.expect", []byte("STR-3 m fail # r\nERR-8 m fail # q\nPVAR-23 m unsupported\n"))
 	st := &expectState{file: f}
-	normative := Rule{ID: "STR-3", Basis: Normative}
+	normative := rulebook.Rule{ID: "STR-3", Basis: rulebook.Normative}
 	for _, c := range []struct {
 		name   string
 		rule   string
-		now    Status
+		now    verdict.Status
 		strict bool
 		update bool
 		want   expectAction
 	}{
-		{"expected fail", "STR-3", Fail, true, false, skipExpected},
-		{"expected fail now passes", "STR-3", Pass, true, false, failChanged},
-		{"expected fail now an error", "STR-3", Error, true, false, failChanged},
-		{"new fail", "STR-1", Fail, true, false, failChanged},
-		{"new error", "STR-1", Error, true, false, failChanged},
-		{"pass as expected", "STR-1", Pass, true, false, leaveToReport},
-		{"unsupported as expected", "PVAR-23", Unsupported, true, false, leaveToReport},
-		{"unsupported now passes", "PVAR-23", Pass, true, false, failChanged},
-		{"pass now unsupported", "STR-1", Unsupported, true, false, failChanged},
-		{"quality rule newly failing: reported", "ERR-9", Fail, false, false, leaveToReport},
-		{"quality rule fixed: reported", "ERR-8", Pass, false, false, leaveToReport},
-		{"quality rule failing as expected", "ERR-8", Fail, false, false, skipExpected},
-		{"update accepts a new fail", "STR-1", Fail, true, true, skipExpected},
-		{"update accepts a fix", "STR-3", Pass, true, true, leaveToReport},
+		{"expected fail", "STR-3", verdict.Fail, true, false, skipExpected},
+		{"expected fail now passes", "STR-3", verdict.Pass, true, false, failChanged},
+		{"expected fail now an error", "STR-3", verdict.Error, true, false, failChanged},
+		{"new fail", "STR-1", verdict.Fail, true, false, failChanged},
+		{"new error", "STR-1", verdict.Error, true, false, failChanged},
+		{"pass as expected", "STR-1", verdict.Pass, true, false, leaveToReport},
+		{"unsupported as expected", "PVAR-23", verdict.Unsupported, true, false, leaveToReport},
+		{"unsupported now passes", "PVAR-23", verdict.Pass, true, false, failChanged},
+		{"pass now unsupported", "STR-1", verdict.Unsupported, true, false, failChanged},
+		{"quality rule newly failing: reported", "ERR-9", verdict.Fail, false, false, leaveToReport},
+		{"quality rule fixed: reported", "ERR-8", verdict.Pass, false, false, leaveToReport},
+		{"quality rule failing as expected", "ERR-8", verdict.Fail, false, false, skipExpected},
+		{"update accepts a new fail", "STR-1", verdict.Fail, true, true, skipExpected},
+		{"update accepts a fix", "STR-3", verdict.Pass, true, true, leaveToReport},
 	} {
 		st.update = c.update
 		r := normative
 		r.ID = c.rule
-		res, got := st.compare(r, "m", Verdict{Status: c.now}, c.strict)
+		res, got := st.compare(r, "m", verdict.Verdict{Status: c.now}, c.strict)
 		if got != c.want {
 			t.Errorf("%s: action %d, want %d (%+v)", c.name, got, c.want, res)
 		}
@@ -180,14 +184,14 @@ func TestExpectCompare(t *testing.T) {
 func TestChangeMessage(t *testing.T) {
 	f, _ := ParseExpectations("/e/MPI_T.expect", []byte("# h\nPVAR-27f mpich-tools fail # r\n"))
 	st := &expectState{file: f}
-	res, _ := st.compare(Rule{ID: "PVAR-27f", Basis: Normative}, "mpich-tools", Verdict{Status: Pass}, true)
-	got := st.changeMessage("PVAR-27f", "mpich-tools", res, Verdict{Status: Pass, Reason: "3 handles freed"})
+	res, _ := st.compare(rulebook.Rule{ID: "PVAR-27f", Basis: rulebook.Normative}, "mpich-tools", verdict.Verdict{Status: verdict.Pass}, true)
+	got := st.changeMessage("PVAR-27f", "mpich-tools", res, verdict.Verdict{Status: verdict.Pass, Reason: "3 handles freed"})
 	if !strings.HasPrefix(got, "PVAR-27f on mpich-tools: expected fail (MPI_T.expect:2), now pass: update the file (MPITS_EXPECT_UPDATE=1)\nnow: 3 handles freed") {
 		t.Errorf("fixed rule:\n%s", got)
 	}
 	// a file written for another implementation id says so
-	res, _ = st.compare(Rule{ID: "STR-3", Basis: Normative}, "custom", Verdict{Status: Fail}, true)
-	got = st.changeMessage("STR-3", "custom", res, Verdict{Status: Fail, Reason: "NULL buffer: rc 12", Evidence: "records"})
+	res, _ = st.compare(rulebook.Rule{ID: "STR-3", Basis: rulebook.Normative}, "custom", verdict.Verdict{Status: verdict.Fail}, true)
+	got = st.changeMessage("STR-3", "custom", res, verdict.Verdict{Status: verdict.Fail, Reason: "NULL buffer: rc 12", Evidence: "records"})
 	for _, want := range []string{
 		"STR-3 on custom: expected pass (no line in MPI_T.expect), now fail: NULL buffer: rc 12\n",
 		"MPI_T.expect has no line on custom, only on mpich-tools: was it written under another MPITS_IMPL_ID?",
@@ -201,8 +205,8 @@ func TestChangeMessage(t *testing.T) {
 }
 
 // compared is a spec as a run with MPITS_EXPECT records it.
-func compared(t *testing.T, state types.SpecState, st *expectState, j Judged, v Verdict) types.SpecReport {
-	res, _ := st.compare(Rule{ID: j.ID, Basis: j.Basis}, j.Impl, v, j.Basis == Normative)
+func compared(t *testing.T, state types.SpecState, st *expectState, j Judged, v verdict.Verdict) types.SpecReport {
+	res, _ := st.compare(rulebook.Rule{ID: j.ID, Basis: j.Basis}, j.Impl, v, j.Basis == rulebook.Normative)
 	sp := spec(t, state, j, &v)
 	data, _ := json.Marshal(res)
 	sp.ReportEntries = append(sp.ReportEntries, types.ReportEntry{Name: ExpectEntry, Value: types.ReportEntryValue{AsJSON: string(data)}})
@@ -217,14 +221,14 @@ func TestExpectSummary(t *testing.T) {
 	f.Exists = true
 	expecting = st
 	defer func() { expecting = nil }()
-	rule := func(id string, b Basis) Judged {
-		return Judged{RuleInfo: RuleInfo{ID: id, Source: "MPI-5.0 §15.3.3", Basis: b}, Impl: "mpich-tools"}
+	rule := func(id string, b rulebook.Basis) Judged {
+		return Judged{RuleInfo: rulebook.RuleInfo{ID: id, Source: "MPI-5.0 §15.3.3", Basis: b}, Impl: "mpich-tools"}
 	}
 	r := types.Report{SuiteDescription: "MPI_T", SpecReports: types.SpecReports{
-		compared(t, types.SpecStateSkipped, st, rule("STR-3", Normative), Verdict{Status: Fail, Reason: "NULL buffer"}),
-		compared(t, types.SpecStateFailed, st, rule("STR-2a", Normative), Verdict{Status: Fail, Reason: "11925 truncated calls"}),
-		compared(t, types.SpecStatePassed, st, rule("ERR-8", Quality), Verdict{Status: Pass, Reason: "distinct strings"}),
-		compared(t, types.SpecStatePassed, st, rule("STR-1", Normative), Verdict{Status: Pass}),
+		compared(t, types.SpecStateSkipped, st, rule("STR-3", rulebook.Normative), verdict.Verdict{Status: verdict.Fail, Reason: "NULL buffer"}),
+		compared(t, types.SpecStateFailed, st, rule("STR-2a", rulebook.Normative), verdict.Verdict{Status: verdict.Fail, Reason: "11925 truncated calls"}),
+		compared(t, types.SpecStatePassed, st, rule("ERR-8", rulebook.Quality), verdict.Verdict{Status: verdict.Pass, Reason: "distinct strings"}),
+		compared(t, types.SpecStatePassed, st, rule("STR-1", rulebook.Normative), verdict.Verdict{Status: verdict.Pass}),
 	}}
 	got := Summary(r) + expectAfterSuite(r)
 	for _, want := range []string{
@@ -252,9 +256,9 @@ func TestExpectUpdateWrites(t *testing.T) {
 	st := &expectState{dir: dir, file: f, suite: "MPI_T", update: true, has: map[string]bool{"STR-3": true, "STR-1": true}}
 	expecting = st
 	defer func() { expecting = nil }()
-	j := Judged{RuleInfo: RuleInfo{ID: "STR-3", Basis: Normative}, Impl: "mpich-tools"}
+	j := Judged{RuleInfo: rulebook.RuleInfo{ID: "STR-3", Basis: rulebook.Normative}, Impl: "mpich-tools"}
 	r := types.Report{SuiteDescription: "MPI_T", SpecReports: types.SpecReports{
-		compared(t, types.SpecStateSkipped, st, j, Verdict{Status: Fail, Reason: "NULL buffer: rc 12"}),
+		compared(t, types.SpecStateSkipped, st, j, verdict.Verdict{Status: verdict.Fail, Reason: "NULL buffer: rc 12"}),
 	}}
 	r.SpecialSuiteFailureReasons = []string{"Interrupted by User"}
 	if got := expectAfterSuite(r); !strings.Contains(got, "not written: the run did not finish (Interrupted by User)") {
@@ -299,16 +303,16 @@ func TestReadVendorSettings(t *testing.T) {
 		{file, "", "is a file: it names a folder, which holds one file per suite (MPI_T.expect, ...)"},
 		{bad, "", `MPI_T.expect:1: "STR-3 fail" is not RULE IMPLEMENTATION STATUS`},
 	} {
-		t.Setenv(ExpectEnv, c.expect)
-		t.Setenv(ExpectUpdateEnv, c.update)
+		t.Setenv(settings.ExpectEnv, c.expect)
+		t.Setenv(settings.ExpectUpdateEnv, c.update)
 		err := s.readVendorSettings()
 		switch {
 		case c.want == "" && err != nil:
-			t.Errorf("%s=%q %s=%q: %v", ExpectEnv, c.expect, ExpectUpdateEnv, c.update, err)
+			t.Errorf("%s=%q %s=%q: %v", settings.ExpectEnv, c.expect, settings.ExpectUpdateEnv, c.update, err)
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
-			t.Errorf("%s=%q %s=%q: error %v, want %q", ExpectEnv, c.expect, ExpectUpdateEnv, c.update, err, c.want)
+			t.Errorf("%s=%q %s=%q: error %v, want %q", settings.ExpectEnv, c.expect, settings.ExpectUpdateEnv, c.update, err, c.want)
 		case c.expect != "" && err == nil && expecting == nil:
-			t.Errorf("%s=%q: no expectations", ExpectEnv, c.expect)
+			t.Errorf("%s=%q: no expectations", settings.ExpectEnv, c.expect)
 		}
 	}
 	expecting = nil
@@ -318,7 +322,7 @@ func TestReadVendorSettings(t *testing.T) {
 // binary runs in.
 func TestResolveFromInvocation(t *testing.T) {
 	got, err := resolveFromInvocation("ci/expect")
-	parent, perr := os.Readlink("/proc/" + itoa(os.Getppid()) + "/cwd")
+	parent, perr := os.Readlink("/proc/" + strconv.Itoa(os.Getppid()) + "/cwd")
 	if err != nil || perr != nil || got != filepath.Join(parent, "ci/expect") {
 		t.Errorf("got %q, %v (parent's folder %q, %v)", got, err, parent, perr)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
 	ginkgo "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 )
@@ -14,9 +16,15 @@ import (
 func TestImportedRemovedAtSuiteEnd(t *testing.T) {
 	t.Setenv("MPITS_REPORT_DIR", "")
 	root := t.TempDir()
-	src := writeFile(t, filepath.Join(t.TempDir(), "app-0123", "app"), "#!/bin/sh\n", 0o755)
-	x := &X{Impl: &Impl{ID: "in-root", Root: root}}
-	host := &Impl{ID: "host"}
+	src := filepath.Join(t.TempDir(), "app-0123", "app")
+	if err := os.MkdirAll(filepath.Dir(src), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(src, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	x := &rulebook.X{Impl: &mpi.Impl{ID: "in-root", Root: root}}
+	host := &mpi.Impl{ID: "host"}
 	var inner string
 	ginkgo.BeforeSuite(func() {
 		Setup(nil, nil)
@@ -32,7 +40,7 @@ func TestImportedRemovedAtSuiteEnd(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(root, "tmp", "*")); len(left) > 0 {
 		t.Errorf("left in the root after the suite: %v", left)
 	}
-	if got := (&X{Impl: host}).PathFrom(x.Impl, "/usr/bin/app"); got != filepath.Join(root, "usr/bin/app") {
+	if got := (&rulebook.X{Impl: host}).PathFrom(x.Impl, "/usr/bin/app"); got != filepath.Join(root, "usr/bin/app") {
 		t.Errorf("the host's path to a file in the root is %s, want %s", got, filepath.Join(root, "usr/bin/app"))
 	}
 	if _, err := os.Stat(filepath.Join(root, "usr")); err == nil {

@@ -5,15 +5,11 @@ import (
 	"os"
 	"strings"
 	"sync"
-)
 
-// InjectEnv preloads fault injectors of the suite (comma-separated names,
-// e.g. inject_mpit_string_len) into every job its rules are judged from, as
-// if the implementation had changed: a test setting, with which
-// ci/vendor-scenario breaks one rule of a real implementation; the verdicts
-// are then not the implementation's own. Fault-injector specs are not
-// meant to run with it.
-const InjectEnv = "MPITS_INJECT"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
+)
 
 // The injectors MPITS_INJECT names that this suite has.
 var (
@@ -26,7 +22,7 @@ var (
 // the same setting), not refused.
 func readInject(s *Suite) {
 	injectNames = nil
-	names := Setting(InjectEnv).List()
+	names := settings.Setting(settings.InjectEnv).List()
 	if len(names) == 0 {
 		return
 	}
@@ -43,21 +39,21 @@ func readInject(s *Suite) {
 		}
 	}
 	if len(injectNames) > 0 {
-		fmt.Fprintf(os.Stderr, "mpits %s (%s): every job preloads %s (a test setting: the verdicts are not the implementation's own)\n", s.Name, InjectEnv, strings.Join(injectNames, ", "))
+		fmt.Fprintf(os.Stderr, "mpits %s (%s): every job preloads %s (a test setting: the verdicts are not the implementation's own)\n", s.Name, settings.InjectEnv, strings.Join(injectNames, ", "))
 	}
 	if len(missing) > 0 {
-		fmt.Fprintf(os.Stderr, "mpits %s (%s): %s is not an injector of this suite; its jobs run without it\n", s.Name, InjectEnv, strings.Join(missing, ", "))
+		fmt.Fprintf(os.Stderr, "mpits %s (%s): %s is not an injector of this suite; its jobs run without it\n", s.Name, settings.InjectEnv, strings.Join(missing, ", "))
 	}
 }
 
 // injected is what MPITS_INJECT preloads into the jobs of e's rules.
-func injected(e *Env) []string {
+func injected(e *rulebook.Env) []string {
 	var out []string
 	for _, n := range injectNames {
 		b := e.Fixtures[n]
 		if b.Path == "" || b.Error != "" {
 			if _, warned := injectWarn.LoadOrStore(e.Impl.ID+"\x00"+n, true); !warned {
-				fmt.Fprintf(os.Stderr, "mpits: %s: %s did not build for %s (%s); its jobs run without it\n", InjectEnv, n, e.Impl.ID, FirstLine(b.Error))
+				fmt.Fprintf(os.Stderr, "mpits: %s: %s did not build for %s (%s); its jobs run without it\n", settings.InjectEnv, n, e.Impl.ID, verdict.FirstLine(b.Error))
 			}
 			continue
 		}

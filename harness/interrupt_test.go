@@ -9,6 +9,12 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/mpitest"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // A suite package on a fake implementation (its capabilities in the run
@@ -23,17 +29,20 @@ import (
 	"testing"
 
 	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
-var Suite = &harness.Suite{Name: "PI", Checks: []harness.Check{{ID: "C-PI", Title: "a slow job", Needs: "mpi", Rules: []harness.Rule{
-	{ID: "R-FAIL", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative, Text: "fails", Judge: func(*harness.X) harness.Verdict { return harness.Verdict{Status: harness.Fail, Reason: "it broke"} }},
-	{ID: "R-PASS", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative, Text: "passes", Judge: func(*harness.X) harness.Verdict { return harness.Exposed(1, "things", "fine") }},
-	{ID: "R-SLOW", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative, Text: "waits", Judge: func(x *harness.X) harness.Verdict {
-		res, _, _ := x.Launch(harness.Job{Name: "slow", Ranks: 1, Program: "/bin/true"})
+var Suite = &harness.Suite{Name: "PI", Checks: []rulebook.Check{{ID: "C-PI", Title: "a slow job", Needs: "mpi", Rules: []rulebook.Rule{
+	{ID: "R-FAIL", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative, Text: "fails", Judge: func(*rulebook.X) verdict.Verdict { return verdict.Verdict{Status: verdict.Fail, Reason: "it broke"} }},
+	{ID: "R-PASS", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative, Text: "passes", Judge: func(*rulebook.X) verdict.Verdict { return rulebook.Exposed(1, "things", "fine") }},
+	{ID: "R-SLOW", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative, Text: "waits", Judge: func(x *rulebook.X) verdict.Verdict {
+		res, _, _ := x.Launch(mpi.Job{Name: "slow", Ranks: 1, Program: "/bin/true"})
 		if !res.OK() {
-			return harness.Verdict{Status: harness.Error, Reason: res.Problem()}
+			return verdict.Verdict{Status: verdict.Error, Reason: res.Problem()}
 		}
-		return harness.Exposed(1, "jobs", "it ran")
+		return rulebook.Exposed(1, "jobs", "it ran")
 	}},
 }}}}
 
@@ -47,20 +56,20 @@ func TestPI(t *testing.T) { Suite.Run(t) }
 `,
 	})
 	tmp := t.TempDir()
-	launcher := writeFile(t, filepath.Join(tmp, "fake-mpiexec"), "#!/bin/sh\nsetsid sleep 120 </dev/null >/dev/null 2>&1 &\nexec sleep 120\n", 0o755)
-	impls := writeFile(t, filepath.Join(tmp, "impls.json"), `{"implementations":[{"id":"fake","available":true,"cc":"/bin/true","launcher":"`+launcher+`"}]}`, 0o644)
+	launcher := mpitest.WriteFile(t, filepath.Join(tmp, "fake-mpiexec"), "#!/bin/sh\nsetsid sleep 120 </dev/null >/dev/null 2>&1 &\nexec sleep 120\n", 0o755)
+	impls := mpitest.WriteFile(t, filepath.Join(tmp, "impls.json"), `{"implementations":[{"id":"fake","available":true,"cc":"/bin/true","launcher":"`+launcher+`"}]}`, 0o644)
 	run := filepath.Join(tmp, "run")
-	writeFile(t, filepath.Join(run, "caps-fake.json"), `{"impl":"fake","available":true}`, 0o644)
+	mpitest.WriteFile(t, filepath.Join(run, "caps-fake.json"), `{"impl":"fake","available":true}`, 0o644)
 	jobDir = filepath.Join(tmp, "jobs")
 	if err := os.MkdirAll(jobDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return dir, []string{"MPITS_IMPLEMENTATIONS=" + impls, RunDirEnv + "=" + run, "MPITS_PROGRESS=0", "MPITS_JOB_DIR=" + jobDir}, jobDir
+	return dir, []string{"MPITS_IMPLEMENTATIONS=" + impls, settings.RunDirEnv + "=" + run, "MPITS_PROGRESS=0", "MPITS_JOB_DIR=" + jobDir}, jobDir
 }
 
 // marked are the live processes (not zombies) whose environment holds mark.
 func marked(mark string) []int {
-	return markedPids([]byte(mark + "\x00"))
+	return mpi.MarkedPids([]byte(mark + "\x00"))
 }
 
 // jobFolders are the job folders in dir.
@@ -90,7 +99,7 @@ func TestInterruptCleansUpAndReports(t *testing.T) {
 		{"sigterm-go", func(t *testing.T, goPid int, _ string) { syscall.Kill(goPid, syscall.SIGTERM) }, "the end of its parent process"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			mark := "MPITSTEST_INTERRUPT=" + randomToken() // not MPITS_: no setting
+			mark := "MPITSTEST_INTERRUPT=" + mpi.RandomToken() // not MPITS_: no setting
 			outPath := filepath.Join(t.TempDir(), "out")
 			// appended to, as a terminal or a CI log: the test process writes
 			// its console lines there itself (goStderr)
@@ -171,7 +180,7 @@ func jobSleepers(mark string) []int {
 	var out []int
 	for _, pid := range marked(mark) {
 		env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-		if bytes.Contains(env, []byte("\x00"+jobMarker+"=")) {
+		if bytes.Contains(env, []byte("\x00"+settings.JobMarker+"=")) {
 			out = append(out, pid)
 		}
 	}
@@ -202,16 +211,16 @@ func describe(pids []int) string {
 // What an interrupted run prints: the verdicts in before the interrupt, as
 // the end of a run lists them (a quality fail reported, not failing it).
 func TestInterruptedSummary(t *testing.T) {
-	v := func(st Status, reason string) func(*X) Verdict {
-		return func(*X) Verdict { return Verdict{Status: st, Reason: reason} }
+	v := func(st verdict.Status, reason string) func(*rulebook.X) verdict.Verdict {
+		return func(*rulebook.X) verdict.Verdict { return verdict.Verdict{Status: st, Reason: reason} }
 	}
-	rules := []Rule{
-		{ID: "R-F", Source: "MPI-5.0 §15.3.3", Basis: Normative, Judge: v(Fail, "it broke")},
-		{ID: "R-Q", Source: "MPI-5.0 §15.3.3", Basis: Quality, Judge: v(Fail, "it broke quietly")},
-		{ID: "R-E", Source: "seed 000", Basis: SeedBasis, Judge: v(Error, "the fixture died\nwith more")},
-		{ID: "R-P", Source: "MPI-5.0 §15.3.3", Basis: Normative, Judge: func(*X) Verdict { return Exposed(1, "things", "fine") }},
+	rules := []rulebook.Rule{
+		{ID: "R-F", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative, Judge: v(verdict.Fail, "it broke")},
+		{ID: "R-Q", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Quality, Judge: v(verdict.Fail, "it broke quietly")},
+		{ID: "R-E", Source: "seed 000", Basis: rulebook.SeedBasis, Judge: v(verdict.Error, "the fixture died\nwith more")},
+		{ID: "R-P", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative, Judge: func(*rulebook.X) verdict.Verdict { return rulebook.Exposed(1, "things", "fine") }},
 	}
-	s := &Suite{Name: "U", Checks: []Check{{ID: "C-U", Title: "u", Needs: "mpi", Rules: rules}}}
+	s := &Suite{Name: "U", Checks: []rulebook.Check{{ID: "C-U", Title: "u", Needs: "mpi", Rules: rules}}}
 	judgedBefore.Lock()
 	saved := judgedBefore.v
 	judgedBefore.v = nil
@@ -225,7 +234,7 @@ func TestInterruptedSummary(t *testing.T) {
 	interruptStart = start
 	t.Cleanup(func() { interruptStart = saveStart })
 
-	got := s.interruptedSummary(&interruption{cause: "SIGTERM", at: start.Add(2 * time.Second), killed: 2, removed: 2}, 10, true)
+	got := s.interruptedSummary(&mpi.Interruption{Cause: "SIGTERM", At: start.Add(2 * time.Second), Killed: 2, Removed: 2}, 10, true)
 	want := `
 mpits U: interrupted by SIGTERM after 2s: 4 of 10 verdicts were in (1 pass, 2 fail, 1 error); 2 running jobs killed, 2 job folders removed
 mpits U: 1 rules failed, 1 errors (the suite or a fixture broke), 1 quality/interpretation verdicts reported
@@ -238,7 +247,7 @@ ERRORS:
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
-	got = s.interruptedSummary(&interruption{cause: "SIGINT", at: start}, 0, false)
+	got = s.interruptedSummary(&mpi.Interruption{Cause: "SIGINT", At: start}, 0, false)
 	if !strings.HasPrefix(got, "\nmpits U: interrupted by SIGINT after 0s: 4 verdicts were in (1 pass, 2 fail, 1 error); the running jobs were still being killed when it ended\n") {
 		t.Errorf("got:\n%s", got)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
 )
@@ -81,7 +83,7 @@ func errorsApart(path string) error {
 		s := &suites.TestSuites[i]
 		for k := range s.TestCases {
 			c := &s.TestCases[k]
-			if c.Failure == nil || c.Failure.Type != "failed" || caseVerdict(*c).Status != Error {
+			if c.Failure == nil || c.Failure.Type != "failed" || caseVerdict(*c).Status != verdict.Error {
 				continue
 			}
 			c.Error = &reporters.JUnitError{Message: c.Failure.Message, Type: "error", Description: c.Failure.Description}
@@ -105,8 +107,8 @@ func errorsApart(path string) error {
 
 // caseVerdict is the verdict a JUnit test case's spec recorded (its
 // "verdict" property), or none.
-func caseVerdict(c reporters.JUnitTestCase) Verdict {
-	var v Verdict
+func caseVerdict(c reporters.JUnitTestCase) verdict.Verdict {
+	var v verdict.Verdict
 	if c.Properties != nil {
 		for _, p := range c.Properties.Properties {
 			if p.Name == "verdict" {
@@ -133,7 +135,7 @@ func JUnitReport(r types.Report) types.Report {
 			continue
 		}
 		var j Judged
-		var v Verdict
+		var v verdict.Verdict
 		for _, e := range sp.ReportEntries {
 			switch e.Name {
 			case "rule":
@@ -142,7 +144,7 @@ func JUnitReport(r types.Report) types.Report {
 				entryValue(e, &v)
 			}
 		}
-		if j.ID == "" || v.Status != Fail && v.Status != Error {
+		if j.ID == "" || v.Status != verdict.Fail && v.Status != verdict.Error {
 			continue
 		}
 		at := types.CodeLocation{FileName: j.File, LineNumber: j.Line}
@@ -151,7 +153,7 @@ func JUnitReport(r types.Report) types.Report {
 			sp.State = types.SpecStateSkipped
 			sp.Failure = types.Failure{
 				Message: fmt.Sprintf("%s, reported without failing the run (%s rule; %s=%s fails the run on it): %s\n%s",
-					v.Status, j.Basis, StrictEnv, j.Basis, v.Reason, rulePointer(j.ID, j.File, j.Line)),
+					v.Status, j.Basis, settings.StrictEnv, j.Basis, v.Reason, rulePointer(j.ID, j.File, j.Line)),
 				Location: at, FailureNodeType: types.NodeTypeIt, FailureNodeLocation: sp.LeafNodeLocation,
 			}
 		case sp.State.Is(types.SpecStateFailed | types.SpecStatePanicked):
@@ -191,4 +193,4 @@ func findingPage(id string) string {
 }
 
 // sourceRoot is moduleRoot, looked up once.
-var sourceRoot = sync.OnceValue(moduleRoot)
+var sourceRoot = sync.OnceValue(settings.ModuleRoot)

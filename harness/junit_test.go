@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mpits/mpits/harness/mpitest"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
 )
@@ -32,10 +36,10 @@ func TestJUnitPath(t *testing.T) {
 }
 
 // A rule spec as declare and report leave it in the report.
-func ruleSpec(id string, basis Basis, state types.SpecState, v Verdict) types.SpecReport {
+func ruleSpec(id string, basis rulebook.Basis, state types.SpecState, v verdict.Verdict) types.SpecReport {
 	sp := types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: "on impl-a", ContainerHierarchyTexts: []string{id}, State: state,
 		LeafNodeLocation: types.CodeLocation{FileName: "suites/x/judges.go", LineNumber: 7}}
-	j := Judged{RuleInfo: RuleInfo{ID: id, Basis: basis, File: "suites/x/judges.go", Line: 7}, Impl: "impl-a"}
+	j := Judged{RuleInfo: rulebook.RuleInfo{ID: id, Basis: basis, File: "suites/x/judges.go", Line: 7}, Impl: "impl-a"}
 	sp.ReportEntries = []types.ReportEntry{{Name: "rule", Value: types.WrapEntryValue(j)}, {Name: "verdict", Value: types.WrapEntryValue(v)}}
 	switch state {
 	case types.SpecStateFailed:
@@ -50,12 +54,12 @@ func ruleSpec(id string, basis Basis, state types.SpecState, v Verdict) types.Sp
 // with its reason, never passed; a failure is at the rule's judge.
 func TestJUnitReport(t *testing.T) {
 	r := types.Report{SuiteDescription: "X", SpecReports: []types.SpecReport{
-		ruleSpec("R-QUAL", Quality, types.SpecStatePassed, Verdict{Status: Fail, Reason: "it broke quietly"}),
-		ruleSpec("R-QERR", Interpretation, types.SpecStatePassed, Verdict{Status: Error, Reason: "the fixture died"}),
-		ruleSpec("R-FAIL", Normative, types.SpecStateFailed, Verdict{Status: Fail, Reason: "it broke"}),
-		ruleSpec("R-ERR", Normative, types.SpecStateFailed, Verdict{Status: Error, Reason: "the fixture died"}),
-		ruleSpec("R-PASS", Normative, types.SpecStatePassed, Verdict{Status: Pass, Reason: "fine"}),
-		ruleSpec("R-UNS", Normative, types.SpecStateSkipped, Verdict{Status: Unsupported, Reason: "no MPI_T"}),
+		ruleSpec("R-QUAL", rulebook.Quality, types.SpecStatePassed, verdict.Verdict{Status: verdict.Fail, Reason: "it broke quietly"}),
+		ruleSpec("R-QERR", rulebook.Interpretation, types.SpecStatePassed, verdict.Verdict{Status: verdict.Error, Reason: "the fixture died"}),
+		ruleSpec("R-FAIL", rulebook.Normative, types.SpecStateFailed, verdict.Verdict{Status: verdict.Fail, Reason: "it broke"}),
+		ruleSpec("R-ERR", rulebook.Normative, types.SpecStateFailed, verdict.Verdict{Status: verdict.Error, Reason: "the fixture died"}),
+		ruleSpec("R-PASS", rulebook.Normative, types.SpecStatePassed, verdict.Verdict{Status: verdict.Pass, Reason: "fine"}),
+		ruleSpec("R-UNS", rulebook.Normative, types.SpecStateSkipped, verdict.Verdict{Status: verdict.Unsupported, Reason: "no MPI_T"}),
 	}}
 	out := filepath.Join(t.TempDir(), "junit.xml")
 	if err := WriteJUnit(r, out); err != nil {
@@ -141,25 +145,27 @@ import (
 	"testing"
 
 	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
-func verdict(s harness.Status, reason string) func(*harness.X) harness.Verdict {
-	return func(*harness.X) harness.Verdict { return harness.Verdict{Status: s, Reason: reason} }
+func fixed(s verdict.Status, reason string) func(*rulebook.X) verdict.Verdict {
+	return func(*rulebook.X) verdict.Verdict { return verdict.Verdict{Status: s, Reason: reason} }
 }
 
-var Suite = &harness.Suite{Name: "` + name + `", Checks: []harness.Check{{ID: "C-` + name + `", Title: "fixed verdicts", Needs: "mpi", Rules: []harness.Rule{
+var Suite = &harness.Suite{Name: "` + name + `", Checks: []rulebook.Check{{ID: "C-` + name + `", Title: "fixed verdicts", Needs: "mpi", Rules: []rulebook.Rule{
 ` + rules + `}}}}
 
 func Test` + name + `(t *testing.T) { Suite.Run(t) }
 `
 	}
 	dir = testModule(t, map[string]string{
-		"suites/pa/pa_test.go": suite("pa", "PA", `	{ID: "R-FAIL", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative, Text: "fails", Judge: verdict(harness.Fail, "it broke")},
-	{ID: "R-QUAL", Source: "MPI-5.0 §15.3.3", Basis: harness.Quality, Text: "fails, reported", Judge: verdict(harness.Fail, "it broke quietly")},
-	{ID: "R-QERR", Source: "MPI-5.0 §15.3.3", Basis: harness.Quality, Text: "errs, reported", Judge: verdict(harness.Error, "the fixture died")},
-	{ID: "R-PASS", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative, Text: "passes", Judge: func(*harness.X) harness.Verdict { return harness.Exposed(1, "things", "fine") }},
+		"suites/pa/pa_test.go": suite("pa", "PA", `	{ID: "R-FAIL", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative, Text: "fails", Judge: fixed(verdict.Fail, "it broke")},
+	{ID: "R-QUAL", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Quality, Text: "fails, reported", Judge: fixed(verdict.Fail, "it broke quietly")},
+	{ID: "R-QERR", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Quality, Text: "errs, reported", Judge: fixed(verdict.Error, "the fixture died")},
+	{ID: "R-PASS", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative, Text: "passes", Judge: func(*rulebook.X) verdict.Verdict { return rulebook.Exposed(1, "things", "fine") }},
 `),
-		"suites/pb/pb_test.go": suite("pb", "PB", `	{ID: "R-B", Source: "seed 000", Basis: harness.SeedBasis, Text: "fails", Judge: verdict(harness.Fail, "it broke too")},
+		"suites/pb/pb_test.go": suite("pb", "PB", `	{ID: "R-B", Source: "seed 000", Basis: rulebook.SeedBasis, Text: "fails", Judge: fixed(verdict.Fail, "it broke too")},
 `),
 		"reports/findings/R-FAIL.md": "# R-FAIL\n",
 		RulesFile: `{"rules": [
@@ -172,10 +178,10 @@ func Test` + name + `(t *testing.T) { Suite.Run(t) }
 `,
 	})
 	tmp := t.TempDir()
-	impls := writeFile(t, filepath.Join(tmp, "impls.json"), `{"implementations":[{"id":"fake","available":true,"cc":"/bin/true","launcher":"/bin/true"}]}`, 0o644)
+	impls := mpitest.WriteFile(t, filepath.Join(tmp, "impls.json"), `{"implementations":[{"id":"fake","available":true,"cc":"/bin/true","launcher":"/bin/true"}]}`, 0o644)
 	run := filepath.Join(tmp, "run")
-	writeFile(t, filepath.Join(run, "caps-fake.json"), `{"impl":"fake","available":true}`, 0o644)
-	return dir, []string{"MPITS_IMPLEMENTATIONS=" + impls, RunDirEnv + "=" + run, "MPITS_PROGRESS=0"}
+	mpitest.WriteFile(t, filepath.Join(run, "caps-fake.json"), `{"impl":"fake","available":true}`, 0o644)
+	return dir, []string{"MPITS_IMPLEMENTATIONS=" + impls, settings.RunDirEnv + "=" + run, "MPITS_PROGRESS=0"}
 }
 
 // With an absolute -ginkgo.junit-report every package of go test ./...

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/settings"
 )
 
 // A verdict is about the implementation as it is now, so go test must never
@@ -36,7 +39,7 @@ func stampName() string { return fmt.Sprintf("mpits-run-stamp.%d", os.Getuid()) 
 // its cache, or says on the console that it could not.
 func neverCached(suite string) {
 	var errs []string
-	if root := moduleRoot(); root != "" {
+	if root := settings.ModuleRoot(); root != "" {
 		err := writeStamp(filepath.Join(root, StampLink, stampName()))
 		if err == nil {
 			return
@@ -48,7 +51,7 @@ func neverCached(suite string) {
 		return
 	}
 	errs = append(errs, err.Error())
-	fmt.Fprintf(goStderr(), "mpits %s: go test may answer the next identical run from its cache (no run stamp could be written: %v): add -count=1 to the go test command\n", suite, strings.Join(errs, "; "))
+	fmt.Fprintf(mpi.GoStderr(), "mpits %s: go test may answer the next identical run from its cache (no run stamp could be written: %v): add -count=1 to the go test command\n", suite, strings.Join(errs, "; "))
 }
 
 // writeStamp writes the time into path and opens it again, so that go test

@@ -5,8 +5,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 	ginkgo "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 )
@@ -30,41 +31,11 @@ const SetupNode = "mpits setup"
 
 // notJudgedStatus counts, in the progress lines, the errors that are rules
 // left not judged; it is no verdict's status.
-const notJudgedStatus Status = "not judged"
-
-// causeCap bounds a cause's line: its command (commandCap) and the end of
-// what the command said both fit.
-const causeCap = 600
-
-// causeLine is the first line of s, at most causeCap bytes.
-func causeLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > causeCap {
-		cut := causeCap
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
-}
-
-// probeCause is why no rule on e can be judged: its capability probe
-// broke. "" when it did not (or the implementation is unavailable, which
-// is no failure).
-func (e *Env) probeCause() string {
-	if e == nil || e.Caps == nil || !e.Caps.Available || len(e.Caps.Problems) == 0 {
-		return ""
-	}
-	return e.Impl.ID + ": the capability probe broke: " + causeLine(FirstAndMore(e.Caps.Problems))
-}
+const notJudgedStatus verdict.Status = "not judged"
 
 // notJudged ends the spec of a rule that v says was left not judged:
 // skipped, naming the cause. It returns for any other verdict.
-func notJudged(v Verdict) {
+func notJudged(v verdict.Verdict) {
 	if v.Cause == "" {
 		return
 	}
@@ -101,7 +72,7 @@ func notJudgedCauses(r types.Report) []notJudgedCause {
 		if !slices.Contains(c.Impls, j.Impl) {
 			c.Impls = append(c.Impls, j.Impl)
 		}
-		c.Strict = c.Strict || Strict(j.Basis, r.SuiteConfig.LabelFilter)
+		c.Strict = c.Strict || rulebook.Strict(j.Basis, r.SuiteConfig.LabelFilter)
 	}
 	out := make([]notJudgedCause, 0, len(by))
 	for _, c := range by {
@@ -115,7 +86,7 @@ func notJudgedCauses(r types.Report) []notJudgedCause {
 func notJudgedLines(causes []notJudgedCause) []string {
 	var lines []string
 	for _, c := range causes {
-		line := fmt.Sprintf("  [%s] %s", plural(c.Rules, "rule"), c.Cause)
+		line := fmt.Sprintf("  [%s] %s", verdict.Plural(c.Rules, "rule"), c.Cause)
 		if !c.Strict {
 			line += " [quality/interpretation rules only: reported, not failing the run]"
 		}
@@ -157,7 +128,7 @@ func setupFailure(r types.Report, lines bool) string {
 		return ""
 	}
 	sort.Strings(impls)
-	msg := fmt.Sprintf("%s not judged on %s, for %s: the run fails once for each, and its rules are skipped", plural(rules, "rule"), strings.Join(impls, ", "), plural(len(failing), "cause"))
+	msg := fmt.Sprintf("%s not judged on %s, for %s: the run fails once for each, and its rules are skipped", verdict.Plural(rules, "rule"), strings.Join(impls, ", "), verdict.Plural(len(failing), "cause"))
 	if !lines {
 		return msg + " (each cause is one line under NOT JUDGED in the mpits summary at the end)"
 	}

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mpits/mpits/harness/mpitest"
+	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 	"github.com/onsi/ginkgo/v2/reporters"
 )
 
@@ -25,10 +28,10 @@ func brokenSetupModule(t *testing.T) string {
 				basis = "quality"
 			}
 			id := "R-" + c + n
-			rs = append(rs, `		{ID: "`+id+`", Source: "MPI-5.0 §15.3.3", Basis: harness.Basis("`+basis+`"), Text: "runs", Judge: runs},`)
+			rs = append(rs, `		{ID: "`+id+`", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Basis("`+basis+`"), Text: "runs", Judge: runs},`)
 			entries = append(entries, `{"id": "`+id+`", "suite": "PX", "check": "C-`+c+`", "source": "MPI-5.0 §15.3.3", "basis": "`+basis+`", "needs": "mpi", "injectors": []}`)
 		}
-		rules = append(rules, `	harness.Define(harness.Check{ID: "C-`+c+`", Title: "runs a fixture", Needs: "mpi", Rules: []harness.Rule{
+		rules = append(rules, `	rulebook.Define(rulebook.Check{ID: "C-`+c+`", Title: "runs a fixture", Needs: "mpi", Rules: []rulebook.Rule{
 `+strings.Join(rs, "\n")+`
 	}}),`)
 	}
@@ -40,17 +43,20 @@ import (
 	"testing"
 
 	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
-func runs(x *harness.X) harness.Verdict {
-	x.Job(harness.Job{Name: "hello", Ranks: 2, Program: x.Fixture("hello")})
-	return harness.Exposed(1, "jobs", "it ran")
+func runs(x *rulebook.X) verdict.Verdict {
+	x.Job(mpi.Job{Name: "hello", Ranks: 2, Program: x.Fixture("hello")})
+	return rulebook.Exposed(1, "jobs", "it ran")
 }
 
-var Suite = &harness.Suite{Name: "PX", Fixtures: []harness.Fixture{{Name: "hello", Sources: []string{"probe/launch_check.c"}}}, Checks: []harness.Check{
+var Suite = &harness.Suite{Name: "PX", Fixtures: []mpi.Fixture{{Name: "hello", Sources: []string{"probe/launch_check.c"}}}, Checks: []rulebook.Check{
 ` + strings.Join(rules, "\n") + `
-	harness.Define(harness.Check{ID: "C-D", Title: "runs nothing", Needs: "mpi", Rules: []harness.Rule{
-		{ID: "R-D1", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative, Text: "passes", Judge: func(*harness.X) harness.Verdict { return harness.Exposed(1, "things", "fine") }},
+	rulebook.Define(rulebook.Check{ID: "C-D", Title: "runs nothing", Needs: "mpi", Rules: []rulebook.Rule{
+		{ID: "R-D1", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative, Text: "passes", Judge: func(*rulebook.X) verdict.Verdict { return rulebook.Exposed(1, "things", "fine") }},
 	}}),
 }}
 
@@ -65,11 +71,11 @@ func TestPX(t *testing.T) { Suite.Run(t) }
 // (a run folder of their own, progress on).
 func brokenCompiler(t *testing.T) (cc string, env []string) {
 	tmp := t.TempDir()
-	cc = writeFile(t, filepath.Join(tmp, "bin", "mpicc"), "#!/bin/sh\necho 'mpicc: error: cannot find the C compiler gcc-99' >&2\necho 'mpicc: giving up' >&2\nexit 1\n", 0o755)
-	impls := writeFile(t, filepath.Join(tmp, "impls.json"), `{"implementations":[
+	cc = mpitest.WriteFile(t, filepath.Join(tmp, "bin", "mpicc"), "#!/bin/sh\necho 'mpicc: error: cannot find the C compiler gcc-99' >&2\necho 'mpicc: giving up' >&2\nexit 1\n", 0o755)
+	impls := mpitest.WriteFile(t, filepath.Join(tmp, "impls.json"), `{"implementations":[
 {"id":"alpha","available":true,"cc":"`+cc+`","launcher":"/bin/true","lib":"libc.so.6"},
 {"id":"beta","available":true,"cc":"`+cc+`","launcher":"/bin/true","lib":"libc.so.6"}]}`, 0o644)
-	return cc, []string{"MPITS_IMPLEMENTATIONS=" + impls, RunDirEnv + "=" + filepath.Join(tmp, "run"), "MPITS_PROGRESS=1"}
+	return cc, []string{"MPITS_IMPLEMENTATIONS=" + impls, settings.RunDirEnv + "=" + filepath.Join(tmp, "run"), "MPITS_PROGRESS=1"}
 }
 
 // oneCauseRun runs the module's suite with JUnit, and checks what every
@@ -103,8 +109,8 @@ func oneCauseRun(t *testing.T, dir string, env []string, causes map[string]int) 
 		if !regexp.MustCompile(`(?m)^mpits PX \[\d+s\]: not judged: ` + regexp.QuoteMeta(cause) + "$").MatchString(out) {
 			t.Errorf("the console was not told %q when the run met it", cause)
 		}
-		if !strings.Contains(out, "] "+cause) || !strings.Contains(out, "  ["+plural(rules, "rule")+"] "+cause) {
-			t.Errorf("NOT JUDGED does not list %q with its %s", cause, plural(rules, "rule"))
+		if !strings.Contains(out, "] "+cause) || !strings.Contains(out, "  ["+verdict.Plural(rules, "rule")+"] "+cause) {
+			t.Errorf("NOT JUDGED does not list %q with its %s", cause, verdict.Plural(rules, "rule"))
 		}
 	}
 	if !strings.Contains(out, "[FAIL] [ReportAfterSuite] "+SetupNode) {
@@ -140,7 +146,7 @@ func oneCauseRun(t *testing.T, dir string, env []string, causes map[string]int) 
 				failures = append(failures, c.Name)
 				if c.Failure != nil && c.Name == "[ReportAfterSuite] "+SetupNode {
 					for cause, rules := range causes {
-						if !strings.Contains(c.Failure.Message, "\n  ["+plural(rules, "rule")+"] "+cause) {
+						if !strings.Contains(c.Failure.Message, "\n  ["+verdict.Plural(rules, "rule")+"] "+cause) {
 							t.Errorf("JUnit's failure of %s lacks %q:\n%s", SetupNode, cause, c.Failure.Message)
 						}
 					}
@@ -173,9 +179,9 @@ func TestBrokenCompilerOneLinePerImplementation(t *testing.T) {
 func TestSharedBuildOneLinePerImplementation(t *testing.T) {
 	dir := brokenSetupModule(t)
 	cc, env := brokenCompiler(t)
-	run := strings.TrimPrefix(env[1], RunDirEnv+"=")
+	run := strings.TrimPrefix(env[1], settings.RunDirEnv+"=")
 	for _, im := range []string{"alpha", "beta"} { // probed already, well
-		writeFile(t, filepath.Join(run, "caps-"+im+".json"), `{"impl":"`+im+`","available":true}`, 0o644)
+		mpitest.WriteFile(t, filepath.Join(run, "caps-"+im+".json"), `{"impl":"`+im+`","available":true}`, 0o644)
 	}
 	causes := map[string]int{}
 	for _, im := range []string{"alpha", "beta"} {
@@ -192,7 +198,7 @@ func TestSharedBuildOneLinePerImplementation(t *testing.T) {
 func TestErrorWithoutStackTrace(t *testing.T) {
 	dir, env := twoSuites(t)
 	junit := filepath.Join(t.TempDir(), "junit.xml")
-	b, err := goCommand(t, dir, append(env, StrictEnv+"=quality"), "test", "-count=1", "./suites/pa", "-args", "-ginkgo.no-color", "-ginkgo.junit-report="+junit).CombinedOutput()
+	b, err := goCommand(t, dir, append(env, settings.StrictEnv+"=quality"), "test", "-count=1", "./suites/pa", "-args", "-ginkgo.no-color", "-ginkgo.junit-report="+junit).CombinedOutput()
 	out := string(b)
 	if err == nil {
 		t.Fatalf("go test passed, though R-FAIL fails and R-QERR errs:\n%s", out)

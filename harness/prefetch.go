@@ -1,5 +1,11 @@
 package harness
 
+import (
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
+)
+
 // SelftestLabels label the fault-injector and conforming-shim specs: they
 // prove the suite, not the implementation, so a vendor's run may leave them
 // out with -ginkgo.label-filter='!selftest'.
@@ -10,7 +16,7 @@ var SelftestLabels = []string{"selftest", "injector"}
 // after the other) find their verdicts ready. Slots (acquireSlots) keep the
 // jobs to as many busy processes as cores. With a focus or skip by text,
 // which only Ginkgo can match, the specs judge their rules as they come.
-func (s *Suite) prefetch(impls []*Impl, envs map[string]*Env, prog *progress) {
+func (s *Suite) prefetch(impls []*mpi.Impl, envs map[string]*rulebook.Env, prog *progress) {
 	selected, ok := labelSelector()
 	if !ok {
 		return
@@ -31,11 +37,11 @@ func (s *Suite) prefetch(impls []*Impl, envs map[string]*Env, prog *progress) {
 			}
 			for _, inj := range r.Injectors {
 				prog.expect("")
-				work = append(work, func() { defer prog.proof(); proveOnce(r, inj, Fail, impls, envs) })
+				work = append(work, func() { defer prog.proof(); proveOnce(r, inj, verdict.Fail, impls, envs) })
 			}
 			for _, shim := range r.Conformers {
 				prog.expect("")
-				work = append(work, func() { defer prog.proof(); proveOnce(r, shim, Pass, impls, envs) })
+				work = append(work, func() { defer prog.proof(); proveOnce(r, shim, verdict.Pass, impls, envs) })
 			}
 		}
 	}

@@ -3,12 +3,12 @@ package harness
 import (
 	"fmt"
 	"io"
-	"os"
-	"strconv"
-	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // progress tells the console how far a suite is while it runs: a line when
@@ -23,7 +23,7 @@ type progress struct {
 
 	mu                      sync.Mutex
 	total, done             map[string]int // verdicts by implementation
-	counts                  map[string]map[Status]int
+	counts                  map[string]map[verdict.Status]int
 	order                   []string
 	proofsTotal, proofsDone int
 	implsDone               int
@@ -37,57 +37,17 @@ const heartbeat = 20 * time.Second
 
 func newProgress(suite string) *progress {
 	p := &progress{suite: suite, out: console(), start: time.Now(), every: heartbeat,
-		total: map[string]int{}, done: map[string]int{}, counts: map[string]map[Status]int{}}
+		total: map[string]int{}, done: map[string]int{}, counts: map[string]map[verdict.Status]int{}}
 	p.said = p.start
 	return p
 }
 
 // console is where progress goes (goStderr), nil when MPITS_PROGRESS=0.
 func console() io.Writer {
-	if Setting("MPITS_PROGRESS").String() == "0" {
+	if settings.Setting("MPITS_PROGRESS").String() == "0" {
 		return nil
 	}
-	return goStderr()
-}
-
-// goStderr is where a line reaches the console: go test keeps a package's
-// output until the package ends (and drops it when the package passes), so
-// the lines go to the stderr of the go command that runs the test binary,
-// when it is the parent and that stderr can take lines from a second writer
-// (a terminal, a pipe, a file opened for appending); otherwise to our own
-// stderr.
-func goStderr() io.Writer {
-	ppid := os.Getppid()
-	if comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", ppid)); err == nil && strings.TrimSpace(string(comm)) == "go" && sharable(ppid) {
-		if f, err := os.OpenFile(fmt.Sprintf("/proc/%d/fd/2", ppid), os.O_WRONLY|os.O_APPEND, 0); err == nil {
-			return f
-		}
-	}
-	return os.Stderr
-}
-
-// sharable says whether a second writer may add lines to pid's stderr: a
-// regular file written without O_APPEND would have them overwritten by the
-// owner's next write at its own offset.
-func sharable(pid int) bool {
-	st, err := os.Stat(fmt.Sprintf("/proc/%d/fd/2", pid))
-	if err != nil {
-		return false
-	}
-	if !st.Mode().IsRegular() {
-		return true
-	}
-	info, err := os.ReadFile(fmt.Sprintf("/proc/%d/fdinfo/2", pid))
-	if err != nil {
-		return false
-	}
-	for _, l := range strings.Split(string(info), "\n") {
-		if f, ok := strings.CutPrefix(l, "flags:"); ok {
-			flags, err := strconv.ParseUint(strings.TrimSpace(f), 8, 64)
-			return err == nil && flags&syscall.O_APPEND != 0
-		}
-	}
-	return false
+	return mpi.GoStderr()
 }
 
 func (p *progress) sayf(format string, args ...any) {
@@ -123,13 +83,13 @@ func (p *progress) expect(impl string) {
 	}
 	if _, ok := p.total[impl]; !ok {
 		p.order = append(p.order, impl)
-		p.counts[impl] = map[Status]int{}
+		p.counts[impl] = map[verdict.Status]int{}
 	}
 	p.total[impl]++
 }
 
 // verdict records one verdict in; the implementation's last gets a line.
-func (p *progress) verdict(impl string, s Status) {
+func (p *progress) verdict(impl string, s verdict.Status) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done[impl]++
@@ -144,7 +104,7 @@ func (p *progress) verdict(impl string, s Status) {
 		unjudged = fmt.Sprintf(", %d not judged", n)
 	}
 	p.sayf("%s judged: %d rules (%d pass, %d fail, %d unsupported, %d error%s); %d of %d implementations done",
-		impl, p.total[impl], c[Pass], c[Fail], c[Unsupported], c[Error], unjudged, p.implsDone, len(p.total))
+		impl, p.total[impl], c[verdict.Pass], c[verdict.Fail], c[verdict.Unsupported], c[verdict.Error], unjudged, p.implsDone, len(p.total))
 }
 
 // notJudged says a cause that leaves rules not judged (notjudged.go), the
@@ -167,7 +127,7 @@ func (p *progress) notJudged(cause string) {
 
 // verdictOf records verdict v on impl in, saying its cause if it was left
 // not judged for one not said yet.
-func (p *progress) verdictOf(impl string, v Verdict) {
+func (p *progress) verdictOf(impl string, v verdict.Verdict) {
 	if v.Cause == "" {
 		p.verdict(impl, v.Status)
 		return

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // syncBuffer is a bytes.Buffer the heartbeat goroutine may write to.
@@ -36,12 +38,12 @@ func TestProgressSaysEachImplementationOnceItsVerdictsAreIn(t *testing.T) {
 	p.expect("a")
 	p.expect("b")
 	p.expect("")
-	p.verdict("a", Pass)
+	p.verdict("a", verdict.Pass)
 	if strings.Contains(out.String(), "a judged") {
 		t.Fatalf("a said done with one of two verdicts in:\n%s", out.String())
 	}
-	p.verdict("b", Fail)
-	p.verdict("a", Unsupported)
+	p.verdict("b", verdict.Fail)
+	p.verdict("a", verdict.Unsupported)
 	p.proof()
 	got := out.String()
 	for _, want := range []string{
@@ -64,7 +66,7 @@ func TestProgressBeatsWhileSilentAndStopsWhenDone(t *testing.T) {
 	p.expect("a")
 	p.setupStarted(1)
 	p.setupDone()
-	p.verdict("a", Pass)
+	p.verdict("a", verdict.Pass)
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(out.String(), "1 of 2 verdicts, 0 of 1 implementations done") && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
@@ -72,7 +74,7 @@ func TestProgressBeatsWhileSilentAndStopsWhenDone(t *testing.T) {
 	if !strings.Contains(out.String(), "1 of 2 verdicts, 0 of 1 implementations done") {
 		t.Fatalf("no heartbeat while a verdict was missing:\n%s", out.String())
 	}
-	p.verdict("a", Pass)
+	p.verdict("a", verdict.Pass)
 	time.Sleep(1500 * time.Millisecond) // the beat looks once a second
 	n := strings.Count(out.String(), "\n")
 	time.Sleep(1500 * time.Millisecond)

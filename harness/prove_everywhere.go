@@ -2,23 +2,21 @@ package harness
 
 import (
 	"sync"
+
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
-// ProveEnv, set to "everywhere", runs each fault injector (and conforming
-// shim) on every implementation where its rule gives the other verdict
-// without it, not only on the cheapest one (ci/conformance sets it): a pass
-// its injector does not turn on that implementation shows a judge that
-// cannot see the fault there, and reports/matrix.md marks it.
-const ProveEnv = "MPITS_PROVE"
-
-func proveEverywhereOn() bool { return Setting(ProveEnv).String() == "everywhere" }
+func proveEverywhereOn() bool { return settings.Setting(settings.ProveEnv).String() == "everywhere" }
 
 // Turn is what one injector or shim did to its rule on one implementation.
 type Turn struct {
-	Impl   string `json:"impl"`
-	Turned bool   `json:"turned"` // the rule gave the verdict the library aims at
-	Status Status `json:"status"` // its verdict under the library
-	Reason string `json:"reason,omitempty"`
+	Impl   string         `json:"impl"`
+	Turned bool           `json:"turned"` // the rule gave the verdict the library aims at
+	Status verdict.Status `json:"status"` // its verdict under the library
+	Reason string         `json:"reason,omitempty"`
 }
 
 // TurnsEntry names the report entry of an injector spec that holds its
@@ -27,10 +25,10 @@ const TurnsEntry = "turns"
 
 // proveEverywhere judges r with lib preloaded on every implementation where
 // r gives the other verdict without it, side by side.
-func proveEverywhere(r Rule, lib string, want Status, impls []*Impl, envs map[string]*Env) []Turn {
-	without := Pass
-	if want == Pass {
-		without = Fail
+func proveEverywhere(r rulebook.Rule, lib string, want verdict.Status, impls []*mpi.Impl, envs map[string]*rulebook.Env) []Turn {
+	without := verdict.Pass
+	if want == verdict.Pass {
+		without = verdict.Fail
 	}
 	turns := make([]*Turn, len(impls))
 	var wg sync.WaitGroup
@@ -41,14 +39,14 @@ func proveEverywhere(r Rule, lib string, want Status, impls []*Impl, envs map[st
 		}
 		b := e.Fixtures[lib]
 		if b.Error != "" {
-			turns[i] = &Turn{Impl: im.ID, Status: Error, Reason: "the library did not build: " + FirstLine(b.Error)}
+			turns[i] = &Turn{Impl: im.ID, Status: verdict.Error, Reason: "the library did not build: " + verdict.FirstLine(b.Error)}
 			continue
 		}
 		wg.Add(1)
-		go func(i int, e *Env, path string) {
+		go func(i int, e *rulebook.Env, path string) {
 			defer wg.Done()
-			v := e.evaluate(r, []string{path}, want == Fail)
-			turns[i] = &Turn{Impl: e.Impl.ID, Turned: v.Status == want, Status: v.Status, Reason: FirstLine(v.Reason)}
+			v := e.EvaluateWith(r, []string{path}, want == verdict.Fail)
+			turns[i] = &Turn{Impl: e.Impl.ID, Turned: v.Status == want, Status: v.Status, Reason: verdict.FirstLine(v.Reason)}
 		}(i, e, b.Path)
 	}
 	wg.Wait()

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/settings"
 	ginkgo "github.com/onsi/ginkgo/v2"
 )
 
@@ -26,7 +28,7 @@ const RulesFile = "reports/rules.json"
 // selects no spec of any suite, naming the filter's labels that no spec
 // carries with the closest label that one does. A filter only Ginkgo can
 // evaluate (with a focus by text, say), or no catalogue, is not judged.
-func (s *Suite) checkSelection(impls []*Impl) error {
+func (s *Suite) checkSelection(impls []*mpi.Impl) error {
 	filter := ginkgo.GinkgoLabelFilter()
 	selected, ok := labelSelector()
 	if !ok || filter == "" {
@@ -45,7 +47,7 @@ func (s *Suite) checkSelection(impls []*Impl) error {
 
 // emptySelection is checkSelection on the given rules: nil when the filter
 // selects a spec of one of them.
-func emptySelection(filter string, selected func([]string) bool, rules []RuleInfo, impls []*Impl) error {
+func emptySelection(filter string, selected func([]string) bool, rules []rulebook.RuleInfo, impls []*mpi.Impl) error {
 	if anySelected(rules, impls, selected) {
 		return nil
 	}
@@ -70,7 +72,7 @@ func emptySelection(filter string, selected func([]string) bool, rules []RuleInf
 		if strings.HasPrefix(strings.ToLower(l), "impl:") {
 			what += fmt.Sprintf(" (the run's implementations: %s)", strings.Join(ids, ", "))
 		}
-		if c := Closest(l, known); c != "" {
+		if c := settings.Closest(l, known); c != "" {
 			what += fmt.Sprintf(" — did you mean %s?", c)
 		}
 		unknown = append(unknown, what)
@@ -79,12 +81,12 @@ func emptySelection(filter string, selected func([]string) bool, rules []RuleInf
 	if len(unknown) > 0 {
 		why = strings.Join(unknown, "; ")
 	}
-	return fmt.Errorf("the label filter %q matched no spec in any suite (%s): %s", filter, strings.Join(sortedKeys(suites), ", "), why)
+	return fmt.Errorf("the label filter %q matched no spec in any suite (%s): %s", filter, strings.Join(settings.SortedKeys(suites), ", "), why)
 }
 
 // anySelected says whether the filter selects a spec of one of the rules on
 // one of the implementations, or one of their fault-injector specs.
-func anySelected(rules []RuleInfo, impls []*Impl, selected func([]string) bool) bool {
+func anySelected(rules []rulebook.RuleInfo, impls []*mpi.Impl, selected func([]string) bool) bool {
 	for _, ri := range rules {
 		if len(ri.Injectors)+len(ri.Conformers) > 0 && selected(infoProofLabels(ri)) {
 			return true
@@ -100,17 +102,17 @@ func anySelected(rules []RuleInfo, impls []*Impl, selected func([]string) bool) 
 
 // infoSpecLabels are the labels of a rule's spec on an implementation, as
 // declare gives them (specLabels), from what the catalogue says of it.
-func infoSpecLabels(ri RuleInfo, impl string) []string {
-	return append(append([]string{"check:" + ri.Check}, ruleLabels(ri.ID, ri.Source, ri.Basis, ri.Needs)...), "impl:"+impl)
+func infoSpecLabels(ri rulebook.RuleInfo, impl string) []string {
+	return append(append([]string{"check:" + ri.Check}, rulebook.RuleLabels(ri.ID, ri.Source, ri.Basis, ri.Needs)...), "impl:"+impl)
 }
 
 // infoProofLabels are the labels of a rule's fault-injector and shim specs.
-func infoProofLabels(ri RuleInfo) []string {
+func infoProofLabels(ri rulebook.RuleInfo) []string {
 	return append(append([]string{}, SelftestLabels...), ri.ID)
 }
 
 // allSpecLabels is every label a spec of the rule carries.
-func allSpecLabels(ri RuleInfo, impls []*Impl) []string {
+func allSpecLabels(ri rulebook.RuleInfo, impls []*mpi.Impl) []string {
 	var out []string
 	for _, im := range impls {
 		out = append(out, infoSpecLabels(ri, im.ID)...)
@@ -123,8 +125,8 @@ func allSpecLabels(ri RuleInfo, impls []*Impl) []string {
 
 // readCatalogue is the rules of every suite but the named one, from the
 // catalogue of the source tree the test runs in.
-func readCatalogue(except string) ([]RuleInfo, error) {
-	root := moduleRoot()
+func readCatalogue(except string) ([]rulebook.RuleInfo, error) {
+	root := settings.ModuleRoot()
 	if root == "" {
 		return nil, fmt.Errorf("no go.mod above the working folder")
 	}
@@ -133,12 +135,12 @@ func readCatalogue(except string) ([]RuleInfo, error) {
 		return nil, err
 	}
 	var cat struct {
-		Rules []RuleInfo `json:"rules"`
+		Rules []rulebook.RuleInfo `json:"rules"`
 	}
 	if err := json.Unmarshal(data, &cat); err != nil {
 		return nil, fmt.Errorf("%s: %v", RulesFile, err)
 	}
-	var out []RuleInfo
+	var out []rulebook.RuleInfo
 	for _, ri := range cat.Rules {
 		if ri.Suite != except {
 			out = append(out, ri)
@@ -176,68 +178,4 @@ func FilterLabels(filter string) []string {
 	}
 	flush()
 	return out
-}
-
-// Closest is the known label nearest to l by edit distance (ignoring case,
-// as Ginkgo matches labels); on a tie one that l begins (l cut short:
-// check:MPIT-STRINGS for check:MPIT-STRINGS-001), then the first in order;
-// "" when none is known. known maps lower-case labels to their spelling.
-func Closest(l string, known map[string]string) string {
-	l = strings.ToLower(l)
-	best, bestD, bestPrefix := "", -1, false
-	for _, k := range sortedKeys(known) {
-		d, prefix := editDistance(l, k), strings.HasPrefix(k, l)
-		if bestD < 0 || d < bestD || d == bestD && prefix && !bestPrefix {
-			best, bestD, bestPrefix = known[k], d, prefix
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// moduleRoot is the folder of the go.mod above the working folder (go test
-// runs a package's tests in its folder), or "".
-func moduleRoot() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		if st, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && st.Mode().IsRegular() {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
 }

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/settings"
 	"github.com/onsi/ginkgo/v2/types"
 )
 
@@ -35,18 +38,18 @@ func TestClosestLabel(t *testing.T) {
 		"basis:normativ":   "basis:normative",
 		"self-test":        "selftest",
 	} {
-		if got := Closest(l, known); got != want {
+		if got := settings.Closest(l, known); got != want {
 			t.Errorf("Closest(%q) = %q, want %q", l, got, want)
 		}
 	}
-	if got := Closest("x", nil); got != "" {
+	if got := settings.Closest("x", nil); got != "" {
 		t.Errorf("Closest with nothing known = %q", got)
 	}
 	for _, c := range []struct {
 		a, b string
 		d    int
 	}{{"", "", 0}, {"abc", "", 3}, {"kitten", "sitting", 3}, {"impl:a", "impl:b", 1}, {"§1", "§2", 1}} {
-		if d := editDistance(c.a, c.b); d != c.d {
+		if d := settings.EditDistance(c.a, c.b); d != c.d {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, d, c.d)
 		}
 	}
@@ -55,12 +58,12 @@ func TestClosestLabel(t *testing.T) {
 // A filter fails the run only when it selects no spec of any suite: one
 // naming another suite's rule selects nothing here, and is right.
 func TestEmptySelection(t *testing.T) {
-	mine := &Suite{Name: "ONE", Checks: []Check{
-		{ID: "C1", Needs: "mpi", Rules: []Rule{{ID: "R-1", Source: "MPI-5.0 §15.3.3", Basis: Normative, Injectors: []string{"inj"}}}},
+	mine := &Suite{Name: "ONE", Checks: []rulebook.Check{
+		{ID: "C1", Needs: "mpi", Rules: []rulebook.Rule{{ID: "R-1", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative, Injectors: []string{"inj"}}}},
 	}}
-	other := RuleInfo{ID: "R-2", Suite: "TWO", Check: "C2", Source: "seed 000", Basis: SeedBasis, Needs: "qmpi"}
+	other := rulebook.RuleInfo{ID: "R-2", Suite: "TWO", Check: "C2", Source: "seed 000", Basis: rulebook.SeedBasis, Needs: "qmpi"}
 	rules := append(RuleInfos(mine), other)
-	impls := []*Impl{{ID: "mpich-tools"}, {ID: "openmpi-deb"}}
+	impls := []*mpi.Impl{{ID: "mpich-tools"}, {ID: "openmpi-deb"}}
 	for _, c := range []struct {
 		filter string
 		want   []string // nil: selects something
@@ -101,10 +104,10 @@ func TestEmptySelection(t *testing.T) {
 
 // The catalogue gives the labels declare gives the specs.
 func TestCatalogueLabelsAreSpecLabels(t *testing.T) {
-	s := &Suite{Name: "ONE", Checks: []Check{
-		{ID: "C1", Needs: "mpit", Rules: []Rule{{ID: "R-1", Source: "MPI-5.0 §15.3.3, §15.3.7", Basis: Quality}}},
+	s := &Suite{Name: "ONE", Checks: []rulebook.Check{
+		{ID: "C1", Needs: "mpit", Rules: []rulebook.Rule{{ID: "R-1", Source: "MPI-5.0 §15.3.3, §15.3.7", Basis: rulebook.Quality}}},
 	}}
-	c, r, im := s.Checks[0], s.Checks[0].AllRules()[0], &Impl{ID: "a"}
+	c, r, im := s.Checks[0], s.Checks[0].AllRules()[0], &mpi.Impl{ID: "a"}
 	if got, want := infoSpecLabels(s.Info(c, r), im.ID), specLabels(c, r, im); !reflect.DeepEqual(got, want) {
 		t.Errorf("from the catalogue %q, declared %q", got, want)
 	}
@@ -120,7 +123,7 @@ func TestEmptySelectionOnCatalogue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	impls := []*Impl{{ID: "mpich-tools"}}
+	impls := []*mpi.Impl{{ID: "mpich-tools"}}
 	for filter, want := range map[string]string{
 		"STR-3":                                 "",
 		"!selftest && impl:mpich-tools":         "",

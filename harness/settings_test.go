@@ -12,6 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/settings"
 )
 
 // Every Go file of the module (tests too) reads the environment's MPITS_
@@ -19,12 +22,12 @@ import (
 // literal names, none of them MPITS_, outside settings.go; Setting takes
 // only names of the list.
 func TestSettingsReadThroughList(t *testing.T) {
-	root := moduleRoot()
+	root := settings.ModuleRoot()
 	if root == "" {
 		t.Fatal("no go.mod above the test's folder")
 	}
 	listed := map[string]bool{}
-	for _, d := range settingsList {
+	for _, d := range settings.SettingsList {
 		listed[d.Name] = true
 	}
 	files := 0
@@ -70,18 +73,18 @@ func TestSettingsReadThroughList(t *testing.T) {
 			}
 			switch fun {
 			case "os.Getenv", "os.LookupEnv", "syscall.Getenv":
-				if rel == filepath.Join("harness", "settings.go") {
+				if rel == filepath.Join("harness", "settings", "settings.go") {
 					return true
 				}
 				switch {
 				case !isLit:
-					t.Errorf("%s: %s of a name that is not a literal: read a setting with harness.Setting", at(), fun)
+					t.Errorf("%s: %s of a name that is not a literal: read a setting with settings.Setting", at(), fun)
 				case strings.HasPrefix(name, "MPITS_"):
-					t.Errorf("%s: %s(%q): read it with harness.Setting (harness/settings.go)", at(), fun, name)
+					t.Errorf("%s: %s(%q): read it with settings.Setting (harness/settings/settings.go)", at(), fun, name)
 				}
-			case "Setting", "harness.Setting":
+			case "Setting", "settings.Setting":
 				if isLit && !listed[name] {
-					t.Errorf("%s: Setting(%q): not in the list of settings (harness/settings.go)", at(), name)
+					t.Errorf("%s: Setting(%q): not in the list of settings (harness/settings/settings.go)", at(), name)
 				}
 			}
 			return true
@@ -100,21 +103,21 @@ func TestSettingsReadThroughList(t *testing.T) {
 // ci/ reads or sets, or a C fixture reads is in it, and every name in it is
 // used somewhere.
 func TestSettingsListWhole(t *testing.T) {
-	root := moduleRoot()
+	root := settings.ModuleRoot()
 	seen := map[string]bool{}
-	for _, d := range settingsList {
+	for _, d := range settings.SettingsList {
 		switch {
 		case seen[d.Name]:
 			t.Errorf("%s is listed twice", d.Name)
 		case !strings.HasPrefix(d.Name, "MPITS_"):
 			t.Errorf("%s: not an MPITS_ name", d.Name)
-		case !slices.Contains(Groups, d.Group):
+		case !slices.Contains(settings.Groups, d.Group):
 			t.Errorf("%s: group %q is not one of Groups", d.Name, d.Group)
 		case d.Meaning == "":
 			t.Errorf("%s says nothing of what it does", d.Name)
-		case d.Group != GroupInternal && d.Allowed == "":
+		case d.Group != settings.GroupInternal && d.Allowed == "":
 			t.Errorf("%s says not what is allowed", d.Name)
-		case d.Group == GroupInternal && d.Check != nil:
+		case d.Group == settings.GroupInternal && d.Check != nil:
 			t.Errorf("%s is internal, and checked", d.Name)
 		}
 		seen[d.Name] = true
@@ -133,7 +136,7 @@ func TestSettingsListWhole(t *testing.T) {
 				used[n] = rel
 			}
 			if mustList && !seen[n] {
-				t.Errorf("%s names %s, which is not in the list of settings (harness/settings.go)", rel, n)
+				t.Errorf("%s names %s, which is not in the list of settings (harness/settings/settings.go)", rel, n)
 			}
 		}
 	}
@@ -154,7 +157,7 @@ func TestSettingsListWhole(t *testing.T) {
 			read(rel, name, true)
 		case strings.HasPrefix(rel, filepath.Join("fixtures", "c")) && (strings.HasSuffix(rel, ".c") || strings.HasSuffix(rel, ".h")):
 			read(rel, regexp.MustCompile(`getenv\("(MPITS_[A-Z0-9_]+)"\)`), true)
-		case strings.HasSuffix(rel, ".go") && rel != filepath.Join("harness", "settings.go") && rel != filepath.Join("harness", "settings_test.go"):
+		case strings.HasSuffix(rel, ".go") && rel != filepath.Join("harness", "settings", "settings.go") && rel != filepath.Join("harness", "settings_test.go"):
 			read(rel, regexp.MustCompile(`"(MPITS_[A-Z0-9_]+)"`), false)
 		}
 		return nil
@@ -162,7 +165,7 @@ func TestSettingsListWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range settingsList {
+	for _, d := range settings.SettingsList {
 		if _, ok := used[d.Name]; !ok {
 			t.Errorf("%s is listed, but no Go file, script or fixture uses it: drop it from the list", d.Name)
 		}
@@ -172,45 +175,45 @@ func TestSettingsListWhole(t *testing.T) {
 // A bad value is refused before anything runs, in one line naming the
 // setting, the value and what is allowed.
 func TestCheckSettings(t *testing.T) {
-	for _, d := range settingsList {
+	for _, d := range settings.SettingsList {
 		t.Setenv(d.Name, "")
 	}
-	if err := CheckSettings(); err != nil {
+	if err := settings.CheckSettings(); err != nil {
 		t.Fatalf("nothing set: %v", err)
 	}
 	for _, c := range []struct{ name, value, want string }{
-		{JobsEnv, "abc", `MPITS_JOBS="abc" is not allowed (not a whole number): want a whole number, 1 or more, or unset it (default: eight a core)`},
-		{JobsEnv, "0", `MPITS_JOBS="0" is not allowed (less than 1)`},
+		{settings.JobsEnv, "abc", `MPITS_JOBS="abc" is not allowed (not a whole number): want a whole number, 1 or more, or unset it (default: eight a core)`},
+		{settings.JobsEnv, "0", `MPITS_JOBS="0" is not allowed (less than 1)`},
 		{"MPITS_LAUNCH", "mpirun", `MPITS_LAUNCH="mpirun" is not allowed: want direct (or empty), srun or salloc, or unset it (default: each implementation's launch field, direct where it has none)`},
 		{"MPITS_PROGRESS", "off", `MPITS_PROGRESS="off" is not allowed: want 0 or 1, or unset it (default: 1)`},
-		{StrictEnv, "quality,normativ", `MPITS_STRICT="quality,normativ" is not allowed ("normativ" is not one of them)`},
-		{ExpectUpdateEnv, "yes", `MPITS_EXPECT_UPDATE="yes" is not allowed: want 1 to write the expectations, or 0`},
-		{ProveEnv, "all", `MPITS_PROVE="all" is not allowed: want everywhere`},
+		{settings.StrictEnv, "quality,normativ", `MPITS_STRICT="quality,normativ" is not allowed ("normativ" is not one of them)`},
+		{settings.ExpectUpdateEnv, "yes", `MPITS_EXPECT_UPDATE="yes" is not allowed: want 1 to write the expectations, or 0`},
+		{settings.ProveEnv, "all", `MPITS_PROVE="all" is not allowed: want everywhere`},
 		{"MPITS_IMPL_ID", "my mpi", `MPITS_IMPL_ID="my mpi" is not allowed (holds a character`},
 		{"MPITS_SLURM_NODES", "zero", `MPITS_SLURM_NODES="zero" is not allowed (not a whole number)`},
-		{TapeEnv, "/no/such/folder", `MPITS_TAPE="/no/such/folder" is not allowed (no such file or directory): want an existing folder`},
-		{JobLogEnv, "/no/such/folder/log", `MPITS_JOB_LOG="/no/such/folder/log" is not allowed (its folder: no such file or directory)`},
+		{settings.TapeEnv, "/no/such/folder", `MPITS_TAPE="/no/such/folder" is not allowed (no such file or directory): want an existing folder`},
+		{settings.JobLogEnv, "/no/such/folder/log", `MPITS_JOB_LOG="/no/such/folder/log" is not allowed (its folder: no such file or directory)`},
 		{"MPITS_OVERHEAD_TOOLS", "1,many", `MPITS_OVERHEAD_TOOLS="1,many" is not allowed ("many" is neither a number of QMPI tools (0 to 255) nor pmpi)`},
 		{"MPITS_OVERHEAD_SAMPLE_SECONDS", "90", `MPITS_OVERHEAD_SAMPLE_SECONDS="90" is not allowed (out of range)`},
 		{"MPITS_FUZZTIME", "1 minute", `MPITS_FUZZTIME="1 minute" is not allowed (not a duration)`},
 	} {
 		t.Setenv(c.name, c.value)
-		err := CheckSettings()
+		err := settings.CheckSettings()
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "`") {
 			t.Errorf("%s=%q: %v\nwant one line beginning %s", c.name, c.value, err, c.want)
 		}
 		t.Setenv(c.name, "")
 	}
 	for _, c := range []struct{ name, value string }{
-		{JobsEnv, "16"}, {"MPITS_LAUNCH", "direct"}, {"MPITS_LAUNCH", "srun"}, {"MPITS_PROGRESS", "0"},
-		{StrictEnv, "quality, interpretation"}, {StrictEnv, "all"}, {ExpectUpdateEnv, "1"}, {ProveEnv, "everywhere"},
-		{"MPITS_IMPL_ID", "my-mpi_5.0"}, {TapeEnv, t.TempDir()}, {JobLogEnv, filepath.Join(t.TempDir(), "log")},
+		{settings.JobsEnv, "16"}, {"MPITS_LAUNCH", "direct"}, {"MPITS_LAUNCH", "srun"}, {"MPITS_PROGRESS", "0"},
+		{settings.StrictEnv, "quality, interpretation"}, {settings.StrictEnv, "all"}, {settings.ExpectUpdateEnv, "1"}, {settings.ProveEnv, "everywhere"},
+		{"MPITS_IMPL_ID", "my-mpi_5.0"}, {settings.TapeEnv, t.TempDir()}, {settings.JobLogEnv, filepath.Join(t.TempDir(), "log")},
 		{"MPITS_OVERHEAD_TOOLS", "0, 4,pmpi"}, {"MPITS_OVERHEAD_SAMPLE_SECONDS", "0.05"}, {"MPITS_OVERHEAD_CALLGRIND", "off"},
 		{"MPITS_FUZZTIME", "90s"}, {"MPITS_FUZZTIME", "1000x"},
 		{"MPITS_MPI", "anything: checked when the implementations load"},
 	} {
 		t.Setenv(c.name, c.value)
-		if err := CheckSettings(); err != nil {
+		if err := settings.CheckSettings(); err != nil {
 			t.Errorf("%s=%q refused: %v", c.name, c.value, err)
 		}
 		t.Setenv(c.name, "")
@@ -219,23 +222,23 @@ func TestCheckSettings(t *testing.T) {
 
 // The accessors: the value as set, read when asked for.
 func TestSettingValues(t *testing.T) {
-	t.Setenv(JobsEnv, " 12 ")
-	if n := Setting(JobsEnv).Int(); n != 12 {
+	t.Setenv(settings.JobsEnv, " 12 ")
+	if n := settings.Setting(settings.JobsEnv).Int(); n != 12 {
 		t.Errorf("Int = %d", n)
 	}
-	if n := Slots(); n != 12 {
+	if n := mpi.Slots(); n != 12 {
 		t.Errorf("Slots = %d with MPITS_JOBS=12", n)
 	}
-	t.Setenv(StrictEnv, " quality,, all ")
-	if l := Setting(StrictEnv).List(); !slices.Equal(l, []string{"quality", "all"}) {
+	t.Setenv(settings.StrictEnv, " quality,, all ")
+	if l := settings.Setting(settings.StrictEnv).List(); !slices.Equal(l, []string{"quality", "all"}) {
 		t.Errorf("List = %q", l)
 	}
 	t.Setenv("MPITS_LAUNCH", "")
-	if v, set := Setting("MPITS_LAUNCH").Lookup(); v != "" || !set {
+	if v, set := settings.Setting("MPITS_LAUNCH").Lookup(); v != "" || !set {
 		t.Errorf("Lookup of a setting set empty = %q, %v", v, set)
 	}
 	os.Unsetenv("MPITS_LAUNCH")
-	if _, set := Setting("MPITS_LAUNCH").Lookup(); set {
+	if _, set := settings.Setting("MPITS_LAUNCH").Lookup(); set {
 		t.Error("Lookup of an unset setting says it is set")
 	}
 	defer func() {
@@ -244,17 +247,17 @@ func TestSettingValues(t *testing.T) {
 		}
 	}()
 	bogus := "MPITS_NO_SUCH_SETTING"
-	Setting(bogus)
+	settings.Setting(bogus)
 }
 
 // A misspelt setting is refused with the one it was likely meant to be;
 // listed ones, and other variables, pass.
 func TestUnknownSetting(t *testing.T) {
-	err := unknownSetting([]string{"PATH=/bin", "MPITS_JOBS=4", "MPITS_JOBZ=8"})
+	err := settings.UnknownSetting([]string{"PATH=/bin", "MPITS_JOBS=4", "MPITS_JOBZ=8"})
 	if err == nil || !strings.Contains(err.Error(), "MPITS_JOBZ is not a setting (did you mean MPITS_JOBS?)") {
 		t.Errorf("MPITS_JOBZ: got %v", err)
 	}
-	if err := unknownSetting([]string{"MPITS_JOBS=4", "MPITS_RECORD_DIR=/tmp/x", "HOME=/root"}); err != nil {
+	if err := settings.UnknownSetting([]string{"MPITS_JOBS=4", "MPITS_RECORD_DIR=/tmp/x", "HOME=/root"}); err != nil {
 		t.Errorf("listed settings refused: %v", err)
 	}
 }

@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
 	ginkgo "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 )
@@ -29,16 +31,18 @@ func labelSelector() (selected func([]string) bool, ok bool) {
 
 // specLabels are the labels of rule r's spec on im (declare gives them
 // through its containers).
-func specLabels(c Check, r Rule, im *Impl) []string {
+func specLabels(c rulebook.Check, r rulebook.Rule, im *mpi.Impl) []string {
 	return append(append([]string{"check:" + c.ID}, r.Labels()...), "impl:"+im.ID)
 }
 
 // proofLabels are the labels of r's fault-injector and shim specs.
-func proofLabels(r Rule) []string { return append(append([]string{}, SelftestLabels...), r.ID) }
+func proofLabels(r rulebook.Rule) []string {
+	return append(append([]string{}, SelftestLabels...), r.ID)
+}
 
 // Needed is the implementations the run's selected specs run on: all of
 // them when the filter cannot be read here or selects an injector spec.
-func (s *Suite) Needed(impls []*Impl) []*Impl {
+func (s *Suite) Needed(impls []*mpi.Impl) []*mpi.Impl {
 	selected, ok := labelSelector()
 	if !ok {
 		return impls
@@ -47,11 +51,11 @@ func (s *Suite) Needed(impls []*Impl) []*Impl {
 }
 
 // only is the implementations keep keeps (nil keeps every one).
-func only(impls []*Impl, keep func(id string) bool) []*Impl {
+func only(impls []*mpi.Impl, keep func(id string) bool) []*mpi.Impl {
 	if keep == nil {
 		return impls
 	}
-	var out []*Impl
+	var out []*mpi.Impl
 	for _, im := range impls {
 		if keep(im.ID) {
 			out = append(out, im)
@@ -63,7 +67,7 @@ func only(impls []*Impl, keep func(id string) bool) []*Impl {
 // needed is Needed for a label filter: a rule's spec needs its own
 // implementation; an injector or shim spec every one, as it looks for the
 // implementations where the rule passes (or fails) without it.
-func (s *Suite) needed(impls []*Impl, selected func([]string) bool) func(id string) bool {
+func (s *Suite) needed(impls []*mpi.Impl, selected func([]string) bool) func(id string) bool {
 	want := map[string]bool{}
 	for _, c := range s.Checks {
 		for _, r := range c.AllRules() {

@@ -7,6 +7,11 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/mpitest"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 	"github.com/onsi/ginkgo/v2/types"
 )
 
@@ -14,11 +19,11 @@ import (
 // selected rule spec runs on, or every one when an injector spec is
 // selected (it needs the rule's verdict everywhere).
 func TestNeededBySlice(t *testing.T) {
-	s := &Suite{Checks: []Check{
-		{ID: "C1", Needs: "mpi", Rules: []Rule{{ID: "R-1", Source: "MPI-5.0 §15.3.3", Basis: Normative, Injectors: []string{"inj"}}}},
-		{ID: "C2", Needs: "mpit", Rules: []Rule{{ID: "R-2", Source: "seed 000", Basis: SeedBasis}}},
+	s := &Suite{Checks: []rulebook.Check{
+		{ID: "C1", Needs: "mpi", Rules: []rulebook.Rule{{ID: "R-1", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative, Injectors: []string{"inj"}}}},
+		{ID: "C2", Needs: "mpit", Rules: []rulebook.Rule{{ID: "R-2", Source: "seed 000", Basis: rulebook.SeedBasis}}},
 	}}
-	impls := []*Impl{{ID: "a"}, {ID: "b"}, {ID: "c"}}
+	impls := []*mpi.Impl{{ID: "a"}, {ID: "b"}, {ID: "c"}}
 	for _, c := range []struct {
 		filter string
 		want   []string // nil: every implementation
@@ -57,10 +62,10 @@ func TestNeededBySlice(t *testing.T) {
 // Setup probes only what is needed; a spec on an implementation it did not
 // set up is unsupported, not a crash.
 func TestSetupOnlyNeeded(t *testing.T) {
-	clearSettings(t)
+	mpitest.ClearSettings(t)
 	run := t.TempDir()
-	t.Setenv(RunDirEnv, run)
-	impls := []*Impl{{ID: "a", Reason: "r"}, {ID: "b", Reason: "r"}}
+	t.Setenv(settings.RunDirEnv, run)
+	impls := []*mpi.Impl{{ID: "a", Reason: "r"}, {ID: "b", Reason: "r"}}
 	envs := Setup(only(impls, func(id string) bool { return id == "b" }), nil)
 	if len(envs) != 1 || envs[0].Impl.ID != "b" {
 		t.Fatalf("Setup gives %d Envs, want b's alone", len(envs))
@@ -70,7 +75,7 @@ func TestSetupOnlyNeeded(t *testing.T) {
 	if want := []string{filepath.Join(run, "caps-b.json")}; !reflect.DeepEqual(probed, want) {
 		t.Errorf("probed %v, want %v", probed, want)
 	}
-	if v := evaluateOnce(Rule{ID: "R-setup"}, nil); v.Status != Unsupported {
+	if v := evaluateOnce(rulebook.Rule{ID: "R-setup"}, nil); v.Status != verdict.Unsupported {
 		t.Errorf("a rule on an implementation not set up gives %s, want unsupported", v.Status)
 	}
 	if envs := Setup(only(impls, nil), nil); len(envs) != 2 {

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mpits/mpits/harness/mpitest"
+	"github.com/mpits/mpits/harness/settings"
 )
 
 // testModule writes a module that uses this tree's harness, with files
@@ -34,10 +37,10 @@ func testModule(t *testing.T, files map[string]string) string {
 		}
 	}
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "go.mod"), "module mpitstest\n\n"+goLine+"\n\nrequire github.com/mpits/mpits v0.0.0\n\nreplace github.com/mpits/mpits => "+repo+"\n", 0o644)
-	writeFile(t, filepath.Join(dir, "go.sum"), string(sum), 0o644)
+	mpitest.WriteFile(t, filepath.Join(dir, "go.mod"), "module mpitstest\n\n"+goLine+"\n\nrequire github.com/mpits/mpits v0.0.0\n\nreplace github.com/mpits/mpits => "+repo+"\n", 0o644)
+	mpitest.WriteFile(t, filepath.Join(dir, "go.sum"), string(sum), 0o644)
 	for p, content := range files {
-		writeFile(t, filepath.Join(dir, p), content, 0o644)
+		mpitest.WriteFile(t, filepath.Join(dir, p), content, 0o644)
 	}
 	// go.mod gets the requirements the packages need now, so that go test
 	// need not write it (the folder may be made read-only).
@@ -53,7 +56,7 @@ func goCommand(t *testing.T, dir string, env []string, args ...string) *exec.Cmd
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "MPITS_CACHE="+filepath.Join(dir, "..", "cache"),
-		"MPITS_IMPLS=", "MPITS_LAUNCHER=", "MPITS_STRICT=", RunDirEnv+"="), env...)
+		"MPITS_IMPLS=", "MPITS_LAUNCHER=", "MPITS_STRICT=", settings.RunDirEnv+"="), env...)
 	return cmd
 }
 
@@ -80,7 +83,7 @@ func TestSecondRunNotCached(t *testing.T) {
 	if err := os.Symlink(stamps, filepath.Join(dir, StampLink)); err != nil {
 		t.Fatal(err)
 	}
-	impls := writeFile(t, filepath.Join(t.TempDir(), "impls.json"), `{"implementations":[{"id":"none","reason":"a test"}]}`, 0o644)
+	impls := mpitest.WriteFile(t, filepath.Join(t.TempDir(), "impls.json"), `{"implementations":[{"id":"none","reason":"a test"}]}`, 0o644)
 	if err := os.Chmod(dir, 0o555); err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +107,7 @@ func TestSecondRunNotCached(t *testing.T) {
 // its output without -v.
 func TestNoStampWarns(t *testing.T) {
 	dir := testModule(t, map[string]string{"stamp_test.go": stampSuite, RunStamp + "/keep": ""})
-	impls := writeFile(t, filepath.Join(t.TempDir(), "impls.json"), `{"implementations":[{"id":"none","reason":"a test"}]}`, 0o644)
+	impls := mpitest.WriteFile(t, filepath.Join(t.TempDir(), "impls.json"), `{"implementations":[{"id":"none","reason":"a test"}]}`, 0o644)
 	out, err := goCommand(t, dir, []string{"MPITS_IMPLEMENTATIONS=" + impls}, "test", ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go test: %v\n%s", err, out)

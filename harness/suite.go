@@ -5,32 +5,98 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 	ginkgo "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 	"github.com/onsi/gomega"
 )
 
+// Info describes rule r of check c in suite s.
+func (s *Suite) Info(c rulebook.Check, r rulebook.Rule) rulebook.RuleInfo {
+	file, line := r.Location()
+	inj := r.Injectors
+	if inj == nil {
+		inj = []string{}
+	}
+	return rulebook.RuleInfo{ID: r.ID, Suite: s.Name, Check: c.ID, Source: r.Source, Basis: r.Basis, Rule: r.Text,
+		Needs: r.Needs, File: file, Line: line, Injectors: inj, Conformers: r.Conformers}
+}
+
+// Validate rejects what would make a verdict untrue or a report wrong: a
+// duplicate rule id, an injector the suite does not declare (it would
+// become an empty build and "pass, not fail"), a source that names no
+// section of the standard, a rule without basis, text or judge.
+func (s *Suite) Validate(seen map[string]string) error {
+	declared := map[string]bool{}
+	for _, f := range s.Injectors {
+		declared[f.Name] = true
+	}
+	var errs []string
+	add := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	for _, c := range s.Checks {
+		if c.ID == "" || c.Title == "" {
+			add("a check of suite %s has no id or title", s.Name)
+		}
+		rules := c.AllRules()
+		if len(rules) == 0 {
+			add("check %s has no rule", c.ID)
+		}
+		for _, r := range rules {
+			where := fmt.Sprintf("rule %s (check %s)", r.ID, c.ID)
+			if r.ID == "" || strings.ContainsAny(r.ID, "&|!,()/: ") {
+				add("%s: the id must be non-empty and hold none of &|!,()/: or spaces", where)
+			}
+			if prev, dup := seen[r.ID]; dup {
+				add("%s: the id is used already by %s", where, prev)
+			}
+			seen[r.ID] = s.Name + " " + c.ID
+			if r.Text == "" || r.Judge == nil {
+				add("%s: no text or no judge", where)
+			}
+			switch r.Basis {
+			case rulebook.Normative, rulebook.SeedBasis, rulebook.Quality, rulebook.Interpretation:
+			default:
+				add("%s: basis %q is not one of normative, seed, quality, interpretation", where, r.Basis)
+			}
+			if !slices.Contains(mpi.Needs, r.Needs) {
+				add("%s: needs %q is not one of %s", where, r.Needs, strings.Join(mpi.Needs, ", "))
+			}
+			if err := rulebook.CheckSource(r.Source); err != nil {
+				add("%s: %v", where, err)
+			} else if seed := strings.HasPrefix(r.Source, "seed "); seed != (r.Basis == rulebook.SeedBasis) && (r.Basis == rulebook.SeedBasis || r.Basis == rulebook.Normative) {
+				add("%s: a %s rule needs a %s source, not %q", where, r.Basis, map[bool]string{true: "standard", false: "seed"}[r.Basis == rulebook.Normative], r.Source)
+			}
+			for _, inj := range append(append([]string{}, r.Injectors...), r.Conformers...) {
+				if !declared[inj] {
+					add("%s: injector %s is not declared by suite %s", where, inj, s.Name)
+				}
+			}
+		}
+	}
+	if len(errs) > 0 {
+		sort.Strings(errs)
+		return fmt.Errorf("suite %s: %s", s.Name, strings.Join(errs, "; "))
+	}
+	return nil
+}
+
 // Suite is one of the four suites: its checks, the fixtures they use, and
 // the fault injectors that prove the checks can fail.
 type Suite struct {
 	Name      string
-	Checks    []Check
-	Fixtures  []Fixture // built for every implementation
-	Injectors []Fixture // shared libraries, preloaded by the injector specs
-}
-
-// Env is one implementation as the suite sees it after setup.
-type Env struct {
-	Impl     *Impl            `json:"impl"`
-	Caps     *Caps            `json:"caps"`
-	Fixtures map[string]Built `json:"fixtures"`
-	all      []*Env
-	tape     *Tape // a corpus replay's: jobs come from it (Corpus.Envs)
+	Checks    []rulebook.Check
+	Fixtures  []mpi.Fixture // built for every implementation
+	Injectors []mpi.Fixture // shared libraries, preloaded by the injector specs
 }
 
 // Run loads the implementations, declares the suite's specs and runs them.
@@ -41,7 +107,7 @@ func (s *Suite) Run(t *testing.T) {
 		fmt.Fprintln(os.Stderr, "mpits: the suite itself is wrong:", err)
 		os.Exit(2)
 	}
-	impls, err := LoadImpls()
+	impls, err := mpi.LoadImpls()
 	if err == nil {
 		err = s.readVendorSettings() // MPITS_EXPECT, MPITS_INJECT (expectations.go)
 	}
@@ -55,18 +121,18 @@ func (s *Suite) Run(t *testing.T) {
 	}
 	// The console is opened now: once the go command is gone, its stderr
 	// can no longer be found (interrupt.go).
-	con := goStderr()
+	con := mpi.GoStderr()
 	interruptStart = time.Now()
-	sweepAtStart(s.Name, impls, con)
-	envs := map[string]*Env{}
-	var all []*Env
+	mpi.SweepAtStart(s.Name, impls, con)
+	envs := map[string]*rulebook.Env{}
+	var all []*rulebook.Env
 	prog := newProgress(s.Name)
 	ginkgo.SynchronizedBeforeSuite(func() []byte {
 		set := s.Needed(impls)
 		prog.setupStarted(len(set))
-		setUp := Setup(set, append(append([]Fixture{}, s.Fixtures...), s.Injectors...))
+		setUp := Setup(set, append(append([]mpi.Fixture{}, s.Fixtures...), s.Injectors...))
 		for _, e := range setUp {
-			prog.notJudged(e.probeCause())
+			prog.notJudged(e.ProbeCause())
 		}
 		writeFixturesReport(s.Name, setUp)
 		out, _ := json.Marshal(setUp)
@@ -75,7 +141,7 @@ func (s *Suite) Run(t *testing.T) {
 	}, func(data []byte) {
 		gomega.Expect(json.Unmarshal(data, &all)).To(gomega.Succeed())
 		for _, e := range all {
-			e.all = all
+			e.All = all
 			envs[e.Impl.ID] = e
 		}
 		s.prefetch(impls, envs, prog)
@@ -109,7 +175,7 @@ func (s *Suite) Run(t *testing.T) {
 	if it := interruptedRun(final); it != nil {
 		// go test prints nothing of an interrupted run: the console gets
 		// what was judged, once the jobs are killed and their folders gone.
-		cleaned := it.wait(10 * time.Second)
+		cleaned := it.Wait(10 * time.Second)
 		fmt.Fprint(con, s.interruptedSummary(it, prog.expected(), cleaned))
 		t.Fail()
 		return
@@ -118,13 +184,9 @@ func (s *Suite) Run(t *testing.T) {
 	neverCached(s.Name)
 }
 
-// InjectorContainer is the text of the container of the fault-injector
-// specs, which reports tell apart from verdicts.
-const InjectorContainer = "fault injectors"
-
 // One spec per rule and implementation: a check is a container, its rules
 // containers in it, each with the rule's labels.
-func (s *Suite) declare(impls []*Impl, envs map[string]*Env, prog *progress) {
+func (s *Suite) declare(impls []*mpi.Impl, envs map[string]*rulebook.Env, prog *progress) {
 	for _, c := range s.Checks {
 		c := c
 		ginkgo.Describe(c.ID+": "+c.Title, ginkgo.Label("check:"+c.ID), func() {
@@ -148,23 +210,23 @@ func (s *Suite) declare(impls []*Impl, envs map[string]*Env, prog *progress) {
 			}
 		})
 	}
-	ginkgo.Describe(InjectorContainer, ginkgo.Label(SelftestLabels...), func() {
+	ginkgo.Describe(rulebook.InjectorContainer, ginkgo.Label(SelftestLabels...), func() {
 		for _, c := range s.Checks {
 			for _, r := range c.AllRules() {
 				for _, inj := range r.Injectors {
 					r, inj := r, inj
 					ginkgo.It(r.ID+" fails under "+inj, ginkgo.Label(r.ID), func() {
-						p := proveOnce(r, inj, Fail, impls, envs)
-						recordTurns(r, inj, Fail, impls, envs)
-						expectProof(r, inj, Fail, p)
+						p := proveOnce(r, inj, verdict.Fail, impls, envs)
+						recordTurns(r, inj, verdict.Fail, impls, envs)
+						expectProof(r, inj, verdict.Fail, p)
 					})
 				}
 				for _, shim := range r.Conformers {
 					r, shim := r, shim
 					ginkgo.It(r.ID+" passes under "+shim, ginkgo.Label(r.ID), func() {
-						p := proveOnce(r, shim, Pass, impls, envs)
-						recordTurns(r, shim, Pass, impls, envs)
-						expectProof(r, shim, Pass, p)
+						p := proveOnce(r, shim, verdict.Pass, impls, envs)
+						recordTurns(r, shim, verdict.Pass, impls, envs)
+						expectProof(r, shim, verdict.Pass, p)
 					})
 				}
 			}
@@ -175,7 +237,7 @@ func (s *Suite) declare(impls []*Impl, envs map[string]*Env, prog *progress) {
 // recordTurns adds the library's turns on every implementation to the spec's
 // report when the run asks for them (ProveEnv); the spec's outcome stays the
 // one proof's.
-func recordTurns(r Rule, lib string, want Status, impls []*Impl, envs map[string]*Env) {
+func recordTurns(r rulebook.Rule, lib string, want verdict.Status, impls []*mpi.Impl, envs map[string]*rulebook.Env) {
 	if proveEverywhereOn() {
 		ginkgo.AddReportEntry(TurnsEntry, proveEverywhere(r, lib, want, impls, envs), quiet)
 	}
@@ -190,62 +252,26 @@ var quiet = ginkgo.ReportEntryVisibilityFailureOrVerbose
 // Judged is what a spec records first of all: the rule and the
 // implementation it judges, so that reports need not parse labels.
 type Judged struct {
-	RuleInfo
+	rulebook.RuleInfo
 	Impl string `json:"impl"`
 }
 
 // verdicts remembers each rule's verdict per implementation in this
 // process: rules are judged side by side ahead of their specs (prefetch),
 // and an injector spec needs the verdicts of every implementation.
-var verdicts Memo[Verdict] // by rule and implementation
+var verdicts mpi.Memo[verdict.Verdict] // by rule and implementation
 
 // evaluateOnce judges r on e's implementation, or waits for the verdict
 // this process already has or is reaching.
-func evaluateOnce(r Rule, e *Env) Verdict {
+func evaluateOnce(r rulebook.Rule, e *rulebook.Env) verdict.Verdict {
 	if e == nil { // not set up (Setup): the run selects no spec on it
-		return Verdict{Status: Unsupported, Reason: "not set up: the run's label filter selects no spec on this implementation"}
+		return verdict.Verdict{Status: verdict.Unsupported, Reason: "not set up: the run's label filter selects no spec on this implementation"}
 	}
-	return verdicts.Do(r.ID+"\x00"+e.Impl.ID, func() Verdict {
+	return verdicts.Do(r.ID+"\x00"+e.Impl.ID, func() verdict.Verdict {
 		v := e.Evaluate(r, injected(e))
 		noteJudged(r, e.Impl.ID, v)
 		return v
 	})
-}
-
-// Evaluate judges r on this implementation with the injectors preloaded:
-// an implementation that is unavailable gives unsupported, a broken
-// capability probe an error, without judging.
-func (e *Env) Evaluate(r Rule, preload []string) Verdict { return e.evaluate(r, preload, false) }
-
-// evaluate is Evaluate, telling whether the preloaded libraries are fault
-// injectors.
-func (e *Env) evaluate(r Rule, preload []string, injecting bool) Verdict {
-	if e.Caps != nil && !e.Caps.Available {
-		return Verdict{Status: Unsupported, Reason: "implementation unavailable: " + e.Caps.Reason}
-	}
-	if c := e.probeCause(); c != "" {
-		// What the implementation can do is unknown: no verdict can be true.
-		return Verdict{Status: Error, Reason: "the capability probe broke: " + e.Caps.Problems[0], Evidence: strings.Join(e.Caps.Problems, "\n"), Cause: c}
-	}
-	x := e.X()
-	x.Preload, x.Injecting = preload, injecting
-	return Evaluate(r, x)
-}
-
-// X is what a check runs with on this implementation.
-func (e *Env) X() *X {
-	return &X{Impl: e.Impl, Caps: e.Caps, Fixtures: e.Fixtures, All: e.all, tape: e.tape}
-}
-
-// Own is the Env of x's implementation in the run: its X launches without
-// the injectors x preloads, and replays from x's tape in a corpus test.
-func (x *X) Own() *Env {
-	for _, e := range x.All {
-		if e.Impl.ID == x.Impl.ID {
-			return e
-		}
-	}
-	return &Env{Impl: x.Impl, Caps: x.Caps, Fixtures: x.Fixtures, all: x.All, tape: x.tape}
 }
 
 // A proof is the outcome of one fault-injector (or conforming-shim) spec:
@@ -254,23 +280,23 @@ func (x *X) Own() *Env {
 type proof struct {
 	impl     string
 	buildErr string
-	v        Verdict
+	v        verdict.Verdict
 	skip     string
 }
 
-var proofs Memo[proof] // by rule and library
+var proofs mpi.Memo[proof] // by rule and library
 
 // proveOnce finds the proof that r gives want with lib preloaded, once per
 // process: an injector (want Fail) runs where r passes, a conforming shim
 // (want Pass) where it fails.
-func proveOnce(r Rule, lib string, want Status, impls []*Impl, envs map[string]*Env) proof {
+func proveOnce(r rulebook.Rule, lib string, want verdict.Status, impls []*mpi.Impl, envs map[string]*rulebook.Env) proof {
 	return proofs.Do(r.ID+"\x00"+lib, func() proof { return prove(r, lib, want, impls, envs) })
 }
 
-func prove(r Rule, lib string, want Status, impls []*Impl, envs map[string]*Env) proof {
-	without := Pass
-	if want == Pass {
-		without = Fail
+func prove(r rulebook.Rule, lib string, want verdict.Status, impls []*mpi.Impl, envs map[string]*rulebook.Env) proof {
+	without := verdict.Pass
+	if want == verdict.Pass {
+		without = verdict.Fail
 	}
 	// The first implementation where the library turns the verdict proves
 	// it; one where it does not is no fault of that implementation (an
@@ -278,7 +304,7 @@ func prove(r Rule, lib string, want Status, impls []*Impl, envs map[string]*Env)
 	// tried before the spec says the library turns it nowhere. The cheapest
 	// to launch are tried first: any of them proves the judge alike.
 	var tried []string
-	for _, im := range cheapestFirst(impls, envs) {
+	for _, im := range rulebook.CheapestFirst(impls, envs) {
 		e := envs[im.ID]
 		if evaluateOnce(r, e).Status != without {
 			continue
@@ -287,12 +313,12 @@ func prove(r Rule, lib string, want Status, impls []*Impl, envs map[string]*Env)
 		if b.Error != "" {
 			return proof{impl: im.ID, buildErr: b.Error}
 		}
-		v := e.evaluate(r, []string{b.Path}, want == Fail)
+		v := e.EvaluateWith(r, []string{b.Path}, want == verdict.Fail)
 		v.Evidence = capText(v.Evidence, evidenceCap)
 		if v.Status == want {
 			return proof{impl: im.ID, v: v}
 		}
-		tried = append(tried, fmt.Sprintf("%s: %s (%s)", im.ID, v.Status, FirstLine(v.Reason)))
+		tried = append(tried, fmt.Sprintf("%s: %s (%s)", im.ID, v.Status, verdict.FirstLine(v.Reason)))
 	}
 	if len(tried) > 0 {
 		// This project's CI expects every proof to hold (reports/baseline.json),
@@ -300,12 +326,12 @@ func prove(r Rule, lib string, want Status, impls []*Impl, envs map[string]*Env)
 		// that its implementations cannot show it, not that they broke a rule.
 		return proof{skip: fmt.Sprintf("%s does not turn %s to %s on any implementation of this run: %s", lib, r.ID, want, strings.Join(tried, "; "))}
 	}
-	if want == Pass {
+	if want == verdict.Pass {
 		return proveShimAlone(r, lib, impls, envs)
 	}
 	// No implementation passes: the rule is shown failing by a real one, if any.
 	for _, im := range impls {
-		if v := evaluateOnce(r, envs[im.ID]); v.Status == Fail {
+		if v := evaluateOnce(r, envs[im.ID]); v.Status == verdict.Fail {
 			return proof{skip: fmt.Sprintf("no implementation passes %s; it fails on a real one, %s: %s", r.ID, im.ID, v.Reason)}
 		}
 	}
@@ -319,23 +345,23 @@ func prove(r Rule, lib string, want Status, impls []*Impl, envs map[string]*Env)
 // fails r: not needed where one passes it by itself; where none does (r is
 // unsupported everywhere), the shim shows r passing on the first
 // implementation where it does.
-func proveShimAlone(r Rule, shim string, impls []*Impl, envs map[string]*Env) proof {
+func proveShimAlone(r rulebook.Rule, shim string, impls []*mpi.Impl, envs map[string]*rulebook.Env) proof {
 	for _, im := range impls {
-		if evaluateOnce(r, envs[im.ID]).Status == Pass {
+		if evaluateOnce(r, envs[im.ID]).Status == verdict.Pass {
 			return proof{skip: fmt.Sprintf("no implementation fails %s, so a conforming shim is not needed to show it passing", r.ID)}
 		}
 	}
 	var tried []string
-	for _, im := range cheapestFirst(impls, envs) {
+	for _, im := range rulebook.CheapestFirst(impls, envs) {
 		e := envs[im.ID]
 		if e == nil || e.Fixtures[shim].Error != "" {
 			continue
 		}
-		v := e.evaluate(r, []string{e.Fixtures[shim].Path}, false)
-		if v.Status == Pass {
+		v := e.EvaluateWith(r, []string{e.Fixtures[shim].Path}, false)
+		if v.Status == verdict.Pass {
 			return proof{impl: im.ID, v: v}
 		}
-		tried = append(tried, fmt.Sprintf("%s: %s (%s)", im.ID, v.Status, FirstLine(v.Reason)))
+		tried = append(tried, fmt.Sprintf("%s: %s (%s)", im.ID, v.Status, verdict.FirstLine(v.Reason)))
 	}
 	return proof{skip: fmt.Sprintf("no implementation passes or fails %s, and %s makes it pass on none: %s", r.ID, shim, strings.Join(tried, "; "))}
 }
@@ -345,18 +371,18 @@ func proveShimAlone(r Rule, shim string, impls []*Impl, envs map[string]*Env) pr
 // own fault leaves it nothing to act on): on the first implementation where
 // r passes under one of its conforming shims, lib preloaded over that shim
 // must make it fail.
-func proveOverShim(r Rule, lib string, impls []*Impl, envs map[string]*Env) (proof, bool) {
+func proveOverShim(r rulebook.Rule, lib string, impls []*mpi.Impl, envs map[string]*rulebook.Env) (proof, bool) {
 	for _, shim := range r.Conformers {
-		for _, im := range cheapestFirst(impls, envs) {
+		for _, im := range rulebook.CheapestFirst(impls, envs) {
 			e := envs[im.ID]
 			if e == nil || e.Fixtures[shim].Error != "" || e.Fixtures[lib].Error != "" {
 				continue
 			}
-			if v := e.evaluate(r, []string{e.Fixtures[shim].Path}, false); v.Status != Pass {
+			if v := e.EvaluateWith(r, []string{e.Fixtures[shim].Path}, false); v.Status != verdict.Pass {
 				continue
 			}
 			// The injector first: it wraps the shim, which wraps the library.
-			v := e.evaluate(r, []string{e.Fixtures[lib].Path, e.Fixtures[shim].Path}, true)
+			v := e.EvaluateWith(r, []string{e.Fixtures[lib].Path, e.Fixtures[shim].Path}, true)
 			v.Evidence = capText(v.Evidence, evidenceCap)
 			return proof{impl: im.ID + " under " + shim, v: v}, true
 		}
@@ -366,12 +392,12 @@ func proveOverShim(r Rule, lib string, impls []*Impl, envs map[string]*Env) (pro
 
 // expectProof ends an injector or shim spec: skipped with its reason, or
 // expecting the verdict want under lib.
-func expectProof(r Rule, lib string, want Status, p proof) {
+func expectProof(r rulebook.Rule, lib string, want verdict.Status, p proof) {
 	if p.skip != "" {
 		ginkgo.Skip(p.skip)
 	}
 	what := "injector"
-	if want == Pass {
+	if want == verdict.Pass {
 		what = "conforming shim"
 	}
 	gomega.Expect(p.buildErr).To(gomega.BeEmpty(), "%s %s did not build for %s", what, lib, p.impl)
@@ -393,21 +419,21 @@ func capText(s string, n int) string {
 // strict where the text is: a fail or error of a normative or seed rule
 // fails the spec; of a quality or interpretation rule only when asked for
 // (Strict). Unsupported skips.
-func report(r Rule, v Verdict) {
+func report(r rulebook.Rule, v verdict.Verdict) {
 	v.Evidence = capText(v.Evidence, evidenceCap)
 	ginkgo.AddReportEntry("verdict", v, quiet)
 	switch v.Status {
-	case Unsupported:
+	case verdict.Unsupported:
 		ginkgo.Skip("unsupported: " + v.Reason)
-	case Fail, Error:
+	case verdict.Fail, verdict.Error:
 		// the reason, where the rule is judged and its finding, the evidence
 		file, line := r.Location()
 		msg := v.Reason + "\n" + rulePointer(r.ID, file, line)
 		if v.Evidence != "" && v.Evidence != v.Reason {
 			msg += "\n" + v.Evidence
 		}
-		if !Strict(r.Basis, ginkgo.GinkgoLabelFilter()) {
-			fmt.Fprintf(ginkgo.GinkgoWriter, "%s (%s rule, reported; %s=%s to fail the run on it): %s\n", v.Status, r.Basis, StrictEnv, r.Basis, msg)
+		if !rulebook.Strict(r.Basis, ginkgo.GinkgoLabelFilter()) {
+			fmt.Fprintf(ginkgo.GinkgoWriter, "%s (%s rule, reported; %s=%s to fail the run on it): %s\n", v.Status, r.Basis, settings.StrictEnv, r.Basis, msg)
 			return
 		}
 		// An error is not the implementation's fault: its message says
@@ -418,48 +444,38 @@ func report(r Rule, v Verdict) {
 	}
 }
 
-// Probed is an implementation with its capabilities, as reports show it.
-type Probed struct {
-	Impl *Impl `json:"impl"`
-	Caps *Caps `json:"caps"`
-}
-
-// ProbedFile is where Setup writes the probed implementations, in
-// MPITS_REPORT_DIR.
-const ProbedFile = "capabilities.json"
-
 // Setup probes the implementations and builds the fixtures for them, all
 // at once (their jobs and builds take slots); a suite passes those some
 // selected spec runs on (Suite.Needed), and the others get no Env. With
 // MPITS_REPORT_DIR set it writes what it probed there (ProbedFile).
-func Setup(impls []*Impl, fixtures []Fixture) []*Env {
+func Setup(impls []*mpi.Impl, fixtures []mpi.Fixture) []*rulebook.Env {
 	removeImportedAtEnd()
-	envs := make([]*Env, len(impls))
+	envs := make([]*rulebook.Env, len(impls))
 	var wg sync.WaitGroup
 	for i, im := range impls {
 		wg.Add(1)
-		go func(i int, im *Impl) {
+		go func(i int, im *mpi.Impl) {
 			defer wg.Done()
-			e := &Env{Impl: im, Caps: ProbeOnce(im), Fixtures: map[string]Built{}}
+			e := &rulebook.Env{Impl: im, Caps: mpi.ProbeOnce(im), Fixtures: map[string]mpi.Built{}}
 			// nothing is built where no rule can be judged (probeCause)
 			if e.Caps.Available && len(e.Caps.Problems) == 0 {
 				for _, f := range fixtures {
 					if f.ABI && im.ABI == nil {
 						continue
 					}
-					e.Fixtures[f.Name] = Build(im, f)
+					e.Fixtures[f.Name] = mpi.Build(im, f)
 				}
 			}
 			envs[i] = e
 		}(i, im)
 	}
 	wg.Wait()
-	if dir := Setting("MPITS_REPORT_DIR").String(); dir != "" {
-		var probed []Probed
+	if dir := settings.Setting("MPITS_REPORT_DIR").String(); dir != "" {
+		var probed []mpi.Probed
 		for _, e := range envs {
-			probed = append(probed, Probed{Impl: e.Impl, Caps: e.Caps})
+			probed = append(probed, mpi.Probed{Impl: e.Impl, Caps: e.Caps})
 		}
-		_ = writeJSON(filepath.Join(dir, ProbedFile), probed)
+		_ = mpi.WriteJSON(filepath.Join(dir, mpi.ProbedFile), probed)
 	}
 	return envs
 }
@@ -469,30 +485,24 @@ func Setup(impls []*Impl, fixtures []Fixture) []*Env {
 // with them).
 const FixturesReportDir = "fixtures"
 
-func writeFixturesReport(suite string, envs []*Env) {
-	dir := Setting("MPITS_REPORT_DIR").String()
+func writeFixturesReport(suite string, envs []*rulebook.Env) {
+	dir := settings.Setting("MPITS_REPORT_DIR").String()
 	if dir == "" {
 		return
 	}
-	built := map[string]map[string]Built{}
+	built := map[string]map[string]mpi.Built{}
 	for _, e := range envs {
 		built[e.Impl.ID] = e.Fixtures
 	}
-	_ = writeJSON(filepath.Join(dir, FixturesReportDir, strings.ReplaceAll(suite, " ", "_")+".json"), built)
+	_ = mpi.WriteJSON(filepath.Join(dir, FixturesReportDir, strings.ReplaceAll(suite, " ", "_")+".json"), built)
 }
 
-// writeJSON writes v indented, atomically (suites may write the same file).
-func writeJSON(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
+// removeImportedAtEnd removes, when the suite ends, what PathFrom imported
+// into the roots. It works inside a Ginkgo suite node (Setup runs in one);
+// elsewhere it does nothing.
+func removeImportedAtEnd() {
+	if !ginkgo.CurrentSpecReport().LeafNodeType.Is(types.NodeTypeBeforeSuite | types.NodeTypeSynchronizedBeforeSuite) {
+		return
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	ginkgo.DeferCleanup(rulebook.RemoveImported)
 }

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 	"github.com/onsi/ginkgo/v2/types"
 )
 
@@ -18,14 +20,14 @@ func Summary(r types.Report) string {
 	var fails, errs, reported []string
 	for _, sp := range r.SpecReports {
 		j, v, ok := judgedVerdict(sp)
-		if !ok || (v.Status != Fail && v.Status != Error) || expectedSpec(sp) || v.Cause != "" {
+		if !ok || (v.Status != verdict.Fail && v.Status != verdict.Error) || expectedSpec(sp) || v.Cause != "" {
 			continue
 		}
-		line := fmt.Sprintf("  %s on %s (%s, %s): %s", j.ID, j.Impl, j.Source, j.Basis, FirstLine(v.Reason))
+		line := fmt.Sprintf("  %s on %s (%s, %s): %s", j.ID, j.Impl, j.Source, j.Basis, verdict.FirstLine(v.Reason))
 		switch {
 		case sp.State.Is(types.SpecStatePassed):
 			reported = append(reported, line)
-		case v.Status == Fail:
+		case v.Status == verdict.Fail:
 			fails = append(fails, line)
 		default:
 			errs = append(errs, line)
@@ -42,7 +44,7 @@ func Summary(r types.Report) string {
 		for _, c := range causes {
 			n += c.Rules
 		}
-		fmt.Fprintf(&b, ", %s not judged (%s)", plural(n, "rule"), plural(len(causes), "cause"))
+		fmt.Fprintf(&b, ", %s not judged (%s)", verdict.Plural(n, "rule"), verdict.Plural(len(causes), "cause"))
 	}
 	b.WriteString("\n")
 	sort.Strings(fails)
@@ -57,15 +59,15 @@ func Summary(r types.Report) string {
 		fmt.Fprintf(&b, "%s:\n%s\n", part.title, strings.Join(part.lines, "\n"))
 	}
 	if len(reported) > 0 {
-		fmt.Fprintf(&b, "(%d quality/interpretation fails or errors are in the report, not failing the run: set %s=quality to fail on them)\n", len(reported), StrictEnv)
+		fmt.Fprintf(&b, "(%d quality/interpretation fails or errors are in the report, not failing the run: set %s=quality to fail on them)\n", len(reported), settings.StrictEnv)
 	}
 	return b.String()
 }
 
 // judgedVerdict reads the rule, implementation and verdict a spec recorded.
-func judgedVerdict(sp types.SpecReport) (Judged, Verdict, bool) {
+func judgedVerdict(sp types.SpecReport) (Judged, verdict.Verdict, bool) {
 	var j Judged
-	var v Verdict
+	var v verdict.Verdict
 	for _, e := range sp.ReportEntries {
 		switch e.Name {
 		case "rule":
@@ -79,7 +81,7 @@ func judgedVerdict(sp types.SpecReport) (Judged, Verdict, bool) {
 	}
 	if v.Status == "" && !sp.State.Is(types.SpecStatePassed|types.SpecStateSkipped) {
 		// broke before recording a verdict: a panic, a timeout, an interrupt
-		v = Verdict{Status: Error, Reason: fmt.Sprintf("spec %s: %s", sp.State, sp.Failure.Message)}
+		v = verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("spec %s: %s", sp.State, sp.Failure.Message)}
 	}
 	return j, v, true
 }

@@ -6,10 +6,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 	"github.com/onsi/ginkgo/v2/types"
 )
 
-func spec(t *testing.T, state types.SpecState, j Judged, v *Verdict) types.SpecReport {
+func spec(t *testing.T, state types.SpecState, j Judged, v *verdict.Verdict) types.SpecReport {
 	sp := types.SpecReport{LeafNodeType: types.NodeTypeIt, State: state}
 	for name, val := range map[string]any{"rule": j, "verdict": v} {
 		if name == "verdict" && v == nil {
@@ -24,14 +26,14 @@ func spec(t *testing.T, state types.SpecState, j Judged, v *Verdict) types.SpecR
 // The end of a failing run lists each failed rule with its implementation,
 // source and reason, errors apart, and counts what was only reported.
 func TestSummary(t *testing.T) {
-	rule := func(id string, b Basis) Judged {
-		return Judged{RuleInfo: RuleInfo{ID: id, Source: "MPI-5.0 §15.3.3", Basis: b}, Impl: "mpich-tools"}
+	rule := func(id string, b rulebook.Basis) Judged {
+		return Judged{RuleInfo: rulebook.RuleInfo{ID: id, Source: "MPI-5.0 §15.3.3", Basis: b}, Impl: "mpich-tools"}
 	}
 	r := types.Report{SuiteDescription: "MPI_T", SpecReports: types.SpecReports{
-		spec(t, types.SpecStateFailed, rule("STR-3", Normative), &Verdict{Status: Fail, Reason: "NULL buffer: rc 12\nevidence"}),
-		spec(t, types.SpecStateFailed, rule("PVAR-31", Normative), nil),
-		spec(t, types.SpecStatePassed, rule("CVAR-9", Quality), &Verdict{Status: Fail, Reason: "rc 3"}),
-		spec(t, types.SpecStatePassed, rule("STR-1", Normative), &Verdict{Status: Pass}),
+		spec(t, types.SpecStateFailed, rule("STR-3", rulebook.Normative), &verdict.Verdict{Status: verdict.Fail, Reason: "NULL buffer: rc 12\nevidence"}),
+		spec(t, types.SpecStateFailed, rule("PVAR-31", rulebook.Normative), nil),
+		spec(t, types.SpecStatePassed, rule("CVAR-9", rulebook.Quality), &verdict.Verdict{Status: verdict.Fail, Reason: "rc 3"}),
+		spec(t, types.SpecStatePassed, rule("STR-1", rulebook.Normative), &verdict.Verdict{Status: verdict.Pass}),
 	}}
 	r.SpecReports[1].Failure.Message = "timed out"
 	got := Summary(r)
@@ -53,10 +55,10 @@ func TestSummary(t *testing.T) {
 // In the process that ran the specs, entries hold Go values, not JSON: the
 // summary printed at the end of a run reads those.
 func TestSummaryInProcess(t *testing.T) {
-	j := Judged{RuleInfo: RuleInfo{ID: "STR-4", Source: "MPI-5.0 §15.3.3", Basis: Normative}, Impl: "openmpi-sid"}
+	j := Judged{RuleInfo: rulebook.RuleInfo{ID: "STR-4", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative}, Impl: "openmpi-sid"}
 	sp := types.SpecReport{LeafNodeType: types.NodeTypeIt, State: types.SpecStateFailed, ReportEntries: []types.ReportEntry{
 		{Name: "rule", Value: types.WrapEntryValue(j)},
-		{Name: "verdict", Value: types.WrapEntryValue(Verdict{Status: Fail, Reason: "length 0: rc 0, length 35"})},
+		{Name: "verdict", Value: types.WrapEntryValue(verdict.Verdict{Status: verdict.Fail, Reason: "length 0: rc 0, length 35"})},
 	}}
 	got := Summary(types.Report{SuiteDescription: "MPI_T", SpecReports: types.SpecReports{sp}})
 	if !strings.Contains(got, "STR-4 on openmpi-sid (MPI-5.0 §15.3.3, normative): length 0: rc 0, length 35") {
@@ -67,7 +69,7 @@ func TestSummaryInProcess(t *testing.T) {
 // A long reason is cut on a character boundary.
 func TestFirstLineKeepsCharacters(t *testing.T) {
 	s := strings.Repeat("a", 299) + "…and more"
-	if got := FirstLine(s); !utf8.ValidString(got) {
+	if got := verdict.FirstLine(s); !utf8.ValidString(got) {
 		t.Errorf("FirstLine cut a character: %q", got[len(got)-8:])
 	}
 }
@@ -75,17 +77,19 @@ func TestFirstLineKeepsCharacters(t *testing.T) {
 // Rules left not judged are listed once per cause, with how many; a cause
 // that left only quality rules is reported without failing the run.
 func TestSummaryNotJudged(t *testing.T) {
-	rule := func(id string, b Basis, impl string) Judged {
-		return Judged{RuleInfo: RuleInfo{ID: id, Source: "MPI-5.0 §15.3.3", Basis: b}, Impl: impl}
+	rule := func(id string, b rulebook.Basis, impl string) Judged {
+		return Judged{RuleInfo: rulebook.RuleInfo{ID: id, Source: "MPI-5.0 §15.3.3", Basis: b}, Impl: impl}
 	}
 	probe := "alpha: the capability probe broke: build caps_after_init (`mpicc -o …/caps_after_init`) exited with status 1: no gcc"
 	build := "beta: fixture q did not build: build q (`mpicc -o …/q`) exited with status 1: no q.h"
-	notJudged := func(cause string) *Verdict { return &Verdict{Status: Error, Reason: "whatever", Cause: cause} }
+	notJudged := func(cause string) *verdict.Verdict {
+		return &verdict.Verdict{Status: verdict.Error, Reason: "whatever", Cause: cause}
+	}
 	r := types.Report{SuiteDescription: "QMPI", SpecReports: types.SpecReports{
-		spec(t, types.SpecStateSkipped, rule("R-1", Normative, "alpha"), notJudged(probe)),
-		spec(t, types.SpecStateSkipped, rule("R-2", Quality, "alpha"), notJudged(probe)),
-		spec(t, types.SpecStateSkipped, rule("R-2", Quality, "beta"), notJudged(build)),
-		spec(t, types.SpecStatePassed, rule("R-1", Normative, "beta"), &Verdict{Status: Pass}),
+		spec(t, types.SpecStateSkipped, rule("R-1", rulebook.Normative, "alpha"), notJudged(probe)),
+		spec(t, types.SpecStateSkipped, rule("R-2", rulebook.Quality, "alpha"), notJudged(probe)),
+		spec(t, types.SpecStateSkipped, rule("R-2", rulebook.Quality, "beta"), notJudged(build)),
+		spec(t, types.SpecStatePassed, rule("R-1", rulebook.Normative, "beta"), &verdict.Verdict{Status: verdict.Pass}),
 	}}
 	got := Summary(r)
 	for _, want := range []string{

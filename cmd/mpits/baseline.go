@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Baseline is reports/baseline.json: the verdicts this project expects on
@@ -26,7 +26,7 @@ type BaselineEntry struct {
 	Impl    string         `json:"impl"`
 	Version string         `json:"version"`
 	Rule    string         `json:"rule"`
-	Status  harness.Status `json:"status"`
+	Status  verdict.Status `json:"status"`
 	Finding string         `json:"finding,omitempty"` // reports/findings/<page>.md, for fail
 }
 
@@ -82,7 +82,7 @@ func compare(base Baseline, v Verdicts, root string) (diffs, notes []string) {
 	for _, e := range base.Entries {
 		want[key{e.Impl, e.Version, e.Rule}] = e
 		known[[2]string{e.Impl, e.Version}] = true
-		if e.Status == harness.Fail {
+		if e.Status == verdict.Fail {
 			if e.Finding == "" {
 				diffs = append(diffs, fmt.Sprintf("%s on %s is a fail in the baseline with no finding", e.Rule, e.Impl))
 			} else if _, err := os.Stat(filepath.Join(root, e.Finding)); err != nil {
@@ -152,7 +152,7 @@ func updated(old Baseline, v Verdicts) Baseline {
 	for _, r := range rows {
 		inRun[[2]string{r.Impl, r.Version}] = true
 		e := BaselineEntry{Impl: r.Impl, Version: r.Version, Rule: r.ID, Status: r.Status}
-		if r.Status == harness.Fail {
+		if r.Status == verdict.Fail {
 			e.Finding = findings[[2]string{r.Impl, r.ID}]
 			if e.Finding == "" {
 				e.Finding = fmt.Sprintf("reports/findings/%s.md", r.ID)

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 func TestCompare(t *testing.T) {
@@ -15,18 +16,18 @@ func TestCompare(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "reports", "findings", "C2-a.md"), []byte("x"), 0o644)
 	base := Baseline{
 		Entries: []BaselineEntry{
-			{Impl: "a", Version: "1", Rule: "C1", Status: harness.Pass},
-			{Impl: "a", Version: "1", Rule: "C2", Status: harness.Fail, Finding: "reports/findings/C2-a.md"},
-			{Impl: "b", Version: "1", Rule: "C1", Status: harness.Fail},
+			{Impl: "a", Version: "1", Rule: "C1", Status: verdict.Pass},
+			{Impl: "a", Version: "1", Rule: "C2", Status: verdict.Fail, Finding: "reports/findings/C2-a.md"},
+			{Impl: "b", Version: "1", Rule: "C1", Status: verdict.Fail},
 		},
 		Injectors: map[string]string{"C1 fails under i": "passed"},
 	}
 	run := Verdicts{
 		Rows: []Row{
-			{Impl: "a", Version: "1", RuleInfo: harness.RuleInfo{ID: "C1"}, Status: harness.Pass},
-			{Impl: "a", Version: "1", RuleInfo: harness.RuleInfo{ID: "C2"}, Status: harness.Pass},
-			{Impl: "a", Version: "1", RuleInfo: harness.RuleInfo{ID: "C3"}, Status: harness.Unsupported},
-			{Impl: "c", Version: "9", RuleInfo: harness.RuleInfo{ID: "C1"}, Status: harness.Error},
+			{Impl: "a", Version: "1", RuleInfo: rulebook.RuleInfo{ID: "C1"}, Status: verdict.Pass},
+			{Impl: "a", Version: "1", RuleInfo: rulebook.RuleInfo{ID: "C2"}, Status: verdict.Pass},
+			{Impl: "a", Version: "1", RuleInfo: rulebook.RuleInfo{ID: "C3"}, Status: verdict.Unsupported},
+			{Impl: "c", Version: "9", RuleInfo: rulebook.RuleInfo{ID: "C1"}, Status: verdict.Error},
 		},
 		Injections: []Injection{{Spec: "C1 fails under i", State: "failed"}},
 	}
@@ -51,8 +52,8 @@ func TestCompare(t *testing.T) {
 }
 
 func TestCompareMissingFindingFile(t *testing.T) {
-	base := Baseline{Entries: []BaselineEntry{{Impl: "a", Version: "1", Rule: "C", Status: harness.Fail, Finding: "reports/findings/nope.md"}}}
-	run := Verdicts{Rows: []Row{{Impl: "a", Version: "1", RuleInfo: harness.RuleInfo{ID: "C"}, Status: harness.Fail}}}
+	base := Baseline{Entries: []BaselineEntry{{Impl: "a", Version: "1", Rule: "C", Status: verdict.Fail, Finding: "reports/findings/nope.md"}}}
+	run := Verdicts{Rows: []Row{{Impl: "a", Version: "1", RuleInfo: rulebook.RuleInfo{ID: "C"}, Status: verdict.Fail}}}
 	diffs, _ := compare(base, run, t.TempDir())
 	if len(diffs) != 1 || !strings.Contains(diffs[0], "does not exist") {
 		t.Errorf("a fail whose finding page is missing must differ: %v", diffs)
@@ -61,11 +62,11 @@ func TestCompareMissingFindingFile(t *testing.T) {
 
 func TestUpdatedKeepsFindingsAndOtherVersions(t *testing.T) {
 	old := Baseline{Entries: []BaselineEntry{
-		{Impl: "a", Version: "1", Rule: "C", Status: harness.Fail, Finding: "reports/findings/custom.md"},
-		{Impl: "a", Version: "0", Rule: "C", Status: harness.Pass},
+		{Impl: "a", Version: "1", Rule: "C", Status: verdict.Fail, Finding: "reports/findings/custom.md"},
+		{Impl: "a", Version: "0", Rule: "C", Status: verdict.Pass},
 	}}
 	nb := updated(old, Verdicts{
-		Rows:       []Row{{Impl: "a", Version: "1", RuleInfo: harness.RuleInfo{ID: "C"}, Status: harness.Fail}, {Impl: "b", Version: "2", RuleInfo: harness.RuleInfo{ID: "C"}, Status: harness.Fail}},
+		Rows:       []Row{{Impl: "a", Version: "1", RuleInfo: rulebook.RuleInfo{ID: "C"}, Status: verdict.Fail}, {Impl: "b", Version: "2", RuleInfo: rulebook.RuleInfo{ID: "C"}, Status: verdict.Fail}},
 		Injections: []Injection{{Spec: "C fails under i", State: "passed"}},
 	})
 	if len(nb.Entries) != 3 {

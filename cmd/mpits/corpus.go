@@ -12,6 +12,10 @@ import (
 	"strings"
 
 	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // cmdCorpus keeps a run (ci/run-suites OUT, which writes OUT/tape) as the
@@ -35,7 +39,7 @@ func cmdCorpus(args []string) error {
 	if *check {
 		return checkCorpus(*out, verdicts)
 	}
-	probed, err := readProbed(filepath.Join(*run, "raw", harness.ProbedFile))
+	probed, err := readProbed(filepath.Join(*run, "raw", mpi.ProbedFile))
 	if err != nil {
 		return err
 	}
@@ -57,7 +61,7 @@ func cmdCorpus(args []string) error {
 	}
 	tapes, _ := filepath.Glob(filepath.Join(*run, "tape", "*.jsonl"))
 	if len(tapes) == 0 {
-		return fmt.Errorf("corpus: %s/tape holds no tape: the run wrote none (ci/run-suites sets %s)", *run, harness.TapeEnv)
+		return fmt.Errorf("corpus: %s/tape holds no tape: the run wrote none (ci/run-suites sets %s)", *run, settings.TapeEnv)
 	}
 	for _, f := range tapes {
 		if err := writeCorpusTape(f, filepath.Join(*out, harness.CorpusTapeDir, strings.TrimSuffix(filepath.Base(f), ".jsonl")+".jsonl.gz")); err != nil {
@@ -82,7 +86,7 @@ func corpusVerdicts(path string) ([]harness.CorpusVerdict, error) {
 	}
 	var out []harness.CorpusVerdict
 	for _, r := range doc.Verdicts {
-		out = append(out, harness.CorpusVerdict{ID: r.ID, Impl: r.Impl, Status: harness.Status(r.Status)})
+		out = append(out, harness.CorpusVerdict{ID: r.ID, Impl: r.Impl, Status: verdict.Status(r.Status)})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		return out[i].ID+"\x00"+out[i].Impl < out[j].ID+"\x00"+out[j].Impl
@@ -92,24 +96,24 @@ func corpusVerdicts(path string) ([]harness.CorpusVerdict, error) {
 
 // corpusFixtures merges the suites' fixture outcomes, with paths that say
 // only which fixture (a replay launches nothing).
-func corpusFixtures(dir string) (map[string]map[string]harness.Built, error) {
+func corpusFixtures(dir string) (map[string]map[string]mpi.Built, error) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	if len(files) == 0 {
 		return nil, fmt.Errorf("corpus: no fixture outcomes in %s: the suites write them when MPITS_REPORT_DIR is set", dir)
 	}
-	out := map[string]map[string]harness.Built{}
+	out := map[string]map[string]mpi.Built{}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			return nil, err
 		}
-		var m map[string]map[string]harness.Built
+		var m map[string]map[string]mpi.Built
 		if err := json.Unmarshal(data, &m); err != nil {
 			return nil, fmt.Errorf("corpus: %s: %v", f, err)
 		}
 		for impl, fx := range m {
 			if out[impl] == nil {
-				out[impl] = map[string]harness.Built{}
+				out[impl] = map[string]mpi.Built{}
 			}
 			for name, b := range fx {
 				if b.Path != "" {
@@ -125,7 +129,7 @@ func corpusFixtures(dir string) (map[string]map[string]harness.Built, error) {
 // writeCorpusTape writes a run's tape of one implementation sorted by key,
 // each key once, gzipped.
 func writeCorpusTape(from, to string) error {
-	entries, err := harness.ReadTapeFile(from)
+	entries, err := rulebook.ReadTapeFile(from)
 	if err != nil {
 		return err
 	}
@@ -157,7 +161,7 @@ func checkCorpus(dir string, run []harness.CorpusVerdict) error {
 	if err := json.Unmarshal(data, &kept); err != nil {
 		return fmt.Errorf("corpus %s: %v", dir, err)
 	}
-	have := map[string]harness.Status{}
+	have := map[string]verdict.Status{}
 	for _, v := range kept {
 		have[v.ID+" on "+v.Impl] = v.Status
 	}

@@ -9,7 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Every finding page says where its deviation holds: per family, the
@@ -33,7 +34,7 @@ func cmdFindings(args []string) error {
 	if err := readJSON(*vpath, &v); err != nil {
 		return err
 	}
-	var probed []harness.Probed
+	var probed []mpi.Probed
 	if err := readJSON(*ipath, &probed); err != nil {
 		return err
 	}
@@ -65,7 +66,7 @@ func cmdFindings(args []string) error {
 		}
 	}
 	if len(stale) > 0 {
-		return fmt.Errorf("the history of %d finding pages is out of date (%s): run go run ./cmd/mpits findings", len(stale), harness.FirstAndMore(stale))
+		return fmt.Errorf("the history of %d finding pages is out of date (%s): run go run ./cmd/mpits findings", len(stale), verdict.FirstAndMore(stale))
 	}
 	return nil
 }
@@ -105,21 +106,21 @@ func withHistory(text, block string) string {
 }
 
 type history struct {
-	order  []harness.Probed                     // by family and version
-	status map[string]map[string]harness.Status // rule -> impl -> status
+	order  []mpi.Probed                         // by family and version
+	status map[string]map[string]verdict.Status // rule -> impl -> status
 	known  map[string]bool
 	fails  map[string]bool
 }
 
-func newHistory(rows []Row, probed []harness.Probed) *history {
-	h := &history{order: historyOrder(probed), status: map[string]map[string]harness.Status{}, known: map[string]bool{}, fails: map[string]bool{}}
+func newHistory(rows []Row, probed []mpi.Probed) *history {
+	h := &history{order: historyOrder(probed), status: map[string]map[string]verdict.Status{}, known: map[string]bool{}, fails: map[string]bool{}}
 	for _, r := range rows {
 		if h.status[r.ID] == nil {
-			h.status[r.ID] = map[string]harness.Status{}
+			h.status[r.ID] = map[string]verdict.Status{}
 		}
 		h.status[r.ID][r.Impl] = r.Status
 		h.known[r.ID] = true
-		if r.Status == harness.Fail {
+		if r.Status == verdict.Fail {
 			h.fails[r.ID] = true
 		}
 	}
@@ -150,14 +151,14 @@ var familyName = map[string]string{"mpich": "MPICH", "openmpi": "Open MPI"}
 // step is one version of a family in the matrix, its builds and verdict.
 type step struct {
 	version string
-	builds  map[harness.Status][]string
-	status  harness.Status // fail if any build fails, else pass if any passes, else the first
+	builds  map[verdict.Status][]string
+	status  verdict.Status // fail if any build fails, else pass if any passes, else the first
 }
 
 // text is the version's verdicts, with the builds that give each.
 func (s *step) text() string {
 	var parts []string
-	for _, st := range []harness.Status{harness.Fail, harness.Pass, harness.Unsupported, harness.Error} {
+	for _, st := range []verdict.Status{verdict.Fail, verdict.Pass, verdict.Unsupported, verdict.Error} {
 		if b := s.builds[st]; len(b) > 0 {
 			parts = append(parts, fmt.Sprintf("%s on %s", st, strings.Join(b, ", ")))
 		}
@@ -183,12 +184,12 @@ func (h *history) families(id string) []string {
 		if n := len(ss); n > 0 && ss[n-1].version == p.Impl.Version {
 			s := ss[n-1]
 			s.builds[st] = append(s.builds[st], p.Impl.ID)
-			if st == harness.Fail || (st == harness.Pass && s.status != harness.Fail) {
+			if st == verdict.Fail || (st == verdict.Pass && s.status != verdict.Fail) {
 				s.status = st
 			}
 			continue
 		}
-		steps[f] = append(ss, &step{version: p.Impl.Version, builds: map[harness.Status][]string{st: {p.Impl.ID}}, status: st})
+		steps[f] = append(ss, &step{version: p.Impl.Version, builds: map[verdict.Status][]string{st: {p.Impl.ID}}, status: st})
 	}
 	var out []string
 	for _, f := range fams {
@@ -209,13 +210,13 @@ func (h *history) families(id string) []string {
 func summarize(family string, steps []*step) string {
 	var judged []*step
 	for _, s := range steps {
-		if s.status == harness.Pass || s.status == harness.Fail {
+		if s.status == verdict.Pass || s.status == verdict.Fail {
 			judged = append(judged, s)
 		}
 	}
 	failing := 0
 	for _, s := range judged {
-		if s.status == harness.Fail {
+		if s.status == verdict.Fail {
 			failing++
 		}
 	}
@@ -232,7 +233,7 @@ func summarize(family string, steps []*step) string {
 	var notes []string
 	for _, s := range judged {
 		if s.mixed() {
-			notes = append(notes, fmt.Sprintf("%s fails on some of its builds only (%s), so there the build, not the version, decides", s.version, strings.Join(s.builds[harness.Fail], ", ")))
+			notes = append(notes, fmt.Sprintf("%s fails on some of its builds only (%s), so there the build, not the version, decides", s.version, strings.Join(s.builds[verdict.Fail], ", ")))
 		}
 	}
 	for i := 1; i < len(judged); i++ {
@@ -241,9 +242,9 @@ func summarize(family string, steps []*step) string {
 			continue
 		}
 		switch {
-		case a.status == harness.Fail && b.status == harness.Pass:
+		case a.status == verdict.Fail && b.status == verdict.Pass:
 			notes = append(notes, fmt.Sprintf("fixed between %s and %s", a.version, b.version))
-		case a.status == harness.Pass && b.status == harness.Fail:
+		case a.status == verdict.Pass && b.status == verdict.Fail:
 			notes = append(notes, fmt.Sprintf("appears between %s and %s", a.version, b.version))
 		}
 	}
@@ -252,12 +253,12 @@ func summarize(family string, steps []*step) string {
 
 // mixed: builds of the version disagree, one failing and one passing.
 func (s *step) mixed() bool {
-	return len(s.builds[harness.Fail]) > 0 && len(s.builds[harness.Pass]) > 0
+	return len(s.builds[verdict.Fail]) > 0 && len(s.builds[verdict.Pass]) > 0
 }
 
 // historyMarkdown is the matrix's section on where each failing rule holds,
 // by family and version, as its finding page says.
-func historyMarkdown(rows []Row, probed []harness.Probed) string {
+func historyMarkdown(rows []Row, probed []mpi.Probed) string {
 	h := newHistory(rows, probed)
 	var ids []string
 	for id := range h.fails {

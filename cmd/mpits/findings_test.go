@@ -4,20 +4,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 func TestFindingHistory(t *testing.T) {
 	probed := probedOf(
-		harness.Impl{ID: "m4", Family: "mpich", Version: "4.0.2"}, harness.Impl{ID: "m4b", Family: "mpich", Version: "4.0.2"},
-		harness.Impl{ID: "m42", Family: "mpich", Version: "4.2.1"}, harness.Impl{ID: "m5", Family: "mpich", Version: "5.0.2"},
-		harness.Impl{ID: "o4", Family: "openmpi", Version: "4.1.4"}, harness.Impl{ID: "o5", Family: "openmpi", Version: "5.0.7"},
+		mpi.Impl{ID: "m4", Family: "mpich", Version: "4.0.2"}, mpi.Impl{ID: "m4b", Family: "mpich", Version: "4.0.2"},
+		mpi.Impl{ID: "m42", Family: "mpich", Version: "4.2.1"}, mpi.Impl{ID: "m5", Family: "mpich", Version: "5.0.2"},
+		mpi.Impl{ID: "o4", Family: "openmpi", Version: "4.1.4"}, mpi.Impl{ID: "o5", Family: "openmpi", Version: "5.0.7"},
 	)
-	row := func(impl string, st harness.Status) Row {
-		return Row{RuleInfo: harness.RuleInfo{ID: "R-1"}, Impl: impl, Status: st}
+	row := func(impl string, st verdict.Status) Row {
+		return Row{RuleInfo: rulebook.RuleInfo{ID: "R-1"}, Impl: impl, Status: st}
 	}
-	h := newHistory([]Row{row("m4", harness.Fail), row("m4b", harness.Pass), row("m42", harness.Pass), row("m5", harness.Fail),
-		row("o4", harness.Fail), row("o5", harness.Fail)}, probed)
+	h := newHistory([]Row{row("m4", verdict.Fail), row("m4b", verdict.Pass), row("m42", verdict.Pass), row("m5", verdict.Fail),
+		row("o4", verdict.Fail), row("o5", verdict.Fail)}, probed)
 	got := strings.Join(h.families("R-1"), "\n")
 	for _, want := range []string{
 		"**MPICH**: 4.0.2 fail on m4, pass on m4b; 4.2.1 pass on m42; 5.0.2 fail on m5: 4.0.2 fails on some of its builds only (m4), so there the build, not the version, decides; appears between 4.2.1 and 5.0.2.",

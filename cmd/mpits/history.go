@@ -5,15 +5,15 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
 )
 
 // historyOrder sorts implementations by family, then by version, so that a
 // row of the matrix reads as a history (MPICH 4.0.2, 4.2.1, 5.0.2; Open MPI
 // 4.1.4, 5.0.7, 6.0.0rc2). Builds of one version keep the provisioning order.
-func historyOrder(probed []harness.Probed) []harness.Probed {
+func historyOrder(probed []mpi.Probed) []mpi.Probed {
 	out := slices.Clone(probed)
-	slices.SortStableFunc(out, func(a, b harness.Probed) int {
+	slices.SortStableFunc(out, func(a, b mpi.Probed) int {
 		if a.Impl.Family != b.Impl.Family {
 			return compareFamily(a.Impl.Family, b.Impl.Family)
 		}

@@ -3,15 +3,15 @@ package main
 import (
 	"testing"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
 )
 
 func TestHistoryOrder(t *testing.T) {
 	probed := probedOf(
-		harness.Impl{ID: "mpich-deb", Family: "mpich", Version: "4.0.2"}, harness.Impl{ID: "openmpi-deb", Family: "openmpi", Version: "4.1.4"},
-		harness.Impl{ID: "mpich-tools", Family: "mpich", Version: "4.0.2"}, harness.Impl{ID: "mpich-sid", Family: "mpich", Version: "5.0.2"},
-		harness.Impl{ID: "openmpi-sid", Family: "openmpi", Version: "6.0.0rc2"}, harness.Impl{ID: "mpich-trixie", Family: "mpich", Version: "4.2.1"},
-		harness.Impl{ID: "openmpi-trixie", Family: "openmpi", Version: "5.0.7"}, harness.Impl{ID: "openmpi-6", Family: "openmpi", Version: "6.0.0"},
+		mpi.Impl{ID: "mpich-deb", Family: "mpich", Version: "4.0.2"}, mpi.Impl{ID: "openmpi-deb", Family: "openmpi", Version: "4.1.4"},
+		mpi.Impl{ID: "mpich-tools", Family: "mpich", Version: "4.0.2"}, mpi.Impl{ID: "mpich-sid", Family: "mpich", Version: "5.0.2"},
+		mpi.Impl{ID: "openmpi-sid", Family: "openmpi", Version: "6.0.0rc2"}, mpi.Impl{ID: "mpich-trixie", Family: "mpich", Version: "4.2.1"},
+		mpi.Impl{ID: "openmpi-trixie", Family: "openmpi", Version: "5.0.7"}, mpi.Impl{ID: "openmpi-6", Family: "openmpi", Version: "6.0.0"},
 	)
 	var got []string
 	for _, p := range historyOrder(probed) {
@@ -26,11 +26,11 @@ func TestHistoryOrder(t *testing.T) {
 }
 
 // probedOf is a run's implementations as the reports read them.
-func probedOf(impls ...harness.Impl) []harness.Probed {
-	var probed []harness.Probed
+func probedOf(impls ...mpi.Impl) []mpi.Probed {
+	var probed []mpi.Probed
 	for _, im := range impls {
 		im := im
-		probed = append(probed, harness.Probed{Impl: &im})
+		probed = append(probed, mpi.Probed{Impl: &im})
 	}
 	return probed
 }

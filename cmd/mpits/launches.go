@@ -7,7 +7,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // mpits launches -direct DIR -under srun=DIR -under salloc=DIR -out FILE:
@@ -18,7 +20,7 @@ import (
 type launchRun struct {
 	mode   string
 	cells  map[[2]string]Row // by rule and implementation
-	probed map[string]harness.Probed
+	probed map[string]mpi.Probed
 }
 
 type modeFlags []string
@@ -57,11 +59,11 @@ func readLaunchRun(mode, dir string) (*launchRun, error) {
 	if err := readJSON(filepath.Join(dir, "verdicts.json"), &v); err != nil {
 		return nil, fmt.Errorf("the %s run has no verdicts: %v (run ci/run-suites into %s first)", mode, err, dir)
 	}
-	var probed []harness.Probed
+	var probed []mpi.Probed
 	if err := readJSON(filepath.Join(dir, "implementations.json"), &probed); err != nil {
 		return nil, fmt.Errorf("the %s run has no implementations: %v", mode, err)
 	}
-	r := &launchRun{mode: mode, cells: map[[2]string]Row{}, probed: map[string]harness.Probed{}}
+	r := &launchRun{mode: mode, cells: map[[2]string]Row{}, probed: map[string]mpi.Probed{}}
 	for _, row := range v.Rows {
 		r.cells[[2]string{row.ID, row.Impl}] = row
 	}
@@ -118,7 +120,7 @@ func launchesMarkdown(base *launchRun, runs []*launchRun) string {
 		fmt.Fprintf(&b, "| %s |", im)
 		for _, r := range runs {
 			if why := r.notLaunchable(im); why != "" {
-				fmt.Fprintf(&b, " not run: %s |", mdCell(harness.FirstLine(why)))
+				fmt.Fprintf(&b, " not run: %s |", mdCell(verdict.FirstLine(why)))
 				continue
 			}
 			same, differ := r.against(base, im)
@@ -150,7 +152,7 @@ func (r *launchRun) against(base *launchRun, im string) (same int, differ []stri
 			same++
 			continue
 		}
-		differ = append(differ, fmt.Sprintf("| %s | %s | %s | %s: %s | %s: %s |", k[0], im, r.mode, d.Status, mdCell(harness.FirstLine(d.Reason)), u.Status, mdCell(harness.FirstLine(u.Reason))))
+		differ = append(differ, fmt.Sprintf("| %s | %s | %s | %s: %s | %s: %s |", k[0], im, r.mode, d.Status, mdCell(verdict.FirstLine(d.Reason)), u.Status, mdCell(verdict.FirstLine(u.Reason))))
 	}
 	return same, differ
 }
@@ -169,9 +171,9 @@ func howLaunched(r *launchRun) string {
 		im := r.probed[id].Impl
 		var s string
 		switch im.Launch {
-		case harness.LaunchSrun:
+		case settings.LaunchSrun:
 			s = fmt.Sprintf("`srun --mpi=%s -N min(%d,n) -n n prog` (%s)", im.SlurmMPI(), im.SlurmNodes(), im.Family)
-		case harness.LaunchSalloc:
+		case settings.LaunchSalloc:
 			s = fmt.Sprintf("`salloc -N min(%d,n) -n n <its own launcher> -n n prog`", im.SlurmNodes())
 		default:
 			s = "its own launcher"

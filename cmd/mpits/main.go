@@ -5,7 +5,7 @@
 //	mpits catalogue [-check] -out DIR        every rule of every suite: DIR/catalogue.md and DIR/rules.json
 //	mpits baseline  -baseline FILE -verdicts FILE [-update]
 //	mpits suites                             the conformance suites' packages, for ci/run-suites
-//	mpits sections  [-check] -standard DIR -out FILE   the standard's printed section numbers (harness/sections_gen.go)
+//	mpits sections  [-check] -standard DIR -out FILE   the standard's printed section numbers (harness/rulebook/sections_gen.go)
 //	mpits bindings  [-check] -standard DIR -out FILE   the standard's C bindings, Annex A.3 (suites/abi/standard_bindings_gen.go)
 //	mpits constants [-check] -standard DIR -out FILE   the standard's constants and types, Annex A.1.1/A.1.2 (suites/abi/standard_constants_gen.go)
 //	mpits findings  [-check]                 each finding page's history by version, from the verdicts
@@ -35,7 +35,7 @@ func main() {
 	case "suites":
 		err = cmdSuites(os.Args[2:])
 	case "sections":
-		err = fromStandard("sections", "harness/sections_gen.go", sectionsGo)(os.Args[2:])
+		err = fromStandard("sections", "harness/rulebook/sections_gen.go", sectionsGo)(os.Args[2:])
 	case "bindings":
 		err = fromStandard("bindings", "suites/abi/standard_bindings_gen.go", bindingsGo)(os.Args[2:])
 	case "constants":

@@ -9,7 +9,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Verdicts is reports/verdicts.json.
@@ -23,7 +26,7 @@ func cmdReport(args []string) error {
 	raw := fs.String("raw", "reports/raw", "folder with the suites' Ginkgo JSON reports and capabilities.json")
 	out := fs.String("out", "reports", "folder to write verdicts.json, matrix.md and implementations.md into")
 	fs.Parse(args)
-	probed, err := readProbed(filepath.Join(*raw, harness.ProbedFile))
+	probed, err := readProbed(filepath.Join(*raw, mpi.ProbedFile))
 	if err != nil {
 		return err
 	}
@@ -51,12 +54,12 @@ func cmdReport(args []string) error {
 	return writeFile(filepath.Join(*out, "implementations.md"), implementationsMarkdown(probed))
 }
 
-func readProbed(path string) ([]harness.Probed, error) {
+func readProbed(path string) ([]mpi.Probed, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s missing: run the suites with MPITS_REPORT_DIR set (ci/conformance does)", path)
 	}
-	var p []harness.Probed
+	var p []mpi.Probed
 	if err := json.Unmarshal(data, &p); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
@@ -64,15 +67,15 @@ func readProbed(path string) ([]harness.Probed, error) {
 }
 
 // versionOf is the implementation's version as its library states it.
-func versionOf(p harness.Probed) string {
+func versionOf(p mpi.Probed) string {
 	if p.Caps != nil && p.Caps.LibraryVersion != "" {
 		return p.Caps.LibraryVersion
 	}
 	return p.Impl.Version
 }
 
-var statusCell = map[harness.Status]string{
-	harness.Pass: "pass", harness.Fail: "**FAIL**", harness.Unsupported: "unsupported", harness.Error: "**ERROR**",
+var statusCell = map[verdict.Status]string{
+	verdict.Pass: "pass", verdict.Fail: "**FAIL**", verdict.Unsupported: "unsupported", verdict.Error: "**ERROR**",
 }
 
 func matrixMarkdown(rows []Row, injs []Injection, impls []string) string {
@@ -95,7 +98,7 @@ func matrixMarkdown(rows []Row, injs []Injection, impls []string) string {
 	}
 	b.WriteString(columnSummary(rows, impls, turned))
 	shown := injectorsShown(injs)
-	for _, basis := range harness.Bases {
+	for _, basis := range rulebook.Bases {
 		var ids []string
 		for _, id := range order {
 			if first(byRule[id]).Basis == basis {
@@ -114,13 +117,13 @@ func matrixMarkdown(rows []Row, injs []Injection, impls []string) string {
 				cell := "—"
 				if r, ok := byRule[id][im]; ok {
 					cell = statusCell[r.Status]
-					if t, ok := turned[id+"\x00"+im]; ok && r.Status == harness.Pass {
+					if t, ok := turned[id+"\x00"+im]; ok && r.Status == verdict.Pass {
 						cell = map[bool]string{true: "pass (turned)", false: "**pass, not turned**"}[t]
 					}
 					switch r.Status {
-					case harness.Fail:
+					case verdict.Fail:
 						failing = append(failing, im)
-					case harness.Pass:
+					case verdict.Pass:
 						passing = append(passing, im)
 					}
 				}
@@ -132,14 +135,14 @@ func matrixMarkdown(rows []Row, injs []Injection, impls []string) string {
 			if len(passing) == 0 && shown[id+" passes"] != "" {
 				passing = append(passing, "shim "+shown[id+" passes"])
 			}
-			if basis == harness.Interpretation {
+			if basis == rulebook.Interpretation {
 				failing = []string{"n/a (never fails)"}
 			}
 			b.WriteString(" | " + listOrNone(failing) + " | " + listOrNone(passing) + " |\n")
 		}
 	}
 	b.WriteString("\n## Reasons\n")
-	for _, basis := range harness.Bases {
+	for _, basis := range rulebook.Bases {
 		for _, id := range order {
 			any := first(byRule[id])
 			if any.Basis != basis {
@@ -152,7 +155,7 @@ func matrixMarkdown(rows []Row, injs []Injection, impls []string) string {
 					if r.Reason != "" {
 						fmt.Fprintf(&b, " — %s", r.Reason)
 					}
-					if r.Exercised != nil && r.Status == harness.Pass {
+					if r.Exercised != nil && r.Status == verdict.Pass {
 						fmt.Fprintf(&b, " [%s]", r.Exercised)
 					}
 					b.WriteString("\n")
@@ -182,8 +185,8 @@ func matrixMarkdown(rows []Row, injs []Injection, impls []string) string {
 	return b.String()
 }
 
-var basisTitle = map[harness.Basis]string{
-	harness.Normative: "Normative", harness.SeedBasis: "Seed", harness.Quality: "Quality", harness.Interpretation: "Interpretation",
+var basisTitle = map[rulebook.Basis]string{
+	rulebook.Normative: "Normative", rulebook.SeedBasis: "Seed", rulebook.Quality: "Quality", rulebook.Interpretation: "Interpretation",
 }
 
 // first is any row of a rule (they share the rule's description).
@@ -193,18 +196,18 @@ var basisTitle = map[harness.Basis]string{
 // With turns (passesTurned), it also counts the passes an injector turned
 // on that implementation and those none did.
 func columnSummary(rows []Row, impls []string, turned map[string]bool) string {
-	count := map[string]map[harness.Status]int{}
+	count := map[string]map[verdict.Status]int{}
 	on, off := map[string]int{}, map[string]int{}
 	idle := map[string]int{} // unsupported: the judge ran, but nothing could have shown a breach
 	for _, r := range rows {
 		if count[r.Impl] == nil {
-			count[r.Impl] = map[harness.Status]int{}
+			count[r.Impl] = map[verdict.Status]int{}
 		}
 		count[r.Impl][r.Status]++
-		if r.Status == harness.Unsupported && r.Exercised != nil {
+		if r.Status == verdict.Unsupported && r.Exercised != nil {
 			idle[r.Impl]++
 		}
-		if t, ok := turned[r.ID+"\x00"+r.Impl]; ok && r.Status == harness.Pass {
+		if t, ok := turned[r.ID+"\x00"+r.Impl]; ok && r.Status == verdict.Pass {
 			if t {
 				on[r.Impl]++
 			} else {
@@ -220,11 +223,11 @@ func columnSummary(rows []Row, impls []string, turned map[string]bool) string {
 	b.WriteString("\n## Per implementation\n\n" + head + "\n" + line + "\n")
 	for _, im := range impls {
 		c := count[im]
-		errors := fmt.Sprint(c[harness.Error])
-		if c[harness.Error] > 0 {
+		errors := fmt.Sprint(c[verdict.Error])
+		if c[verdict.Error] > 0 {
 			errors = "**" + errors + "**"
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %s |", im, c[harness.Pass], c[harness.Fail], c[harness.Unsupported], idle[im], errors)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %s |", im, c[verdict.Pass], c[verdict.Fail], c[verdict.Unsupported], idle[im], errors)
 		if len(turned) > 0 {
 			notTurned := fmt.Sprint(off[im])
 			if off[im] > 0 {
@@ -280,7 +283,7 @@ func listOrNone(s []string) string {
 	return strings.Join(s, ", ")
 }
 
-func implementationsMarkdown(probed []harness.Probed) string {
+func implementationsMarkdown(probed []mpi.Probed) string {
 	var b strings.Builder
 	b.WriteString("# Implementations\n\nGenerated by `mpits report`: what the last run probed from each library (never assumed from its name).\n\n")
 	b.WriteString("| id | family | version (library) | MPI | QMPI | cvars before/after init | pvars before/after | categories | events | sources | MPI 5 ABI | Fortran (mpif.h, use mpi, use mpi_f08) |\n")
@@ -316,9 +319,9 @@ func implementationsMarkdown(probed []harness.Probed) string {
 		fmt.Fprintf(&b, "- **%s** (%s %s): cc `%s`, launcher `%s`", im.ID, im.Family, im.Version, im.CC,
 			strings.Join(im.Command(im.Launcher, im.LauncherArgs...), " "))
 		switch im.Launch {
-		case harness.LaunchSrun:
+		case settings.LaunchSrun:
 			fmt.Fprintf(&b, ", ranks started by `srun --mpi=%s` over up to %d nodes", im.SlurmMPI(), im.SlurmNodes())
-		case harness.LaunchSalloc:
+		case settings.LaunchSalloc:
 			fmt.Fprintf(&b, ", run inside `salloc` over up to %d nodes", im.SlurmNodes())
 		}
 		if im.Notes != "" {

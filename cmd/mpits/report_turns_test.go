@@ -5,25 +5,27 @@ import (
 	"testing"
 
 	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // A pass is marked turned where one of the rule's injectors turned it on
 // that implementation, and not turned where its injectors ran there and
 // none did; a pass no injector ran on keeps its plain mark.
 func TestMatrixMarksTurnedPasses(t *testing.T) {
-	row := func(impl string, s harness.Status) Row {
-		return Row{RuleInfo: harness.RuleInfo{ID: "R-1", Basis: harness.Normative, Source: "MPI-5.0 §1"}, Impl: impl, Status: s}
+	row := func(impl string, s verdict.Status) Row {
+		return Row{RuleInfo: rulebook.RuleInfo{ID: "R-1", Basis: rulebook.Normative, Source: "MPI-5.0 §1"}, Impl: impl, Status: s}
 	}
-	idle := row("e", harness.Unsupported)
-	idle.Exercised = &harness.Exercise{Judged: 3, Items: "readings"}
-	passed := row("a", harness.Pass)
-	passed.Exercised = &harness.Exercise{Judged: 3, Exposed: 2, Items: "readings"}
-	rows := []Row{passed, row("b", harness.Pass), row("c", harness.Pass), row("d", harness.Fail), idle}
+	idle := row("e", verdict.Unsupported)
+	idle.Exercised = &verdict.Exercise{Judged: 3, Items: "readings"}
+	passed := row("a", verdict.Pass)
+	passed.Exercised = &verdict.Exercise{Judged: 3, Exposed: 2, Items: "readings"}
+	rows := []Row{passed, row("b", verdict.Pass), row("c", verdict.Pass), row("d", verdict.Fail), idle}
 	injs := []Injection{
 		{Spec: "R-1 fails under inj1", Rule: "R-1", State: "passed", Turns: []harness.Turn{
-			{Impl: "a", Turned: true, Status: harness.Fail}, {Impl: "b", Turned: false, Status: harness.Pass}}},
+			{Impl: "a", Turned: true, Status: verdict.Fail}, {Impl: "b", Turned: false, Status: verdict.Pass}}},
 		{Spec: "R-1 fails under inj2", Rule: "R-1", State: "passed", Turns: []harness.Turn{
-			{Impl: "b", Turned: false, Status: harness.Pass}}},
+			{Impl: "b", Turned: false, Status: verdict.Pass}}},
 	}
 	md := matrixMarkdown(rows, injs, []string{"a", "b", "c", "d", "e"})
 	want := "| R-1 | MPI-5.0 §1 | pass (turned) | **pass, not turned** | pass | **FAIL** |"

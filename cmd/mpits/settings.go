@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/settings"
 )
 
 // The README's table of settings is generated from the one list of them
@@ -28,7 +28,7 @@ func cmdSettings(args []string) error {
 		return err
 	}
 	text := string(data)
-	want, err := withSettings(text, settingsTable(harness.Settings()))
+	want, err := withSettings(text, settingsTable(settings.Settings()))
 	if err != nil {
 		return fmt.Errorf("%s: %v", *readme, err)
 	}
@@ -53,16 +53,16 @@ func withSettings(text, table string) (string, error) {
 
 // settingsTable is a table per group of settings, then a line naming the
 // variables mpits sets for its own processes.
-func settingsTable(list []harness.Def) string {
+func settingsTable(list []settings.Def) string {
 	var b strings.Builder
 	var internal []string
-	for _, g := range harness.Groups {
+	for _, g := range settings.Groups {
 		var rows []string
 		for _, d := range list {
 			if d.Group != g {
 				continue
 			}
-			if g == harness.GroupInternal {
+			if g == settings.GroupInternal {
 				internal = append(internal, fmt.Sprintf("`%s` (%s)", d.Name, d.Meaning))
 				continue
 			}

@@ -4,16 +4,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/settings"
 )
 
 // The table names every setting but the internal ones, which it lists
 // apart, and replaces only what is between the markers.
 func TestSettingsTable(t *testing.T) {
-	table := settingsTable(harness.Settings())
-	for _, d := range harness.Settings() {
+	table := settingsTable(settings.Settings())
+	for _, d := range settings.Settings() {
 		row := "| `" + d.Name + "` |"
-		if d.Group == harness.GroupInternal {
+		if d.Group == settings.GroupInternal {
 			if strings.Contains(table, row) || !strings.Contains(table, "`"+d.Name+"` (") {
 				t.Errorf("%s is internal: it belongs in the closing line, not in a table", d.Name)
 			}

@@ -5,7 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // The state × operation tables of the MPI_T objects that have states (issue
@@ -379,7 +380,7 @@ func (o stObject) cellOf(state, op string) (stCell, bool) {
 // stCounts are a table's numbers.
 type stCounts struct{ cells, spoken, judged, normative, notJudged, noRule int }
 
-func (o stObject) counts(basis map[string]harness.Basis) stCounts {
+func (o stObject) counts(basis map[string]rulebook.Basis) stCounts {
 	var n stCounts
 	for _, c := range o.Cells {
 		n.cells++
@@ -391,7 +392,7 @@ func (o stObject) counts(basis map[string]harness.Basis) stCounts {
 		case c.judged():
 			n.judged++
 			for _, id := range c.Rules {
-				if basis[id] == harness.Normative {
+				if basis[id] == rulebook.Normative {
 					n.normative++
 					break
 				}
@@ -425,8 +426,8 @@ func stateRules() []string {
 
 // stateTables renders the tables for catalogue.md, with the verdicts of
 // verdicts.json on the rules they name.
-func stateTables(rules []harness.RuleInfo, rows []Row) string {
-	basis := map[string]harness.Basis{}
+func stateTables(rules []rulebook.RuleInfo, rows []Row) string {
+	basis := map[string]rulebook.Basis{}
 	for _, r := range rules {
 		basis[r.ID] = r.Basis
 	}
@@ -452,12 +453,12 @@ func stateTables(rules []harness.RuleInfo, rows []Row) string {
 	fmt.Fprintf(&b, "| all | %d | %d | %d | %d | %d | %d | %d | %d |\n", nStates, nOps, total.cells, total.spoken, total.judged, total.normative, total.notJudged, total.noRule)
 
 	named := stateRules()
-	byBasis := map[harness.Basis]int{}
+	byBasis := map[rulebook.Basis]int{}
 	for _, id := range named {
 		byBasis[basis[id]]++
 	}
 	var parts []string
-	for _, bs := range harness.Bases {
+	for _, bs := range rulebook.Bases {
 		if byBasis[bs] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", byBasis[bs], bs))
 		}
@@ -467,7 +468,7 @@ func stateTables(rules []harness.RuleInfo, rows []Row) string {
 	for _, id := range named {
 		inTables[id] = true
 	}
-	status := map[harness.Status]int{}
+	status := map[verdict.Status]int{}
 	withVerdict := map[string]bool{}
 	for _, r := range rows {
 		if inTables[r.ID] {
@@ -477,7 +478,7 @@ func stateTables(rules []harness.RuleInfo, rows []Row) string {
 	}
 	if len(rows) > 0 {
 		var st []string
-		for _, s := range []harness.Status{harness.Pass, harness.Fail, harness.Unsupported, harness.Error} {
+		for _, s := range []verdict.Status{verdict.Pass, verdict.Fail, verdict.Unsupported, verdict.Error} {
 			st = append(st, fmt.Sprintf("%d %s", status[s], s))
 		}
 		fmt.Fprintf(&b, " Their verdicts in `verdicts.json`: %s", strings.Join(st, ", "))

@@ -5,14 +5,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
 )
 
 // twinsMarkdown compares, for every implementation built as the twin of
 // another but for one configure flag (mpich-noqmpi: QMPI compiled out), the
 // verdicts of the rules that do not need what the flag changes: seed 001
 // asks that QMPI compiled in and unused change nothing (issue 3, check 13).
-func twinsMarkdown(rows []Row, probed []harness.Probed) string {
+func twinsMarkdown(rows []Row, probed []mpi.Probed) string {
 	byImpl := map[string]map[string]Row{}
 	for _, r := range rows {
 		if byImpl[r.Impl] == nil {

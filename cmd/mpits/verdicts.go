@@ -9,19 +9,21 @@ import (
 	"strings"
 
 	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 	"github.com/onsi/ginkgo/v2/types"
 )
 
 // Row is one verdict of the matrix: a rule on an implementation, with the
 // rule's id, source and basis.
 type Row struct {
-	harness.RuleInfo
+	rulebook.RuleInfo
 	Impl    string         `json:"impl"`
 	Version string         `json:"version"` // the library's own version string
-	Status  harness.Status `json:"status"`
+	Status  verdict.Status `json:"status"`
 	Reason  string         `json:"reason,omitempty"`
 	// Exercised is what the judge exercised (every pass says).
-	Exercised *harness.Exercise `json:"exercised,omitempty"`
+	Exercised *verdict.Exercise `json:"exercised,omitempty"`
 }
 
 // Injection is one fault-injector spec: the rule must fail under it.
@@ -68,9 +70,9 @@ func collect(runs []types.Report, versions map[string]string) ([]Row, []Injectio
 			if sp.LeafNodeType != types.NodeTypeIt {
 				continue
 			}
-			if len(sp.ContainerHierarchyTexts) > 0 && sp.ContainerHierarchyTexts[0] == harness.InjectorContainer {
+			if len(sp.ContainerHierarchyTexts) > 0 && sp.ContainerHierarchyTexts[0] == rulebook.InjectorContainer {
 				injs = append(injs, Injection{Spec: sp.LeafNodeText, Rule: strings.Fields(sp.LeafNodeText)[0],
-					State: sp.State.String(), Detail: harness.FirstLine(sp.Failure.Message), Turns: turnsOf(sp)})
+					State: sp.State.String(), Detail: verdict.FirstLine(sp.Failure.Message), Turns: turnsOf(sp)})
 				continue
 			}
 			j, ok := judgedBy(sp)
@@ -118,21 +120,21 @@ func judgedBy(sp types.SpecReport) (harness.Judged, bool) {
 // verdictOf reads the verdict the spec recorded (its reason's first line,
 // no evidence); a spec that broke before recording one (panic, timeout,
 // interrupt) is an error.
-func verdictOf(sp types.SpecReport) harness.Verdict {
+func verdictOf(sp types.SpecReport) verdict.Verdict {
 	for _, e := range sp.ReportEntries {
 		if e.Name != "verdict" {
 			continue
 		}
-		var v harness.Verdict
+		var v verdict.Verdict
 		if json.Unmarshal([]byte(e.Value.AsJSON), &v) == nil && v.Status != "" {
-			return harness.Verdict{Status: v.Status, Reason: harness.FirstLine(v.Reason), Exercised: v.Exercised}
+			return verdict.Verdict{Status: v.Status, Reason: verdict.FirstLine(v.Reason), Exercised: v.Exercised}
 		}
 	}
 	switch sp.State {
 	case types.SpecStatePassed:
-		return harness.Verdict{Status: harness.Pass}
+		return verdict.Verdict{Status: verdict.Pass}
 	case types.SpecStateSkipped:
-		return harness.Verdict{Status: harness.Unsupported, Reason: harness.FirstLine(strings.TrimPrefix(sp.Failure.Message, "unsupported: "))}
+		return verdict.Verdict{Status: verdict.Unsupported, Reason: verdict.FirstLine(strings.TrimPrefix(sp.Failure.Message, "unsupported: "))}
 	}
-	return harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("spec %s: %s", sp.State, harness.FirstLine(sp.Failure.Message))}
+	return verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("spec %s: %s", sp.State, verdict.FirstLine(sp.Failure.Message))}
 }

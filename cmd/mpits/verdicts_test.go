@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 	"github.com/onsi/ginkgo/v2/types"
 )
 
@@ -20,23 +22,23 @@ func entry(t *testing.T, name string, v any) types.ReportEntry {
 // verdict it recorded; a spec that broke before its verdict is an error;
 // an injector spec is an injection, not a verdict.
 func TestCollect(t *testing.T) {
-	info := harness.RuleInfo{ID: "STR-3", Suite: "MPI_T", Check: "MPIT-STRINGS", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative, Rule: "NULL buffer"}
+	info := rulebook.RuleInfo{ID: "STR-3", Suite: "MPI_T", Check: "MPIT-STRINGS", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative, Rule: "NULL buffer"}
 	judged := func(impl string) harness.Judged { return harness.Judged{RuleInfo: info, Impl: impl} }
 	run := types.Report{SpecReports: types.SpecReports{
 		{LeafNodeType: types.NodeTypeIt, ContainerHierarchyTexts: []string{"MPIT-STRINGS: strings", "STR-3: NULL buffer"}, State: types.SpecStateFailed,
-			ReportEntries: types.ReportEntries{entry(t, "rule", judged("a")), entry(t, "verdict", harness.Verdict{Status: harness.Fail, Reason: "source 0: rc 1\nmore"})}},
+			ReportEntries: types.ReportEntries{entry(t, "rule", judged("a")), entry(t, "verdict", verdict.Verdict{Status: verdict.Fail, Reason: "source 0: rc 1\nmore"})}},
 		{LeafNodeType: types.NodeTypeIt, ContainerHierarchyTexts: []string{"MPIT-STRINGS: strings", "STR-3: NULL buffer"}, State: types.SpecStateTimedout,
 			Failure: types.Failure{Message: "timed out"}, ReportEntries: types.ReportEntries{entry(t, "rule", judged("b"))}},
-		{LeafNodeType: types.NodeTypeIt, ContainerHierarchyTexts: []string{harness.InjectorContainer}, LeafNodeText: "STR-3 fails under inject_x", State: types.SpecStatePassed},
+		{LeafNodeType: types.NodeTypeIt, ContainerHierarchyTexts: []string{rulebook.InjectorContainer}, LeafNodeText: "STR-3 fails under inject_x", State: types.SpecStatePassed},
 	}}
 	rows, injs := collect([]types.Report{run}, map[string]string{"a": "1.0"})
 	if len(rows) != 2 || len(injs) != 1 {
 		t.Fatalf("got %d rows and %d injections, want 2 and 1", len(rows), len(injs))
 	}
-	if r := rows[0]; r.ID != "STR-3" || r.Impl != "a" || r.Version != "1.0" || r.Status != harness.Fail || r.Reason != "source 0: rc 1" || r.Basis != harness.Normative || r.Source != "MPI-5.0 §15.3.3" {
+	if r := rows[0]; r.ID != "STR-3" || r.Impl != "a" || r.Version != "1.0" || r.Status != verdict.Fail || r.Reason != "source 0: rc 1" || r.Basis != rulebook.Normative || r.Source != "MPI-5.0 §15.3.3" {
 		t.Errorf("row a: %+v", r)
 	}
-	if r := rows[1]; r.Impl != "b" || r.Status != harness.Error {
+	if r := rows[1]; r.Impl != "b" || r.Status != verdict.Error {
 		t.Errorf("row b: %+v", r)
 	}
 	if in := injs[0]; in.Rule != "STR-3" || in.State != "passed" {

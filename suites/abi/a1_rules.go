@@ -7,7 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Every constant and type of MPI-5.0 Annex A.1.1 and A.1.2 (as the text
@@ -42,11 +43,11 @@ import (
 //
 // Annex A.1.2: "The following are defined C type definitions included in
 // the file mpi.h."
-var abiDecl = harness.Define(harness.Check{
+var abiDecl = rulebook.Define(rulebook.Check{
 	ID:    "ABI-DECL",
 	Needs: "abi",
 	Title: "the MPI 5 ABI header declares every constant of Annex A.1.1 with the C type the annex gives it, and every C type of Annex A.1.2",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §20.3.3: "All of the constants are specified in Section Defined
 		// Constants [§A.1.1]."; §2.6.3 and §2.5.4 above. Left out: §20.4.4
 		// "The constants MPI_F_STATUS_IGNORE, MPI_F_STATUSES_IGNORE,
@@ -59,7 +60,7 @@ var abiDecl = harness.Define(harness.Check{
 		// A.1.1 gives each an ABI value, and §20.4 (rationale): "The standard
 		// ABI must define a value for all predefined datatypes, including
 		// the optional ones."
-		{ID: "ABI-DECL-01", Source: "MPI-5.0 §A.1.1, §2.5.4, §2.6.3, §20.3.3", Basis: harness.Normative,
+		{ID: "ABI-DECL-01", Source: "MPI-5.0 §A.1.1, §2.5.4, §2.6.3, §20.3.3", Basis: rulebook.Normative,
 			Text:      "the ABI header declares every constant of Annex A.1.1 that has a C binding (but the four Fortran status sentinels §20.4.4 leaves out of the C header), each with the C type its group gives: an integer constant expression of int (or of MPI_Offset) where the annex says so, the handle, pointer or function type it names, a preprocessor macro for the version macros",
 			Injectors: []string{"inject_abi_header_const_type"},
 			Judge:     judgeABIConstantDecls},
@@ -73,18 +74,18 @@ var abiDecl = harness.Define(harness.Check{
 		// via MPI_Fint"; the text does not say whether the ABI header
 		// defines MPI_Fint itself (the MPI Forum's reference ABI header,
 		// mpi-forum/mpi-abi-stubs, does not), so no verdict rests on it.
-		{ID: "ABI-DECL-02", Source: "MPI-5.0 §A.1.2, §20.4", Basis: harness.Normative,
+		{ID: "ABI-DECL-02", Source: "MPI-5.0 §A.1.2, §20.4", Basis: rulebook.Normative,
 			Text:      "the ABI header declares every C type of Annex A.1.2 (but MPI_F08_status, which §20.4 leaves out of the ABI, and MPI_Fint, whose size §20.4 says no ABI can fix) as a type",
 			Injectors: []string{"inject_abi_header_type_missing"},
 			Judge:     judgeABITypeDecls},
 	},
 })
 
-var nativeDecl = harness.Define(harness.Check{
+var nativeDecl = rulebook.Define(rulebook.Check{
 	ID:    "NATIVE-DECL",
 	Needs: "mpi",
 	Title: "the implementation's own mpi.h, where the library says it is MPI 5.0, declares every constant of Annex A.1.1 with the C type the annex gives it, and every C type of Annex A.1.2",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §2.6.3 and §2.5.4 above, with the C types of Annex A.1.1 (its
 		// values are not fixed outside the ABI). The ABI version macros are
 		// owed too: §20.2 "The ABI version macros MPI_ABI_VERSION and
@@ -103,13 +104,13 @@ var nativeDecl = harness.Define(harness.Check{
 		// judged here. Judged where the library's MPI_Get_version says 5.x:
 		// the generated list is MPI-5.0's Annex A.1 (a library that says 4.1
 		// owes MPI-4.1's, which the suite does not read).
-		{ID: "NATIVE-DECL-01", Source: "MPI-5.0 §A.1.1, §2.5.4, §2.6.3", Basis: harness.Normative,
+		{ID: "NATIVE-DECL-01", Source: "MPI-5.0 §A.1.1, §2.5.4, §2.6.3", Basis: rulebook.Normative,
 			Text:       "where the library says it is MPI 5.0, its own mpi.h declares every constant of Annex A.1.1 that has a C binding (the C++ and optional Fortran datatypes where it has them; the MPI_T_ ones' presence is NATIVE-HDR-01's), each with the C type its group gives",
 			Injectors:  []string{"inject_native_header_const_type"},
 			Conformers: []string{"conform_native_header_decls"},
 			Judge:      judgeNativeConstantDecls},
 		// Annex A.1.2 above; the MPI_T_ types are NATIVE-HDR-01's.
-		{ID: "NATIVE-DECL-02", Source: "MPI-5.0 §A.1.2", Basis: harness.Normative,
+		{ID: "NATIVE-DECL-02", Source: "MPI-5.0 §A.1.2", Basis: rulebook.Normative,
 			Text:      "where the library says it is MPI 5.0, its own mpi.h declares every C type of Annex A.1.2 but the MPI_T_ ones (NATIVE-HDR-01's) as a type",
 			Injectors: []string{"inject_native_header_type_missing"},
 			Judge:     judgeNativeTypeDecls},
@@ -161,7 +162,7 @@ var nativeScope = a11Scope{
 	},
 }
 
-func judgeABIConstantDecls(x *harness.X) harness.Verdict {
+func judgeABIConstantDecls(x *rulebook.X) verdict.Verdict {
 	overlay := overlayDir(x)
 	if overlay != "" {
 		defer os.RemoveAll(overlay)
@@ -169,13 +170,13 @@ func judgeABIConstantDecls(x *harness.X) harness.Verdict {
 	return judgeConstantDecls(x, x.Impl.ID+"'s ABI header", headerArgs(x, x.Impl, overlay), abiScope)
 }
 
-func judgeNativeConstantDecls(x *harness.X) harness.Verdict {
+func judgeNativeConstantDecls(x *rulebook.X) verdict.Verdict {
 	args, what, done := nativeDeclArgs(x)
 	defer done()
 	return judgeConstantDecls(x, what, args, nativeScope)
 }
 
-func judgeABITypeDecls(x *harness.X) harness.Verdict {
+func judgeABITypeDecls(x *rulebook.X) verdict.Verdict {
 	overlay := overlayDir(x)
 	if overlay != "" {
 		defer os.RemoveAll(overlay)
@@ -191,7 +192,7 @@ func judgeABITypeDecls(x *harness.X) harness.Verdict {
 	})
 }
 
-func judgeNativeTypeDecls(x *harness.X) harness.Verdict {
+func judgeNativeTypeDecls(x *rulebook.X) verdict.Verdict {
 	args, what, done := nativeDeclArgs(x)
 	defer done()
 	return judgeTypeDecls(x, what, args, func(t string) string {
@@ -205,7 +206,7 @@ func judgeNativeTypeDecls(x *harness.X) harness.Verdict {
 // nativeDeclArgs are the include flags of the implementation's own mpi.h
 // (a fault injector's overlay first), where the library says it is MPI
 // 5.x; done removes the overlay.
-func nativeDeclArgs(x *harness.X) (args []string, what string, done func()) {
+func nativeDeclArgs(x *rulebook.X) (args []string, what string, done func()) {
 	if v := x.Caps.MPIVersion; !strings.HasPrefix(v, "5.") {
 		x.Unsupported("not measurable here: the library says it is MPI %s, and the suite reads MPI-5.0's Annex A.1 only", v)
 	}
@@ -244,7 +245,7 @@ func lineErrors(p *a1Probe, errs map[int][]string) (map[string]map[string]string
 	return bad, other
 }
 
-func judgeConstantDecls(x *harness.X, what string, args []string, scope a11Scope) harness.Verdict {
+func judgeConstantDecls(x *rulebook.X, what string, args []string, scope a11Scope) verdict.Verdict {
 	p := newA1Probe()
 	var judged []a11C
 	skipped := map[string]string{}
@@ -303,7 +304,7 @@ func judgeConstantDecls(x *harness.X, what string, args []string, scope a11Scope
 		names := sortedKeys(skipped)
 		reason += fmt.Sprintf("; not judged (%s): %s", skipped[names[0]], strings.Join(names, ", "))
 	}
-	return harness.Passed(len(judged), exposed, "A.1.1 constants", "%s", reason)
+	return rulebook.Passed(len(judged), exposed, "A.1.1 constants", "%s", reason)
 }
 
 func orNone(s string) string {
@@ -317,7 +318,7 @@ var pointerType = regexp.MustCompile(`pointer type [‘'](.*)[’']`)
 
 // shownTypes are the types gcc gives the constants (typeShower), by name;
 // "?" where it says nothing usable.
-func shownTypes(x *harness.X, consts []a11C, flags []string) map[string]string {
+func shownTypes(x *rulebook.X, consts []a11C, flags []string) map[string]string {
 	src, lines := typeShower(consts)
 	errs, _ := compileProbe(x, src, flags...)
 	out := map[string]string{}
@@ -347,7 +348,7 @@ func shownTypes(x *harness.X, consts []a11C, flags []string) map[string]string {
 	return out
 }
 
-func judgeTypeDecls(x *harness.X, what string, args []string, skip func(string) string) harness.Verdict {
+func judgeTypeDecls(x *rulebook.X, what string, args []string, skip func(string) string) verdict.Verdict {
 	p := newA1Probe()
 	var judged []string
 	skipped := map[string]string{}
@@ -380,5 +381,5 @@ func judgeTypeDecls(x *harness.X, what string, args []string, skip func(string) 
 		}
 		reason += "; not judged: " + strings.Join(why, ", ")
 	}
-	return harness.Exposed(len(judged), "A.1.2 types", "%s", reason)
+	return rulebook.Exposed(len(judged), "A.1.2 types", "%s", reason)
 }

@@ -6,29 +6,31 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // MPI_Abi_get_version, MPI_Abi_get_info and MPI_Abi_get_fortran_info,
 // called by fixtures/c/abi/abi_info.c before MPI_Init, after it and after
 // MPI_Finalize, from the main thread and from four threads at once: one
 // run feeds every rule.
-var abiInfo = harness.Define(harness.Check{
+var abiInfo = rulebook.Define(rulebook.Check{
 	ID:    "ABI-INFO",
 	Needs: "abi",
 	Title: "the ABI query functions MPI_Abi_get_version, MPI_Abi_get_info and MPI_Abi_get_fortran_info, before MPI_Init, after it and after MPI_Finalize, from one thread and from four at once",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §20.2: "MPI_ABI_GET_VERSION produces the standard ABI version, if
 		// supported. [...] The major and minor version of the ABI associated
 		// with MPI-5.0 are 1 and 0." / "MPI_ABI_GET_VERSION and
 		// MPI_ABI_GET_INFO, can be called at any time in an MPI program."
-		{ID: "ABI-VER-01", Source: "MPI-5.0 §20.2", Basis: harness.Normative,
+		{ID: "ABI-VER-01", Source: "MPI-5.0 §20.2", Basis: rulebook.Normative,
 			Text:      "MPI_Abi_get_version answers 1.0 before MPI_Init, after it and after MPI_Finalize",
 			Injectors: []string{"inject_abi_version_off"},
 			Judge:     judgeVersionPhases},
 		// §20.2: "These functions must always be thread-safe, as defined in
 		// Section MPI and Threads [§11.6]."
-		{ID: "ABI-VER-02", Source: "MPI-5.0 §20.2", Basis: harness.Normative,
+		{ID: "ABI-VER-02", Source: "MPI-5.0 §20.2", Basis: rulebook.Normative,
 			Text:      "MPI_Abi_get_version, called from four threads at once in each phase (before MPI_Init, after it, after MPI_Finalize), answers 1.0 in every thread",
 			Injectors: []string{"inject_abi_version_off"},
 			Judge:     judgeVersionThreads},
@@ -36,7 +38,7 @@ var abiInfo = harness.Define(harness.Check{
 		// "mpi_aint_size": The size in bytes of MPI_Aint. "mpi_count_size":
 		// The size in bytes of MPI_Count. "mpi_offset_size": The size in bytes
 		// of MPI_Offset."; "can be called at any time in an MPI program".
-		{ID: "ABI-INFO-01", Source: "MPI-5.0 §20.2", Basis: harness.Normative,
+		{ID: "ABI-INFO-01", Source: "MPI-5.0 §20.2", Basis: rulebook.Normative,
 			Text:      "MPI_Abi_get_info, before MPI_Init, after it and after MPI_Finalize, returns an info object whose mpi_aint_size, mpi_count_size and mpi_offset_size are the sizes of the header's types",
 			Injectors: []string{"inject_abi_info_off"},
 			Judge:     judgeInfoKeys},
@@ -45,7 +47,7 @@ var abiInfo = harness.Define(harness.Check{
 		// mpi_double_precision_size); §20.4: "MPI applications can discover
 		// the size of Fortran types such as MPI_INTEGER and MPI_REAL using
 		// MPI_TYPE_SIZE": both give the same size.
-		{ID: "ABI-FTN-X1", Source: "MPI-5.0 §20.4, §20.4.1", Basis: harness.Normative,
+		{ID: "ABI-FTN-X1", Source: "MPI-5.0 §20.4, §20.4.1", Basis: rulebook.Normative,
 			Text:      "where MPI_Abi_get_fortran_info returns an info object, its size keys equal MPI_Type_size of the matching Fortran datatypes",
 			Injectors: []string{"inject_abi_fortran_size_off"},
 			Judge:     judgeFortranInfo},
@@ -63,7 +65,7 @@ var abiInfo = harness.Define(harness.Check{
 		// set it refuses need not be, but the keys it did not change must
 		// still read as before. Only a taken set can show a lost value or a
 		// second set that is not refused.
-		{ID: "ABI-FTN-01", Source: "MPI-5.0 §20.4.1", Basis: harness.Normative,
+		{ID: "ABI-FTN-01", Source: "MPI-5.0 §20.4.1", Basis: rulebook.Normative,
 			Text:      "after an MPI_Abi_set_fortran_info that succeeds, MPI_Abi_get_fortran_info answers every key that was set with the value set, and a second MPI_Abi_set_fortran_info fails with MPI_ERR_ABI",
 			Injectors: []string{"inject_abi_fortran_set_lost"},
 			Judge:     judgeFortranRoundTrip},
@@ -120,14 +122,14 @@ type fortranSetRec struct {
 	ErrABI int `json:"err_abi"`
 }
 
-func infoRun(x *harness.X) *infoOut {
-	_, recs := x.JobOnce(harness.Job{Name: "abi_info", Ranks: 1, Program: x.Fixture("abi_info"),
+func infoRun(x *rulebook.X) *infoOut {
+	_, recs := x.JobOnce(mpi.Job{Name: "abi_info", Ranks: 1, Program: x.Fixture("abi_info"),
 		RankEnv: map[string]string{"LD_LIBRARY_PATH": x.Impl.ABI.LibDir}, Deadline: 60 * time.Second})
 	if len(recs.Kind("done", -1)) != 1 {
 		x.Errorf("", "abi_info did not reach its end")
 	}
 	out := &infoOut{sizes: map[string]string{}, got: map[string]map[string]string{}, finfo: map[string]string{}}
-	out.calls = harness.Decode[versionCall](recs, "version")
+	out.calls = mpi.Decode[versionCall](recs, "version")
 	for _, r := range recs.Kind("sizes", -1) {
 		var m map[string]any
 		r.Decode(&m)
@@ -137,26 +139,26 @@ func infoRun(x *harness.X) *infoOut {
 			}
 		}
 	}
-	for _, k := range harness.Decode[infoKey](recs, "info") {
+	for _, k := range mpi.Decode[infoKey](recs, "info") {
 		if out.got[k.When] == nil {
 			out.got[k.When] = map[string]string{}
 		}
 		out.got[k.When][k.Key] = k.Value
 	}
-	out.rcs = harness.Decode[infoRC](recs, "info_rc")
+	out.rcs = mpi.Decode[infoRC](recs, "info_rc")
 	if frc := recs.Kind("fortran_rc", -1); len(frc) == 1 {
 		out.fortRC = &infoRC{}
 		frc[0].Decode(out.fortRC)
 	}
-	for _, k := range harness.Decode[infoKey](recs, "fortran_info") {
+	for _, k := range mpi.Decode[infoKey](recs, "fortran_info") {
 		out.finfo[k.Key] = k.Value
 	}
-	out.fsizes = harness.Decode[fortranSize](recs, "fortran_type_size")
+	out.fsizes = mpi.Decode[fortranSize](recs, "fortran_type_size")
 	out.fset, out.fget2 = map[string]string{}, map[string]string{}
-	for _, k := range harness.Decode[infoKey](recs, "fortran_set_key") {
+	for _, k := range mpi.Decode[infoKey](recs, "fortran_set_key") {
 		out.fset[k.Key] = k.Value
 	}
-	for _, k := range harness.Decode[infoKey](recs, "fortran_get2") {
+	for _, k := range mpi.Decode[infoKey](recs, "fortran_get2") {
 		out.fget2[k.Key] = k.Value
 	}
 	if r := recs.Kind("fortran_get2_rc", -1); len(r) == 1 {
@@ -172,7 +174,7 @@ func infoRun(x *harness.X) *infoOut {
 
 // judgeVersion judges the calls of the main thread (threads false) or of
 // the four threads (true).
-func judgeVersion(x *harness.X, threads bool) harness.Verdict {
+func judgeVersion(x *rulebook.X, threads bool) verdict.Verdict {
 	out := infoRun(x)
 	var p problems
 	count := map[string]int{}
@@ -202,15 +204,15 @@ func judgeVersion(x *harness.X, threads bool) harness.Verdict {
 	}
 	p.fail(x, x.Impl.ID+"'s MPI_Abi_get_version", "")
 	if threads {
-		return harness.Exposed(n, "MPI_Abi_get_version calls", "version 1.0 in all %d calls from 4 threads at once, in each of the 3 phases", n)
+		return rulebook.Exposed(n, "MPI_Abi_get_version calls", "version 1.0 in all %d calls from 4 threads at once, in each of the 3 phases", n)
 	}
-	return harness.Exposed(n, "MPI_Abi_get_version calls", "version 1.0 before MPI_Init, after it and after MPI_Finalize")
+	return rulebook.Exposed(n, "MPI_Abi_get_version calls", "version 1.0 before MPI_Init, after it and after MPI_Finalize")
 }
 
-func judgeVersionPhases(x *harness.X) harness.Verdict  { return judgeVersion(x, false) }
-func judgeVersionThreads(x *harness.X) harness.Verdict { return judgeVersion(x, true) }
+func judgeVersionPhases(x *rulebook.X) verdict.Verdict  { return judgeVersion(x, false) }
+func judgeVersionThreads(x *rulebook.X) verdict.Verdict { return judgeVersion(x, true) }
 
-func judgeInfoKeys(x *harness.X) harness.Verdict {
+func judgeInfoKeys(x *rulebook.X) verdict.Verdict {
 	out := infoRun(x)
 	var p problems
 	compared := 0
@@ -233,11 +235,11 @@ func judgeInfoKeys(x *harness.X) harness.Verdict {
 		}
 	}
 	p.fail(x, x.Impl.ID+"'s MPI_Abi_get_info", fmt.Sprintf("info keys: %v", out.got))
-	return harness.Exposed(compared, "info values", "mpi_aint_size/mpi_count_size/mpi_offset_size = %s/%s/%s before MPI_Init, after it and after MPI_Finalize",
+	return rulebook.Exposed(compared, "info values", "mpi_aint_size/mpi_count_size/mpi_offset_size = %s/%s/%s before MPI_Init, after it and after MPI_Finalize",
 		out.sizes["mpi_aint_size"], out.sizes["mpi_count_size"], out.sizes["mpi_offset_size"])
 }
 
-func judgeFortranInfo(x *harness.X) harness.Verdict {
+func judgeFortranInfo(x *rulebook.X) verdict.Verdict {
 	out := infoRun(x)
 	if out.fortRC == nil {
 		x.Errorf("", "abi_info recorded no MPI_Abi_get_fortran_info call")
@@ -261,10 +263,10 @@ func judgeFortranInfo(x *harness.X) harness.Verdict {
 	if checked == 0 {
 		x.Unsupported("not measurable here: MPI_Abi_get_fortran_info has none of the size keys (%d keys)", len(out.finfo))
 	}
-	return harness.Exposed(checked, "size keys", "%d keys, %d sizes match MPI_Type_size", len(out.finfo), checked)
+	return rulebook.Exposed(checked, "size keys", "%d keys, %d sizes match MPI_Type_size", len(out.finfo), checked)
 }
 
-func judgeFortranRoundTrip(x *harness.X) harness.Verdict {
+func judgeFortranRoundTrip(x *rulebook.X) verdict.Verdict {
 	out := infoRun(x)
 	if out.setRC == nil || out.get2RC == nil || len(out.fset) == 0 {
 		x.Errorf("", "abi_info recorded no MPI_Abi_set_fortran_info round trip")
@@ -314,11 +316,11 @@ func judgeFortranRoundTrip(x *harness.X) harness.Verdict {
 	const items = "sets (each key set, and the second MPI_Abi_set_fortran_info)"
 	judged := len(out.fset) + 1
 	if !taken {
-		return harness.Passed(judged, 1, items,
+		return rulebook.Passed(judged, 1, items,
 			"the first set of %d keys (%d of them changed from what get answered) was refused (rc %d, class %d), so no value set had to be read back (get then answers the %d unchanged keys as before); the second set fails with MPI_ERR_ABI",
 			len(out.fset), len(changed), out.setRC.RC1, out.setRC.Class1, len(demanded))
 	}
-	return harness.Passed(judged, len(changed)+1, items,
+	return rulebook.Passed(judged, len(changed)+1, items,
 		"the first set of %d keys (%d of them changed from what get answered) taken (MPI_SUCCESS), get then answers all %d as set, the second set fails with MPI_ERR_ABI",
 		len(out.fset), len(changed), len(out.fset))
 }

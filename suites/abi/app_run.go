@@ -9,7 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
 )
 
 // appRun is one run of fixtures/c/abi/app.c: built with one implementation,
@@ -51,8 +52,8 @@ type libRec struct {
 
 // lastResult says after which result a dead application stopped, from
 // what its ranks wrote (all of them, or those that wrote anything).
-func lastResult(recs *harness.Records, err error) string {
-	var partial *harness.MissingRecords
+func lastResult(recs *mpi.Records, err error) string {
+	var partial *mpi.MissingRecords
 	if recs == nil && errors.As(err, &partial) {
 		recs = partial.Partial
 	}
@@ -83,13 +84,13 @@ func lastResult(recs *harness.Records, err error) string {
 // defines. wantLib is the library the loader must have picked (as runner
 // sees it); "" skips that test. args go to the application
 // (noInvalidRank).
-func runApp(runner *harness.X, kind string, builder *harness.Impl, path string, env map[string]string, wantLib string, args ...string) appRun {
+func runApp(runner *rulebook.X, kind string, builder *mpi.Impl, path string, env map[string]string, wantLib string, args ...string) appRun {
 	run := appRun{Kind: kind, Builder: builder.ID, Runner: runner.Impl.ID}
-	var res *harness.Result
-	var recs *harness.Records
+	var res *mpi.Result
+	var recs *mpi.Records
 	var recErr error
 	if v := attempt(func() {
-		res, recs, recErr = runner.Launch(harness.Job{
+		res, recs, recErr = runner.Launch(mpi.Job{
 			Name: fmt.Sprintf("app built with %s on %s", builder.ID, runner.Impl.ID), Ranks: 2,
 			Program: runner.PathFrom(builder, path), Args: args, RankEnv: env, Deadline: 90 * time.Second,
 		})
@@ -211,7 +212,7 @@ func matrixTable(kind string, builders, runners []string) string {
 }
 
 // writeCrossRunReport writes abi-cross-run.md with everything known so far.
-func writeCrossRunReport(x *harness.X) {
+func writeCrossRunReport(x *rulebook.X) {
 	var b strings.Builder
 	b.WriteString("# ABI cross-run matrix\n\nWritten by the ABI suite (suites/abi). Each cell: the application fixtures/c/abi/app.c " +
 		"(point-to-point with statuses, collectives with predefined and user-defined operations, derived datatypes, attributes " +

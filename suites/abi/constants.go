@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // What each implementation's ABI header fixes (measured by compiling
@@ -15,16 +17,16 @@ import (
 // feeds these rules and ABI-HANDLE's. A value fixed at compile time cannot
 // be changed by a preloaded injector, so each rule also judges the
 // library's use of what it covers, which an injector can break.
-var constants = harness.Define(harness.Check{
+var constants = rulebook.Define(rulebook.Check{
 	ID:    "ABI-CONST",
 	Needs: "abi",
 	Title: "the MPI 5 ABI header's constants, types and layouts against the values the standard fixes and the other implementations' ABI headers, and the library's use of them",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §20.3.1: "The MPI status object is a struct containing 8 integers:
 		// the three public member fields [...] and 5 private member fields";
 		// "The MPI status object must use exactly eight C int worth of
 		// storage." (typedef with MPI_SOURCE, MPI_TAG, MPI_ERROR first).
-		{ID: "ABI-STAT-01", Source: "MPI-5.0 §20.3.1", Basis: harness.Normative,
+		{ID: "ABI-STAT-01", Source: "MPI-5.0 §20.3.1", Basis: rulebook.Normative,
 			Text:      "MPI_Status is eight ints with MPI_SOURCE, MPI_TAG and MPI_ERROR at offsets 0, 4 and 8 in the header, and the library writes the fields of an array of statuses there",
 			Injectors: []string{"inject_abi_status_swap"},
 			Judge:     judgeStatusLayout},
@@ -32,7 +34,7 @@ var constants = harness.Define(harness.Check{
 		// "the standard ABI defines MPI_Offset to be the C standard integer type
 		// int64_t (or an equivalent type). On systems where intptr_t is 32 or
 		// 64 bits, MPI_Count is the C standard integer type int64_t".
-		{ID: "ABI-TYP-01", Source: "MPI-5.0 §20.3.5", Basis: harness.Normative,
+		{ID: "ABI-TYP-01", Source: "MPI-5.0 §20.3.5", Basis: rulebook.Normative,
 			Text:      "MPI_Aint, MPI_Offset and MPI_Count are signed 8-byte integers (64-bit platform) in the header, and MPI_Type_size of MPI_AINT, MPI_OFFSET and MPI_COUNT is 8",
 			Injectors: []string{"inject_abi_type_size_off"},
 			Judge:     judgeIntTypes},
@@ -41,7 +43,7 @@ var constants = harness.Define(harness.Check{
 		// appropriate handle type."; "The definition of these constants is
 		// described in Section Handle Constants [§20.5]"; §20.3.2: "Handles for
 		// MPI objects are defined to be incomplete struct pointers".
-		{ID: "ABI-HND-02", Source: "MPI-5.0 §20.3.2, §20.3.3, §20.5", Basis: harness.Normative,
+		{ID: "ABI-HND-02", Source: "MPI-5.0 §20.3.2, §20.3.3, §20.5", Basis: rulebook.Normative,
 			Text:      "every predefined handle constant is a compile-time constant with the value the standard fixes, the same in every implementation's ABI header, and the library sizes the predefined datatypes it supports accordingly (a fixed-size type its size, a C type its sizeof); the constant's type is ABI-DECL-01's",
 			Injectors: []string{"inject_abi_type_size_off"},
 			Judge:     judgeHandleConstants},
@@ -51,7 +53,7 @@ var constants = harness.Define(harness.Check{
 		// when the type size returned is MPI_UNDEFINED." So MPI_Type_size of
 		// an optional predefined datatype (the Fortran ones, the C++ ones,
 		// MPI_LONG_DOUBLE_INT) succeeds, with a size or with MPI_UNDEFINED.
-		{ID: "ABI-DTYPE-01", Source: "MPI-5.0 §20.4", Basis: harness.Normative,
+		{ID: "ABI-DTYPE-01", Source: "MPI-5.0 §20.4", Basis: rulebook.Normative,
 			Text:      "MPI_Type_size of every optional predefined datatype (Fortran, C++, MPI_LONG_DOUBLE_INT) succeeds and gives a positive size, or MPI_UNDEFINED where the library lacks the type",
 			Injectors: []string{"inject_abi_optional_size_off"},
 			Judge:     judgeOptionalTypes},
@@ -59,7 +61,7 @@ var constants = harness.Define(harness.Check{
 		// each group must have unique values."; §20.3.3: "All of the constants
 		// are specified in Section Defined Constants [§A.1.1]" (the ABI value
 		// column).
-		{ID: "ABI-INT-01", Source: "MPI-5.0 §20.3.3, §20.3.4, Annex A", Basis: harness.Normative,
+		{ID: "ABI-INT-01", Source: "MPI-5.0 §20.3.3, §20.3.4, Annex A", Basis: rulebook.Normative,
 			Text:      "every integer constant and constant address of the header has the value the standard fixes, the same in every implementation's ABI header, and the library classes each error class as itself",
 			Injectors: []string{"inject_abi_error_class_off"},
 			Judge:     judgeIntConstants},
@@ -130,24 +132,24 @@ type constantsOut struct {
 
 // constantsRun runs x's own ABI build of constants.c on x's libmpi_abi (one
 // rank), remembered when no injector is preloaded.
-func constantsRun(x *harness.X) *constantsOut {
+func constantsRun(x *rulebook.X) *constantsOut {
 	run := func() *constantsOut {
-		_, recs := x.Job(harness.Job{Name: "abi_constants", Ranks: 1, Program: x.Fixture("abi_constants"),
+		_, recs := x.Job(mpi.Job{Name: "abi_constants", Ranks: 1, Program: x.Fixture("abi_constants"),
 			RankEnv: map[string]string{"LD_LIBRARY_PATH": x.Impl.ABI.LibDir}, Deadline: 60 * time.Second})
 		out := &constantsOut{Consts: map[string]constRec{}, Layout: map[string]int64{}}
-		for _, c := range harness.Decode[constRec](recs, "const") {
+		for _, c := range mpi.Decode[constRec](recs, "const") {
 			out.Consts[c.Name] = c
 		}
-		for _, l := range harness.Decode[layoutRec](recs, "layout") {
+		for _, l := range mpi.Decode[layoutRec](recs, "layout") {
 			out.Layout[l.Name] = l.Value
 		}
-		out.Toint = harness.Decode[tointRec](recs, "toint")
-		out.Tsize = harness.Decode[tsizeRec](recs, "tsize")
-		out.Eclass = harness.Decode[eclassRec](recs, "eclass")
+		out.Toint = mpi.Decode[tointRec](recs, "toint")
+		out.Tsize = mpi.Decode[tsizeRec](recs, "tsize")
+		out.Eclass = mpi.Decode[eclassRec](recs, "eclass")
 		// sorted here, once: rules share out (remember)
 		sort.Slice(out.Eclass, func(i, j int) bool { return out.Eclass[i].Name < out.Eclass[j].Name })
-		out.Status = harness.Decode[statusRec](recs, "status")
-		out.User = harness.Decode[userRec](recs, "user")
+		out.Status = mpi.Decode[statusRec](recs, "status")
+		out.User = mpi.Decode[userRec](recs, "user")
 		if len(recs.Kind("done", -1)) != 1 {
 			x.Errorf("", "abi_constants did not reach its end")
 		}
@@ -161,7 +163,7 @@ func constantsRun(x *harness.X) *constantsOut {
 
 // undeclared turns a build failure of the constants fixture over a missing
 // standard constant into a Fail (the header lacks what the standard fixes).
-func undeclared(x *harness.X) {
+func undeclared(x *rulebook.X) {
 	b, ok := x.Fixtures["abi_constants"]
 	if !ok || b.Error == "" {
 		return
@@ -179,14 +181,14 @@ func undeclared(x *harness.X) {
 
 // constantsFor runs the constants fixture and ends the rule as Fail when
 // the header lacks a standard constant (the fixture does not compile).
-func constantsFor(x *harness.X) *constantsOut {
+func constantsFor(x *rulebook.X) *constantsOut {
 	undeclared(x)
 	return constantsRun(x)
 }
 
 // headerValues judges the header's values of the constants in lists
 // against the standard and against the other ABI headers.
-func headerValues(x *harness.X, out *constantsOut, p *problems, lists ...[]stdConst) (n int, notes, compared []string) {
+func headerValues(x *rulebook.X, out *constantsOut, p *problems, lists ...[]stdConst) (n int, notes, compared []string) {
 	mine := map[string]bool{}
 	for _, list := range lists {
 		for _, c := range list {
@@ -252,7 +254,7 @@ func layoutKeys(out *constantsOut, p *problems, keep func(string) bool) int {
 	return n
 }
 
-func judgeStatusLayout(x *harness.X) harness.Verdict {
+func judgeStatusLayout(x *rulebook.X) verdict.Verdict {
 	out := constantsFor(x)
 	var p problems
 	n := layoutKeys(out, &p, func(k string) bool { return strings.Contains(k, "MPI_Status") })
@@ -260,12 +262,12 @@ func judgeStatusLayout(x *harness.X) harness.Verdict {
 	p.fail(x, x.Impl.ID+"'s MPI_Status", "")
 	// The status array was filled with -7 before MPI_Waitall: every field
 	// read could have shown a status written elsewhere.
-	return harness.Exposed(n, "layout values and status fields", "MPI_Status is 32 bytes with MPI_SOURCE/MPI_TAG/MPI_ERROR at 0/4/8, and MPI_Waitall writes source and tag of each status of an array there")
+	return rulebook.Exposed(n, "layout values and status fields", "MPI_Status is 32 bytes with MPI_SOURCE/MPI_TAG/MPI_ERROR at 0/4/8, and MPI_Waitall writes source and tag of each status of an array there")
 }
 
 var intTypes = map[string]bool{"MPI_AINT": true, "MPI_COUNT": true, "MPI_OFFSET": true}
 
-func judgeIntTypes(x *harness.X) harness.Verdict {
+func judgeIntTypes(x *rulebook.X) verdict.Verdict {
 	out := constantsFor(x)
 	var p problems
 	layout := layoutKeys(out, &p, func(k string) bool {
@@ -285,10 +287,10 @@ func judgeIntTypes(x *harness.X) harness.Verdict {
 		p.addf("%d of the sizes of MPI_AINT, MPI_COUNT and MPI_OFFSET recorded, want 3", seen)
 	}
 	p.fail(x, x.Impl.ID+"'s MPI_Aint/MPI_Offset/MPI_Count", "")
-	return harness.Exposed(layout+seen, "layout values and datatype sizes", "MPI_Aint, MPI_Offset and MPI_Count are signed 8-byte integers, and MPI_Type_size of MPI_AINT, MPI_OFFSET and MPI_COUNT is 8")
+	return rulebook.Exposed(layout+seen, "layout values and datatype sizes", "MPI_Aint, MPI_Offset and MPI_Count are signed 8-byte integers, and MPI_Type_size of MPI_AINT, MPI_OFFSET and MPI_COUNT is 8")
 }
 
-func judgeHandleConstants(x *harness.X) harness.Verdict {
+func judgeHandleConstants(x *rulebook.X) verdict.Verdict {
 	out := constantsFor(x)
 	var p problems
 	n, notes, compared := headerValues(x, out, &p, standardHandles)
@@ -314,10 +316,10 @@ func judgeHandleConstants(x *harness.X) harness.Verdict {
 	}
 	// A datatype whose size neither a fixed size nor a C type says could
 	// not have been sized wrongly.
-	return harness.Passed(n+layout+sized, n+layout+fixed, "handle constants, handle-type layouts and datatype sizes", "%s", reason)
+	return rulebook.Passed(n+layout+sized, n+layout+fixed, "handle constants, handle-type layouts and datatype sizes", "%s", reason)
 }
 
-func judgeIntConstants(x *harness.X) harness.Verdict {
+func judgeIntConstants(x *rulebook.X) verdict.Verdict {
 	out := constantsFor(x)
 	var p problems
 	n, notes, compared := headerValues(x, out, &p, standardInts, standardPointers)
@@ -330,7 +332,7 @@ func judgeIntConstants(x *harness.X) harness.Verdict {
 	if len(notes) > 0 {
 		reason += "; not defined (deprecated in MPI-3.1 or earlier, allowed): " + strings.Join(notes, ", ")
 	}
-	return harness.Exposed(n+classes, "integer constants and error classes", "%s", reason)
+	return rulebook.Exposed(n+classes, "integer constants and error classes", "%s", reason)
 }
 
 func constText(c constRec) string {
@@ -377,7 +379,7 @@ func librarySizes(out *constantsOut, p *problems) (n, compared int) {
 // the C++ types, MPI_LONG_DOUBLE_INT and those without a C type (Fortran).
 func isOptional(t tsizeRec) bool { return optionalTypes[t.Name] || t.CSize < 0 }
 
-func judgeOptionalTypes(x *harness.X) harness.Verdict {
+func judgeOptionalTypes(x *rulebook.X) verdict.Verdict {
 	out := constantsRun(x)
 	undefined, _ := standardValue("MPI_UNDEFINED")
 	var p problems
@@ -409,7 +411,7 @@ func judgeOptionalTypes(x *harness.X) harness.Verdict {
 	}
 	// Each call could have failed or answered neither a size nor
 	// MPI_UNDEFINED.
-	return harness.Exposed(n, "MPI_Type_size calls on optional datatypes", "%s", reason)
+	return rulebook.Exposed(n, "MPI_Type_size calls on optional datatypes", "%s", reason)
 }
 
 // libraryClasses: every error class is its own class (out.Eclass is in

@@ -8,22 +8,24 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // What libmpi_abi exports, read from the ELF dynamic symbol tables of what
 // the loader searches (the preloaded injectors first, then the library).
-var exports = harness.Define(harness.Check{
+var exports = rulebook.Define(rulebook.Check{
 	ID:    "ABI-EXPORTS",
 	Needs: "abi",
 	Title: "libmpi_abi's name and exported functions, from the ELF dynamic symbol tables",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §20.2.1: "The MPI library that implements the standard ABI must be
 		// named mpi_abi. [...] For Linux, for example, lib and .so would be the
 		// default prefix and suffix. Implementors are expected to follow
 		// platform-specific conventions for dynamic shared library naming and
 		// versioning."
-		{ID: "ABI-LIB-01", Source: "MPI-5.0 §20.2.1", Basis: harness.Normative,
+		{ID: "ABI-LIB-01", Source: "MPI-5.0 §20.2.1", Basis: rulebook.Normative,
 			Text:      "the object the loader binds MPI_Init to in an ABI build is a library named mpi_abi (soname libmpi_abi.so.<major>)",
 			Injectors: []string{"inject_abi_export_shadow"},
 			Judge:     judgeLibName},
@@ -36,7 +38,7 @@ var exports = harness.Define(harness.Check{
 		// MPI_F08_Status are not part of this ABI"; §20.2.1: "The API defined in
 		// mpi.h associated with the standard ABI does not include features of
 		// MPI deprecated in MPI-3.1 or earlier."
-		{ID: "ABI-EXP-01", Source: "MPI-5.0 §15.2, §20.2.1, §20.4", Basis: harness.Normative,
+		{ID: "ABI-EXP-01", Source: "MPI-5.0 §15.2, §20.2.1, §20.4", Basis: rulebook.Normative,
 			Text:      "libmpi_abi exports, as functions, every MPI_ function of the standard ABI and its PMPI_ twin: the functions any implementation's ABI header declares, less the §19.3.4/§19.3.5 conversions (§20.4), the features deprecated in MPI-3.1 or earlier (§20.2.1) and the _c partitioned initializers MPI-5.0 does not define (Annex A.3.2)",
 			Injectors: []string{"inject_abi_export_shadow"},
 			Judge:     judgeExports},
@@ -80,7 +82,7 @@ var (
 )
 
 // abiHeader is the host path of the mpi.h an implementation's ABI builds use.
-func abiHeader(im *harness.Impl) (string, error) {
+func abiHeader(im *mpi.Impl) (string, error) {
 	for _, f := range im.ABI.CFlags {
 		if strings.HasPrefix(f, "-I") {
 			p := im.HostPath(filepath.Join(strings.TrimPrefix(f, "-I"), "mpi.h"))
@@ -114,7 +116,7 @@ type loaderView struct {
 	layers []*elfInfo
 }
 
-func loaderLayers(x *harness.X) *loaderView {
+func loaderLayers(x *rulebook.X) *loaderView {
 	lib, err := readELF(realHost(x.Impl, x.Impl.ABI.Lib))
 	if err != nil {
 		x.Errorf("", "%v", err)
@@ -150,7 +152,7 @@ func (v *loaderView) resolve(name string) string {
 // the reference holds only the tool, ABI and interoperability chapters, so
 // the rest of the list comes from the headers; nothing is judged against a
 // single implementation's header.
-func abiFunctionList(x *harness.X) (in map[string]bool, out map[string]string, headers []string) {
+func abiFunctionList(x *rulebook.X) (in map[string]bool, out map[string]string, headers []string) {
 	in, out = map[string]bool{}, map[string]string{}
 	for _, e := range abiEnvs(x) {
 		h, err := abiHeader(e.Impl)
@@ -176,7 +178,7 @@ func abiFunctionList(x *harness.X) (in map[string]bool, out map[string]string, h
 	return in, out, headers
 }
 
-func judgeExports(x *harness.X) harness.Verdict {
+func judgeExports(x *rulebook.X) verdict.Verdict {
 	v := loaderLayers(x)
 	in, out, headers := abiFunctionList(x)
 	var p problems
@@ -203,22 +205,22 @@ func judgeExports(x *harness.X) harness.Verdict {
 	info := "declared by an ABI header, outside the ABI (not judged):\n  " + strings.Join(left, "\n  ")
 	p.fail(x, x.Impl.ID+"'s libmpi_abi exports", info)
 	// Each name looked up could have been missing or no function.
-	pass := harness.Exposed(2*len(in), "MPI_ and PMPI_ names", "all %d functions of the ABI (as the ABI headers of %s declare them, less %d outside the ABI) and their PMPI_ twins are exported functions of %s",
+	pass := rulebook.Exposed(2*len(in), "MPI_ and PMPI_ names", "all %d functions of the ABI (as the ABI headers of %s declare them, less %d outside the ABI) and their PMPI_ twins are exported functions of %s",
 		len(in), strings.Join(headers, ", "), len(out), filepath.Base(v.lib.Path))
 	pass.Evidence = info
 	return pass
 }
 
-func judgeLibName(x *harness.X) harness.Verdict {
+func judgeLibName(x *rulebook.X) verdict.Verdict {
 	v := loaderLayers(x)
 	for _, l := range v.layers {
 		if s, ok := l.Symbols["MPI_Init"]; ok && s.isFunction() {
 			if !strings.HasPrefix(l.Soname, "libmpi_abi.so.") {
 				x.Failf(l.Path, "the loader binds MPI_Init to %s, soname %q, not libmpi_abi.so.<major>", l.Path, l.Soname)
 			}
-			return harness.Exposed(1, "objects the loader binds MPI_Init to", "MPI_Init comes from %s, soname %s", filepath.Base(l.Path), l.Soname)
+			return rulebook.Exposed(1, "objects the loader binds MPI_Init to", "MPI_Init comes from %s, soname %s", filepath.Base(l.Path), l.Soname)
 		}
 	}
 	x.Failf("", "no object the loader searches defines MPI_Init (%s)", v.lib.Path)
-	return harness.Verdict{}
+	return verdict.Verdict{}
 }

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Seed 003 (wi4mpi): every implementation family has its own ABI, and a
@@ -18,17 +20,17 @@ import (
 // sizes its datatypes have, the place it writes status fields), that
 // predefined handles of one type differ, and MPI-4.1 2.5.8 ("MPI_Count ...
 // at least as large as MPI_Aint and MPI_Offset"; MPI_Aint holds an address).
-var fingerprintCheck = harness.Define(harness.Check{
+var fingerprintCheck = rulebook.Define(rulebook.Check{
 	ID:    "NATIVE-PRINT",
 	Needs: "mpi", // the native library: every implementation
 	Title: "the fingerprint of each implementation's own (pre-standard) ABI: handle representation and sizes, MPI_Status layout, predefined handles and constants, sonames (abi-fingerprint.md)",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// Seed 003 (wi4mpi) translates between the implementations' own ABIs
 		// from what each header fixes and what each library does with it:
 		// a fingerprint only describes an ABI where the library keeps to its
 		// own header (datatype sizes, where it writes status fields, distinct
 		// predefined handles) and its integer types can hold what they must.
-		{ID: "NATIVE-PRINT-01", Source: "seed 003", Basis: harness.SeedBasis,
+		{ID: "NATIVE-PRINT-01", Source: "seed 003", Basis: rulebook.SeedBasis,
 			Text:      "the fingerprint of the implementation's own ABI is taken and compared with the others, and the library agrees with its own header: MPI_Type_size of C datatypes is their sizeof, statuses are written where the header puts the fields, predefined handles of one type are distinct, MPI_Count holds MPI_Aint and MPI_Offset and MPI_Aint an address",
 			Injectors: []string{"inject_native_status_swap"},
 			Judge:     runFingerprint},
@@ -83,7 +85,7 @@ type fingerprint struct {
 	Needs    []string // the MPI libraries a binary built with its mpicc needs
 }
 
-func takeFingerprint(x *harness.X) *fingerprint {
+func takeFingerprint(x *rulebook.X) *fingerprint {
 	fp := &fingerprint{Impl: x.Impl.ID, Layout: map[string]int64{}, Handles: map[string]string{}, Ints: map[string]int64{}}
 	if lib, err := readELF(realHost(x.Impl, x.Impl.Lib)); err == nil {
 		fp.Soname, fp.LibPath = lib.Soname, lib.Path
@@ -92,30 +94,30 @@ func takeFingerprint(x *harness.X) *fingerprint {
 	if bin, err := readELF(x.Impl.HostPath(path)); err == nil {
 		fp.Needs = bin.mpiNeeded()
 	}
-	_, recs := x.JobOnce(harness.Job{Name: "abi_fingerprint", Ranks: 1, Program: path, Deadline: 60 * time.Second})
+	_, recs := x.JobOnce(mpi.Job{Name: "abi_fingerprint", Ranks: 1, Program: path, Deadline: 60 * time.Second})
 	if len(recs.Kind("done", -1)) != 1 {
 		x.Errorf("", "abi_fingerprint did not reach its end")
 	}
-	for _, l := range harness.Decode[layoutRec](recs, "layout") {
+	for _, l := range mpi.Decode[layoutRec](recs, "layout") {
 		fp.Layout[l.Name] = l.Value
 	}
-	for _, h := range harness.Decode[fpHandle](recs, "handle") {
+	for _, h := range mpi.Decode[fpHandle](recs, "handle") {
 		fp.Handles[h.Name] = h.Value
 	}
-	for _, i := range harness.Decode[fpInt](recs, "int") {
+	for _, i := range mpi.Decode[fpInt](recs, "int") {
 		fp.Ints[i.Name] = i.Value
 	}
-	fp.Distinct = harness.Decode[fpDistinct](recs, "distinct")
-	fp.Tsize = harness.Decode[tsizeRec](recs, "tsize")
-	fp.Status = harness.Decode[fpStatus](recs, "status")
-	if libs := harness.Decode[fpLibrary](recs, "library"); len(libs) == 1 {
+	fp.Distinct = mpi.Decode[fpDistinct](recs, "distinct")
+	fp.Tsize = mpi.Decode[tsizeRec](recs, "tsize")
+	fp.Status = mpi.Decode[fpStatus](recs, "status")
+	if libs := mpi.Decode[fpLibrary](recs, "library"); len(libs) == 1 {
 		fp.Library = libs[0]
 	}
 	return fp
 }
 
 // allFingerprints: x's (with x's injectors), the others' remembered.
-func allFingerprints(x *harness.X) (mine *fingerprint, all []*fingerprint) {
+func allFingerprints(x *rulebook.X) (mine *fingerprint, all []*fingerprint) {
 	for _, e := range x.All {
 		var fp *fingerprint
 		switch {
@@ -147,7 +149,7 @@ func allFingerprints(x *harness.X) (mine *fingerprint, all []*fingerprint) {
 	return mine, all
 }
 
-func runFingerprint(x *harness.X) harness.Verdict {
+func runFingerprint(x *rulebook.X) verdict.Verdict {
 	mine, all := allFingerprints(x)
 	writeFingerprintReport(all)
 	table := fingerprintSummary(all)
@@ -183,7 +185,7 @@ func runFingerprint(x *harness.X) harness.Verdict {
 	// datatype size, the status array (filled with -7 before), each set of
 	// predefined handles, and the two integer-type sizes.
 	checks := len(mine.Tsize) + len(mine.Status) + len(mine.Distinct) + 2
-	pass := harness.Exposed(checks, "checks (datatype sizes, status arrays, sets of predefined handles, integer type sizes)", "%s: %s handles, MPI_Status %d bytes (source/tag/error at %d/%d/%d), library %s; %s",
+	pass := rulebook.Exposed(checks, "checks (datatype sizes, status arrays, sets of predefined handles, integer type sizes)", "%s: %s handles, MPI_Status %d bytes (source/tag/error at %d/%d/%d), library %s; %s",
 		x.Impl.ID, representation(mine), l["sizeof(MPI_Status)"], l["offsetof(MPI_Status,MPI_SOURCE)"],
 		l["offsetof(MPI_Status,MPI_TAG)"], l["offsetof(MPI_Status,MPI_ERROR)"], mine.Soname, compatibleWith(mine, all))
 	pass.Evidence = table

@@ -10,7 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // The C/Fortran conversions of an implementation's own (native) ABI, MPI-5.0
@@ -23,11 +25,11 @@ import (
 // Fortran binding library (MPICH 4.0 keeps MPI_Status_c2f08/_f082c in
 // libmpifort), so the fixture is run with that library loaded, found by
 // reading the symbol tables of the implementation's library folder.
-var fortranConv = harness.Define(harness.Check{
+var fortranConv = rulebook.Define(rulebook.Check{
 	ID:    "NATIVE-C2F",
 	Needs: "mpi", // the native library: every implementation
 	Title: "the native library set's C/Fortran handle and status conversions (MPI-5.0 §19.3.4, §19.3.5), with the Fortran binding library loaded where the implementation has one",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §19.3.4: "If comm is a valid Fortran handle to a communicator, then
 		// MPI_Comm_f2c returns a valid C handle to that same communicator; if
 		// comm = MPI_COMM_NULL (Fortran value), then MPI_Comm_f2c returns a
@@ -35,7 +37,7 @@ var fortranConv = harness.Define(harness.Check{
 		// communicator handle into a Fortran handle to the same communicator;
 		// it maps a null handle into a null handle" / "Similar functions are
 		// provided for the other types of opaque objects."
-		{ID: "NATIVE-C2F-01", Source: "MPI-5.0 §19.3.4", Basis: harness.Normative,
+		{ID: "NATIVE-C2F-01", Source: "MPI-5.0 §19.3.4", Basis: rulebook.Normative,
 			Text:      "MPI_<Handle>_c2f then MPI_<Handle>_f2c gives back the handle, for predefined, null and user-created handles of every handle type of the native library",
 			Injectors: []string{"inject_native_f2c_off"},
 			Judge:     judgeHandleTransfer,
@@ -48,7 +50,7 @@ var fortranConv = harness.Define(harness.Check{
 		// C MPI_Status to and from TYPE(MPI_Status). §19.3.3: "Implementations
 		// may selectively link language specific MPI libraries only to codes
 		// that need them".
-		{ID: "NATIVE-C2F-02", Source: "MPI-5.0 §19.3.3, §19.3.5", Basis: harness.Normative,
+		{ID: "NATIVE-C2F-02", Source: "MPI-5.0 §19.3.3, §19.3.5", Basis: rulebook.Normative,
 			Text:      "MPI_Status_c2f/_f2c and (MPI 4.0 headers and later, and older ones that declare MPI-4.0's names, MPI_SESSION_NULL among them) MPI_Status_c2f08/_f082c exist in the native library set (the C library, or the Fortran binding library where the implementation has one) and keep source, tag, error and count",
 			Injectors: []string{"inject_native_c2f_off"},
 			Judge:     judgeStatusConv,
@@ -66,8 +68,8 @@ var (
 
 // lacksConversions fails a rule whose conversion functions the library
 // lacks; other missing names leave it unsupported (harness.Lacking).
-func lacksConversions(subject *regexp.Regexp, quote string) func(x *harness.X, missing []string) harness.Verdict {
-	return func(x *harness.X, missing []string) harness.Verdict {
+func lacksConversions(subject *regexp.Regexp, quote string) func(x *rulebook.X, missing []string) verdict.Verdict {
+	return func(x *rulebook.X, missing []string) verdict.Verdict {
 		var lacked []string
 		for _, n := range missing {
 			// A status is no handle: its conversions are NATIVE-C2F-02's.
@@ -76,12 +78,12 @@ func lacksConversions(subject *regexp.Regexp, quote string) func(x *harness.X, m
 			}
 		}
 		if len(lacked) == 0 {
-			return harness.Verdict{}
+			return verdict.Verdict{}
 		}
 		if why := noFortran(x); why != "" {
-			return harness.Verdict{Status: harness.Unsupported, Reason: fmt.Sprintf("not judged here: %s; its libraries lack %s", why, strings.Join(lacked, ", "))}
+			return verdict.Verdict{Status: verdict.Unsupported, Reason: fmt.Sprintf("not judged here: %s; its libraries lack %s", why, strings.Join(lacked, ", "))}
 		}
-		return harness.Verdict{Status: harness.Fail, Reason: fmt.Sprintf("%s lacks %s: the link of abi_f2c was refused; %s", x.Impl.ID, strings.Join(lacked, ", "), quote)}
+		return verdict.Verdict{Status: verdict.Fail, Reason: fmt.Sprintf("%s lacks %s: the link of abi_f2c was refused; %s", x.Impl.ID, strings.Join(lacked, ", "), quote)}
 	}
 }
 
@@ -90,7 +92,7 @@ func lacksConversions(subject *regexp.Regexp, quote string) func(x *harness.X, m
 // §19.3.4 and §19.3.5 give the conversions as C procedures "provided in C",
 // without saying whether a build with no Fortran interface must have them;
 // "" when it has one.
-func noFortran(x *harness.X) string {
+func noFortran(x *rulebook.X) string {
 	if x.Caps == nil {
 		return ""
 	}
@@ -133,7 +135,7 @@ type whatRec struct {
 // MPI_Status_c2f08 (as the implementation sees it), or "": measured from the
 // symbol tables of the lib*fort*/lib*mpifh*/lib*usempi* files next to its C
 // library that need that C library, never assumed from its family.
-func fortranLib(im *harness.Impl) string {
+func fortranLib(im *mpi.Impl) string {
 	return remember("fortranlib|"+im.ID, func() string {
 		dirs := append([]string{}, im.LibDirs...)
 		if im.Lib != "" {
@@ -186,23 +188,23 @@ type f2cOut struct {
 	FortLib  string
 }
 
-func f2cRun(x *harness.X) *f2cOut {
+func f2cRun(x *rulebook.X) *f2cOut {
 	env := map[string]string{}
 	lib := fortranLib(x.Impl)
 	if lib != "" {
 		env["LD_PRELOAD"] = lib
 	}
-	_, recs := x.JobOnce(harness.Job{Name: "abi_f2c", Ranks: 1, Program: x.Fixture("abi_f2c"), RankEnv: env, Deadline: 60 * time.Second})
+	_, recs := x.JobOnce(mpi.Job{Name: "abi_f2c", Ranks: 1, Program: x.Fixture("abi_f2c"), RankEnv: env, Deadline: 60 * time.Second})
 	if len(recs.Kind("done", -1)) != 1 {
 		x.Errorf("", "abi_f2c did not reach its end")
 	}
 	out := &f2cOut{FortLib: lib}
-	out.RTs = harness.Decode[roundTrip](recs, "roundtrip")
-	out.Statuses = harness.Decode[convStatus](recs, "status")
-	for _, m := range harness.Decode[whatRec](recs, "missing") {
+	out.RTs = mpi.Decode[roundTrip](recs, "roundtrip")
+	out.Statuses = mpi.Decode[convStatus](recs, "status")
+	for _, m := range mpi.Decode[whatRec](recs, "missing") {
 		out.Missing = append(out.Missing, m.What)
 	}
-	for _, a := range harness.Decode[whatRec](recs, "absent") {
+	for _, a := range mpi.Decode[whatRec](recs, "absent") {
 		out.Absent = append(out.Absent, a.What)
 	}
 	for _, r := range recs.Kind("error_other", -1) {
@@ -215,7 +217,7 @@ func f2cRun(x *harness.X) *f2cOut {
 	return out
 }
 
-func judgeHandleTransfer(x *harness.X) harness.Verdict {
+func judgeHandleTransfer(x *rulebook.X) verdict.Verdict {
 	out := f2cRun(x)
 	if len(out.RTs) == 0 {
 		x.Errorf("", "abi_f2c recorded no handle conversion")
@@ -258,13 +260,13 @@ func judgeHandleTransfer(x *harness.X) harness.Verdict {
 	}
 	// Each conversion through the library's functions could have lost the
 	// handle; the macro pairs are none of the library's.
-	return harness.Exposed(judged, "handle round trips through the library's functions", "%s", reason)
+	return rulebook.Exposed(judged, "handle round trips through the library's functions", "%s", reason)
 }
 
 // macroFinding says, where the library says it is MPI 4.1 or later, that
 // conversions defined as macros are NATIVE-MACRO-01's finding (MPI-4.0 and
 // earlier allowed them).
-func macroFinding(x *harness.X) string {
+func macroFinding(x *rulebook.X) string {
 	if x.Caps == nil {
 		return ""
 	}
@@ -274,7 +276,7 @@ func macroFinding(x *harness.X) string {
 	return ""
 }
 
-func judgeStatusConv(x *harness.X) harness.Verdict {
+func judgeStatusConv(x *rulebook.X) verdict.Verdict {
 	out := f2cRun(x)
 	var p problems
 	var vias []string
@@ -314,5 +316,5 @@ func judgeStatusConv(x *harness.X) harness.Verdict {
 			reason += "; not tested: " + a
 		}
 	}
-	return harness.Exposed(conversions, "status conversions", "%s", reason)
+	return rulebook.Exposed(conversions, "status conversions", "%s", reason)
 }

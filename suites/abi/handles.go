@@ -4,29 +4,30 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Handle serialization (MPI-5.0 §20.4.5) and the reserved handle range
 // (§20.3.3), judged from the run of fixtures/c/abi/constants.c that
 // ABI-CONST also reads (one run feeds both checks).
-var handles = harness.Define(harness.Check{
+var handles = rulebook.Define(rulebook.Check{
 	ID:    "ABI-HANDLE",
 	Needs: "abi",
 	Title: "MPI_<Handle>_toint/_fromint on the predefined handles and on one user-created handle of each of the eleven handle types, and where the library puts the handles it creates",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §20.4.5: "The function MPI_Comm_fromint translates a C integer to the
 		// appropriate C communicator handle. Only an integer obtained from a
 		// previous call to MPI_Comm_toint may be passed to this function." /
 		// "Similar functions are provided for the other types of opaque
 		// objects."
-		{ID: "ABI-CONV-01", Source: "MPI-5.0 §20.4.5", Basis: harness.Normative,
+		{ID: "ABI-CONV-01", Source: "MPI-5.0 §20.4.5", Basis: rulebook.Normative,
 			Text:      "MPI_<Handle>_fromint(MPI_<Handle>_toint(h)) is h, for every predefined handle and a user-created handle of every handle type",
 			Injectors: []string{"inject_abi_fromint_off"},
 			Judge:     judgeFromint},
 		// §20.4.5: "For all predefined handles, the integer value must be the
 		// same as the values listed in Section Language Bindings Summary [§A]."
-		{ID: "ABI-CONV-02", Source: "MPI-5.0 §20.4.5", Basis: harness.Normative,
+		{ID: "ABI-CONV-02", Source: "MPI-5.0 §20.4.5", Basis: rulebook.Normative,
 			Text:      "MPI_<Handle>_toint of every predefined handle is the value the standard lists for it",
 			Injectors: []string{"inject_abi_toint_off"},
 			Judge:     judgeTointPredefined},
@@ -34,7 +35,7 @@ var handles = harness.Define(harness.Check{
 		// the same integer for every call to this function with the same
 		// handle, which does not conflict with the reserved range for
 		// predefined handles."
-		{ID: "ABI-CONV-03", Source: "MPI-5.0 §20.4.5", Basis: harness.Normative,
+		{ID: "ABI-CONV-03", Source: "MPI-5.0 §20.4.5", Basis: rulebook.Normative,
 			Text:      "MPI_<Handle>_toint of a user-created handle gives the same integer on every call, outside the range 1..4095 reserved for predefined handles",
 			Injectors: []string{"inject_abi_toint_unstable"},
 			Judge:     judgeTointUser},
@@ -43,7 +44,7 @@ var handles = harness.Define(harness.Check{
 		// constants. The MPI ABI reserves values corresponding to the integers
 		// 1 to 4095 for predefined handle constants." / "Handle arguments with
 		// an integer representation of zero are never valid handles."
-		{ID: "ABI-HND-03", Source: "MPI-5.0 §20.3.3", Basis: harness.Normative,
+		{ID: "ABI-HND-03", Source: "MPI-5.0 §20.3.3", Basis: rulebook.Normative,
 			Text:      "the handles the library creates for the user (one of each handle type) are never 0 nor in the reserved range 1..4095",
 			Injectors: []string{"inject_abi_handle_reserved"},
 			Judge:     judgeUserHandleRange},
@@ -65,7 +66,7 @@ func userTypes(out *constantsOut) (n int, missing []string) {
 	return len(users), missing
 }
 
-func judgeFromint(x *harness.X) harness.Verdict {
+func judgeFromint(x *rulebook.X) verdict.Verdict {
 	out := constantsRun(x)
 	var p problems
 	for _, t := range out.Toint {
@@ -85,10 +86,10 @@ func judgeFromint(x *harness.X) harness.Verdict {
 	if len(missing) > 0 {
 		reason += "; could not create: " + strings.Join(missing, ", ")
 	}
-	return harness.Exposed(len(out.Toint)+len(out.User), "handle round trips", "%s", reason)
+	return rulebook.Exposed(len(out.Toint)+len(out.User), "handle round trips", "%s", reason)
 }
 
-func judgeTointPredefined(x *harness.X) harness.Verdict {
+func judgeTointPredefined(x *rulebook.X) verdict.Verdict {
 	out := constantsRun(x)
 	var p problems
 	seen := map[string]bool{}
@@ -105,10 +106,10 @@ func judgeTointPredefined(x *harness.X) harness.Verdict {
 		}
 	}
 	p.fail(x, x.Impl.ID+"'s MPI_<Handle>_toint", "")
-	return harness.Exposed(len(out.Toint), "predefined handles", "%d predefined handles convert to their ABI constants", len(out.Toint))
+	return rulebook.Exposed(len(out.Toint), "predefined handles", "%d predefined handles convert to their ABI constants", len(out.Toint))
 }
 
-func judgeTointUser(x *harness.X) harness.Verdict {
+func judgeTointUser(x *rulebook.X) verdict.Verdict {
 	out := constantsRun(x)
 	var p problems
 	for _, u := range out.User {
@@ -131,10 +132,10 @@ func judgeTointUser(x *harness.X) harness.Verdict {
 	}
 	// Each handle converted twice: either integer could have been another,
 	// or reserved.
-	return harness.Exposed(len(out.User), "user-created handles", "%s", reason)
+	return rulebook.Exposed(len(out.User), "user-created handles", "%s", reason)
 }
 
-func judgeUserHandleRange(x *harness.X) harness.Verdict {
+func judgeUserHandleRange(x *rulebook.X) verdict.Verdict {
 	out := constantsRun(x)
 	var p problems
 	for _, u := range out.User {
@@ -151,7 +152,7 @@ func judgeUserHandleRange(x *harness.X) harness.Verdict {
 	if len(missing) > 0 {
 		reason += "; could not create: " + strings.Join(missing, ", ")
 	}
-	return harness.Exposed(len(out.User), "user-created handles", "%s", reason)
+	return rulebook.Exposed(len(out.User), "user-created handles", "%s", reason)
 }
 
 // tointPrefix names the conversion functions of a handle type.

@@ -11,7 +11,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // What the compiler makes of each implementation's MPI 5 ABI header: probes
@@ -24,11 +26,11 @@ import (
 // section .mpits_header_overlay holds an mpi.h that is put in a folder
 // searched before the header's own (it ends with #include_next <mpi.h>).
 // Preloaded with x's injectors, the judge compiles through that overlay.
-var headerCheck = harness.Define(harness.Check{
+var headerCheck = rulebook.Define(rulebook.Check{
 	ID:    "ABI-HEADER",
 	Needs: "abi",
 	Title: "the MPI 5 ABI header as the C compiler sees it: the handle types, and every function's prototype against the other implementations' ABI headers and the standard's bindings",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §20.3.2: "Handles for MPI objects are defined to be incomplete
 		// struct pointers, which allows for C compilers to do type-checking,
 		// while also satisfying the existing requirements, such as equality
@@ -36,7 +38,7 @@ var headerCheck = harness.Define(harness.Check{
 		// the MPI ABI: typedef struct MPI_ABI_Comm* MPI_Comm; typedef struct
 		// MPI_ABI_Datatype* MPI_Datatype; [...] typedef struct MPI_ABI_Win*
 		// MPI_Win;"
-		{ID: "ABI-HND-01", Source: "MPI-5.0 §20.3.2", Basis: harness.Normative,
+		{ID: "ABI-HND-01", Source: "MPI-5.0 §20.3.2", Basis: rulebook.Normative,
 			Text:      "each of the 11 handle types is a pointer to the incomplete struct the standard names (MPI_Comm is struct MPI_ABI_Comm *, ...): sizeof(*h) does not compile, and assigning a handle of one kind to another kind is a type error",
 			Injectors: []string{"inject_abi_header_complete"},
 			Judge:     judgeHandleTypes},
@@ -51,7 +53,7 @@ var headerCheck = harness.Define(harness.Check{
 		// through either. No function is left out for an erratum: A.3.2
 		// gives "int MPI_Psend_init(const void *buf, int partitions,
 		// MPI_Count count, ...)" and no _c variant.
-		{ID: "ABI-PROTO-01", Source: "MPI-5.0 §20.1, §20.3.6, Annex A", Basis: harness.Normative,
+		{ID: "ABI-PROTO-01", Source: "MPI-5.0 §20.1, §20.3.6, Annex A", Basis: rulebook.Normative,
 			Text:      "every function both ABI headers declare has compatible prototypes in both (C's own test: redeclaring one header's prototype after the other header is not a conflict), and the header's prototypes agree with the standard's C bindings (MPI-5.0 Annex A.3, every chapter)",
 			Injectors: []string{"inject_abi_header_proto"},
 			Judge:     judgePrototypes},
@@ -60,7 +62,7 @@ var headerCheck = harness.Define(harness.Check{
 
 // overlayDir writes the header overlays of x's preloaded injectors into a
 // new folder and returns it ("" when no injector carries one).
-func overlayDir(x *harness.X) string {
+func overlayDir(x *rulebook.X) string {
 	var text []string
 	for _, p := range x.Preload {
 		f, err := elf.Open(x.Impl.HostPath(p))
@@ -90,7 +92,7 @@ func overlayDir(x *harness.X) string {
 }
 
 // headerArgs are the include flags for x's ABI header (overlay first).
-func headerArgs(x *harness.X, im *harness.Impl, overlay string) []string {
+func headerArgs(x *rulebook.X, im *mpi.Impl, overlay string) []string {
 	h, err := abiHeader(im)
 	if err != nil {
 		x.Errorf("", "%v", err)
@@ -106,7 +108,7 @@ var gccDiag = regexp.MustCompile(`(?m)^[^:\n]*probe\.c:(\d+):\d+: error: (.*)$`)
 
 // compileProbe compiles src (-fsyntax-only) with args and returns the
 // errors by line, and gcc's whole output.
-func compileProbe(x *harness.X, src string, args ...string) (map[int][]string, string) {
+func compileProbe(x *rulebook.X, src string, args ...string) (map[int][]string, string) {
 	dir, err := os.MkdirTemp("", "mpits-probe-")
 	if err != nil {
 		x.Errorf("", "%v", err)
@@ -132,7 +134,7 @@ func compileProbe(x *harness.X, src string, args ...string) (map[int][]string, s
 // handleTag is the struct tag the standard gives a handle type.
 func handleTag(t string) string { return "MPI_ABI_" + strings.TrimPrefix(t, "MPI_") }
 
-func judgeHandleTypes(x *harness.X) harness.Verdict {
+func judgeHandleTypes(x *rulebook.X) verdict.Verdict {
 	overlay := overlayDir(x)
 	if overlay != "" {
 		defer os.RemoveAll(overlay)
@@ -184,7 +186,7 @@ func judgeHandleTypes(x *harness.X) harness.Verdict {
 	}
 	p.fail(x, x.Impl.ID+"'s ABI header handle types", "gcc "+strings.Join(args, " ")+"\n"+shorten(out, 2000)+"\n"+shorten(bout, 2000))
 	// Each probe could have compiled where it must not, or not where it must.
-	return harness.Exposed(len(okLine)+len(badLine), "compile probes", "the %d handle types are pointers to their incomplete structs struct MPI_ABI_<Kind>: %d probes (sizeof of the struct, a handle of one kind where another is wanted) are compile errors",
+	return rulebook.Exposed(len(okLine)+len(badLine), "compile probes", "the %d handle types are pointers to their incomplete structs struct MPI_ABI_<Kind>: %d probes (sizeof of the struct, a handle of one kind where another is wanted) are compile errors",
 		len(handleTypes), len(badLine))
 }
 
@@ -210,7 +212,7 @@ var auxProto = regexp.MustCompile(`(?m)^/\* (.*?):\d+:NC \*/ extern (.*?\b(P?MPI
 
 // prototypes are the MPI_/PMPI_ functions im's ABI header declares, as
 // gcc -aux-info writes them (parameter types only), by name.
-func prototypes(x *harness.X, im *harness.Impl, overlay string) map[string]string {
+func prototypes(x *rulebook.X, im *mpi.Impl, overlay string) map[string]string {
 	isMPIH := func(path string) bool { return filepath.Base(path) == "mpi.h" }
 	return prototypesIn(x, im.ID+"'s ABI header", headerArgs(x, im, overlay), isMPIH)
 }
@@ -218,7 +220,7 @@ func prototypes(x *harness.X, im *harness.Impl, overlay string) map[string]strin
 // prototypesIn are the MPI functions that the headers from declares, read
 // through the mpi.h that args find, as gcc -aux-info writes them (what:
 // whose header, for errors).
-func prototypesIn(x *harness.X, what string, args []string, from func(path string) bool) map[string]string {
+func prototypesIn(x *rulebook.X, what string, args []string, from func(path string) bool) map[string]string {
 	dir, err := os.MkdirTemp("", "mpits-aux-")
 	if err != nil {
 		x.Errorf("", "%v", err)
@@ -247,7 +249,7 @@ func prototypesIn(x *harness.X, what string, args []string, from func(path strin
 }
 
 // cleanPrototypes are prototypes without overlay, once per implementation.
-func cleanPrototypes(x *harness.X, im *harness.Impl) map[string]string {
+func cleanPrototypes(x *rulebook.X, im *mpi.Impl) map[string]string {
 	return remember("prototypes|"+im.ID, func() map[string]string { return prototypes(x, im, "") })
 }
 
@@ -283,7 +285,7 @@ func eachBinding(list []stdBinding, f func(name, base, decl, section string)) {
 	}
 }
 
-func judgePrototypes(x *harness.X) harness.Verdict {
+func judgePrototypes(x *rulebook.X) verdict.Verdict {
 	overlay := overlayDir(x)
 	if overlay != "" {
 		defer os.RemoveAll(overlay)
@@ -363,5 +365,5 @@ func judgePrototypes(x *harness.X) harness.Verdict {
 		reason += fmt.Sprintf("; not compared: %s (%s)", strings.Join(names, ", "), skipped[names[0]])
 	}
 	// Each prototype redeclared after the header could have conflicted.
-	return harness.Exposed(len(lines), "prototypes compared", "%s", reason)
+	return rulebook.Exposed(len(lines), "prototypes compared", "%s", reason)
 }

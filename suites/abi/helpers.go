@@ -7,13 +7,16 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Checks of this suite often need runs on other implementations than the
 // one they judge (a cross-run matrix, a fingerprint table): those runs are
 // made once per test process, without injectors, and kept here.
-var memo harness.Memo[any]
+var memo mpi.Memo[any]
 
 // remember returns the value kept under key, computing it with f the first
 // time; callers that come while it is computed wait for it. Never used for
@@ -24,10 +27,10 @@ func remember[T any](key string, f func() T) T {
 
 // attempt runs f and returns the verdict it ended with (a failed job of
 // another implementation must not end the check it serves), or nil.
-func attempt(f func()) (v *harness.Verdict) {
+func attempt(f func()) (v *verdict.Verdict) {
 	defer func() {
-		if r := harness.StopOf(recover()); r != nil {
-			if vv, ok := r.(harness.Verdict); ok {
+		if r := mpi.StopOf(recover()); r != nil {
+			if vv, ok := r.(verdict.Verdict); ok {
 				v = &vv
 				return
 			}
@@ -39,8 +42,8 @@ func attempt(f func()) (v *harness.Verdict) {
 }
 
 // abiEnvs are the implementations of the run with a working libmpi_abi.
-func abiEnvs(x *harness.X) []*harness.Env {
-	var out []*harness.Env
+func abiEnvs(x *rulebook.X) []*rulebook.Env {
+	var out []*rulebook.Env
 	for _, e := range x.All {
 		if e.Caps != nil && e.Caps.Available && e.Caps.HasABI() && e.Impl.ABI != nil {
 			out = append(out, e)
@@ -50,7 +53,7 @@ func abiEnvs(x *harness.X) []*harness.Env {
 }
 
 // built is the path of fixture name for e, or "" with the reason.
-func built(e *harness.Env, name string) (string, string) {
+func built(e *rulebook.Env, name string) (string, string) {
 	b, ok := e.Fixtures[name]
 	switch {
 	case e.Caps == nil || !e.Caps.Available:
@@ -58,14 +61,14 @@ func built(e *harness.Env, name string) (string, string) {
 	case !ok:
 		return "", "fixture " + name + " not built"
 	case b.Error != "":
-		return "", harness.FirstLine(b.Error)
+		return "", verdict.FirstLine(b.Error)
 	}
 	return b.Path, ""
 }
 
 // realHost resolves a path as im sees it to the host's real file; inside a
 // root, absolute symlinks point into the root (as the loader there sees them).
-func realHost(im *harness.Impl, p string) string {
+func realHost(im *mpi.Impl, p string) string {
 	if im.Root == "" {
 		if r, err := filepath.EvalSymlinks(p); err == nil {
 			return r
@@ -116,7 +119,7 @@ func (p *problems) addf(format string, args ...any) { *p = append(*p, fmt.Sprint
 
 // fail ends the rule's judgement with Fail when there are problems: the reason names the
 // first (and how many more), the evidence lists them all, then extra.
-func (p problems) fail(x *harness.X, what string, extra string) {
+func (p problems) fail(x *rulebook.X, what string, extra string) {
 	if len(p) == 0 {
 		return
 	}
@@ -129,7 +132,7 @@ func (p problems) fail(x *harness.X, what string, extra string) {
 
 // writeReport writes a Markdown report into $MPITS_REPORT_DIR, if set.
 func writeReport(name, text string) {
-	dir := harness.Setting("MPITS_REPORT_DIR").String()
+	dir := settings.Setting("MPITS_REPORT_DIR").String()
 	if dir == "" {
 		return
 	}

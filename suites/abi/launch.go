@@ -9,7 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // MPI-5.0 21.2 ("The MPI ABI Header File and Shared Library"): an ABI
@@ -20,17 +22,17 @@ import (
 // launcher. The library and its launcher must match (the process manager
 // interface is outside the ABI): other pairings are run once and recorded
 // in abi-cross-run.md, never judged.
-var launch = harness.Define(harness.Check{
+var launch = rulebook.Define(rulebook.Check{
 	ID:    "ABI-LAUNCH",
 	Needs: "abi",
 	Title: "the ABI binaries built with every implementation's ABI header, each needing only libmpi_abi.so.1, run on 2 ranks under this implementation's launcher, its libmpi_abi chosen by LD_LIBRARY_PATH alone (other launchers: abi-cross-run.md, not judged)",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §20.2.1: "ABI-compliant implementations must not require more than
 		// mpi_abi or its versioned variant as the sole direct dependency of the
 		// application binary." / "Implementors are expected to follow
 		// platform-specific conventions for dynamic shared library naming and
 		// versioning" (on Linux, the loader's search path picks the library).
-		{ID: "ABI-LIB-05", Source: "MPI-5.0 §20.2.1", Basis: harness.Normative,
+		{ID: "ABI-LIB-05", Source: "MPI-5.0 §20.2.1", Basis: rulebook.Normative,
 			Text:      "a binary built with any implementation's ABI header needs libmpi_abi.so.1 alone (no RPATH) and, with LD_LIBRARY_PATH pointing at this implementation's libmpi_abi, runs on 2 ranks under this implementation's launcher on that library and no other MPI library",
 			Injectors: []string{"inject_abi_libversion_off"},
 			Judge:     runLaunch},
@@ -50,7 +52,7 @@ type loadedRec struct {
 	Path string `json:"path"`
 }
 
-func runLaunch(x *harness.X) harness.Verdict {
+func runLaunch(x *rulebook.X) verdict.Verdict {
 	var p problems
 	var ran []string
 	want := realHost(x.Impl, x.Impl.ABI.Lib)
@@ -75,9 +77,9 @@ func runLaunch(x *harness.X) harness.Verdict {
 		if sum(b.Impl.HostPath(path)) != sum(x.Impl.HostPath(inner)) {
 			p.addf("the binary built with %s changed on its way to %s", b.Impl.ID, x.Impl.ID)
 		}
-		_, recs := x.JobOnce(harness.Job{Name: "abi_launch built with " + b.Impl.ID, Ranks: 2, Program: inner,
+		_, recs := x.JobOnce(mpi.Job{Name: "abi_launch built with " + b.Impl.ID, Ranks: 2, Program: inner,
 			RankEnv: map[string]string{"LD_LIBRARY_PATH": x.Impl.ABI.LibDir}, Deadline: 60 * time.Second})
-		runs := harness.Decode[launchRec](recs, "run")
+		runs := mpi.Decode[launchRec](recs, "run")
 		if len(runs) != 2 {
 			p.addf("built with %s: %d ranks reported, want 2", b.Impl.ID, len(runs))
 		}
@@ -95,7 +97,7 @@ func runLaunch(x *harness.X) harness.Verdict {
 				p.addf("built with %s: rank %d took MPI_Init from %s (%s), not %s", b.Impl.ID, r.Rank, r.MPIInitIn, got, want)
 			}
 		}
-		for _, l := range harness.Decode[loadedRec](recs, "loaded") {
+		for _, l := range mpi.Decode[loadedRec](recs, "loaded") {
 			if got := realHost(x.Impl, l.Path); got != want {
 				p.addf("built with %s: %s (%s) was loaded besides %s", b.Impl.ID, l.Path, got, want)
 			}
@@ -109,13 +111,13 @@ func runLaunch(x *harness.X) harness.Verdict {
 	p.fail(x, "on "+x.Impl.ID, "")
 	// Each binary could have needed more, carried an RPATH, or run (or
 	// failed to run) on another library.
-	return harness.Exposed(len(ran), "binaries (one per ABI header)", "binaries built with %s (needing libmpi_abi.so.1 only, no RPATH) ran on 2 ranks under %s's launcher on %s, picked by LD_LIBRARY_PATH=%s",
+	return rulebook.Exposed(len(ran), "binaries (one per ABI header)", "binaries built with %s (needing libmpi_abi.so.1 only, no RPATH) ran on 2 ranks under %s's launcher on %s, picked by LD_LIBRARY_PATH=%s",
 		strings.Join(ran, ", "), x.Impl.ID, x.Impl.ABI.Lib, x.Impl.ABI.LibDir)
 }
 
 // otherLaunchers runs x's libmpi_abi under every other ABI implementation's
 // launcher in the same root, once, for the report (not the verdict).
-func otherLaunchers(x *harness.X) {
+func otherLaunchers(x *rulebook.X) {
 	path, _ := built(x.Own(), "abi_launch")
 	if path == "" {
 		return
@@ -127,11 +129,11 @@ func otherLaunchers(x *harness.X) {
 		key := x.Impl.ID + "|" + l.Impl.ID
 		outcome := remember("launcher|"+key, func() string {
 			lx := l.X()
-			var res *harness.Result
-			var recs *harness.Records
+			var res *mpi.Result
+			var recs *mpi.Records
 			var recErr error
 			if v := attempt(func() {
-				res, recs, recErr = lx.Launch(harness.Job{Name: "abi_launch of " + x.Impl.ID + " under " + l.Impl.ID + "'s launcher",
+				res, recs, recErr = lx.Launch(mpi.Job{Name: "abi_launch of " + x.Impl.ID + " under " + l.Impl.ID + "'s launcher",
 					Ranks: 2, Program: path, RankEnv: map[string]string{"LD_LIBRARY_PATH": x.Impl.ABI.LibDir}, Deadline: 30 * time.Second})
 			}); v != nil {
 				return v.Reason

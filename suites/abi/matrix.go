@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // The cross-run application (fixtures/c/abi/app.c) through the standard ABI,
@@ -15,24 +17,24 @@ import (
 // does is an API question, judged by NATIVE-API-X1. Every build of the
 // application runs once per test process; the whole matrix goes to
 // abi-cross-run.md.
-var matrix = harness.Define(harness.Check{
+var matrix = rulebook.Define(rulebook.Check{
 	ID:    "ABI-MATRIX",
 	Needs: "abi",
 	Title: "the cross-run application (point-to-point, collectives with predefined and user operations, datatypes, attributes, error handlers, requests, info, communicators and groups) built against each implementation's MPI 5 ABI header, run on this implementation's libmpi_abi, and compared with this implementation's native build",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §20.3.6: "ABI compatibility means that the binary object code of the
 		// MPI implementation, libraries that use MPI, and the main MPI
 		// application program can be linked and executed correctly."; §20.1:
 		// "This standard ABI for MPI exists in parallel with existing
 		// implementation ABIs": the same MPI, reached through another ABI.
-		{ID: "ABI-LIB-03", Source: "MPI-5.0 §20.1, §20.3.6", Basis: harness.Normative,
+		{ID: "ABI-LIB-03", Source: "MPI-5.0 §20.1, §20.3.6", Basis: rulebook.Normative,
 			Text:      "the application built against this implementation's ABI header gives, on its libmpi_abi, the results its native library gives to its native build",
 			Injectors: []string{"inject_abi_status_swap"},
 			Judge:     judgeOwnABI},
 		// §20.1: "A standard ABI for MPI serves many purposes, including support
 		// for applications compiled with one implementation of MPI to be
 		// executed with another implementation."
-		{ID: "ABI-LIB-04", Source: "MPI-5.0 §20.1", Basis: harness.Normative,
+		{ID: "ABI-LIB-04", Source: "MPI-5.0 §20.1", Basis: rulebook.Normative,
 			Text:      "the application built against another implementation's ABI header gives, on this implementation's libmpi_abi, the results this implementation's native library gives to its native build",
 			Injectors: []string{"inject_abi_status_swap"},
 			Judge:     judgeOtherABI},
@@ -43,7 +45,7 @@ var matrix = harness.Define(harness.Check{
 		// pointers" (the ABI header's callback types take these handles). A
 		// user function compiled against the ABI header can only run correctly
 		// if the library hands it the ABI's handle values and error codes.
-		{ID: "ABI-CALL-01", Source: "MPI-5.0 §20.3.2, §20.3.6", Basis: harness.Normative,
+		{ID: "ABI-CALL-01", Source: "MPI-5.0 §20.3.2, §20.3.6", Basis: rulebook.Normative,
 			Text:      "user callbacks of an application built against the ABI header get ABI-encoded arguments from libmpi_abi: a reduction operation MPI_INT, an attribute copy callback its communicator or datatype and extra_state, a communicator error handler its communicator and the error code",
 			Injectors: []string{"inject_abi_callback_native"},
 			Judge:     judgeCallbacks},
@@ -53,7 +55,7 @@ var matrix = harness.Define(harness.Check{
 		// or choose not to handle some failures [...] text that states that
 		// errors will be handled should be read as may be handled." The part
 		// the text forces once an error is raised is NATIVE-EH-01.
-		{ID: "NATIVE-API-X1", Source: "MPI-5.0 §9.3, §9.4", Basis: harness.Quality,
+		{ID: "NATIVE-API-X1", Source: "MPI-5.0 §9.3, §9.4", Basis: rulebook.Quality,
 			Text:      "the native library gives the cross-run application, built with the implementation's own compiler wrapper, the results MPI defines (e.g. a call whose error went to a user communicator error handler returns that error code)",
 			Injectors: []string{"inject_native_status_swap"},
 			Needs:     "mpi", // the native library: every implementation
@@ -61,7 +63,7 @@ var matrix = harness.Define(harness.Check{
 		// MPI-5.0 §9.3.1 (MPI_COMM_CREATE_ERRHANDLER): of the user
 		// routine's arguments, "The second is the error code to be returned
 		// by the MPI routine that raised the error."
-		{ID: "NATIVE-EH-01", Source: "MPI-5.0 §9.3.1", Basis: harness.Normative,
+		{ID: "NATIVE-EH-01", Source: "MPI-5.0 §9.3.1", Basis: rulebook.Normative,
 			Text:      "where an erroneous call (a send to a rank past the last) raises an error on a communicator with a user error handler, the handler gets the very error code the call then returns",
 			Injectors: []string{"inject_native_eh_code_off"},
 			Needs:     "mpi",
@@ -71,7 +73,7 @@ var matrix = harness.Define(harness.Check{
 
 // judgeNativeEHCode reads the native application's invalid-rank send: the
 // code its error handler got against the code the send returned.
-func judgeNativeEHCode(x *harness.X) harness.Verdict {
+func judgeNativeEHCode(x *rulebook.X) verdict.Verdict {
 	ref := nativeRef(x, true)
 	if ref.Died {
 		x.Unsupported("not measurable here: the native application did not run to its end (NATIVE-API-X1's verdict): %s", ref.Problem)
@@ -98,20 +100,20 @@ func judgeNativeEHCode(x *harness.X) harness.Verdict {
 		x.Unsupported("not measurable here: the send to a rank past the last raised no error on either rank (§9.3 lets a library not handle it)")
 	}
 	// A rank whose send raised no error had no code to compare.
-	return harness.Passed(len(ref.Values), raised, "ranks", "on %d of %d ranks the send to a rank past the last called the communicator's error handler, with the code the send returned", raised, len(ref.Values))
+	return rulebook.Passed(len(ref.Values), raised, "ranks", "on %d of %d ranks the send to a rank past the last called the communicator's error handler, with the code the send returned", raised, len(ref.Values))
 }
 
 // nativeRef is x's own native build of the application run on x's native
 // library: remembered without injectors; with x's injectors (run again)
 // when injected is set. The ABI rules compare with the clean run (their
 // injectors are built for the ABI, not for the native library).
-func nativeRef(x *harness.X, injected bool) appRun {
+func nativeRef(x *rulebook.X, injected bool) appRun {
 	own, why := built(x.Own(), "native_app")
 	if own == "" {
 		x.Errorf("", "the application did not build with %s's compiler wrapper: %s", x.Impl.ID, why)
 	}
 	dir := filepath.Dir(x.Impl.Lib)
-	run := func(rx *harness.X) appRun {
+	run := func(rx *rulebook.X) appRun {
 		return runApp(rx, "native", x.Impl, own, map[string]string{"LD_LIBRARY_PATH": dir}, x.Impl.Lib)
 	}
 	if injected && len(x.Preload) > 0 {
@@ -124,7 +126,7 @@ func nativeRef(x *harness.X, injected bool) appRun {
 
 // abiCells runs every ABI build of the application on x's libmpi_abi (and,
 // for the report, on every other libmpi_abi), and returns x's column.
-func abiCells(x *harness.X) (mine []appRun, ids []string) {
+func abiCells(x *rulebook.X) (mine []appRun, ids []string) {
 	envs := abiEnvs(x)
 	for _, b := range envs {
 		ids = append(ids, b.Impl.ID)
@@ -155,7 +157,7 @@ func abiCells(x *harness.X) (mine []appRun, ids []string) {
 
 // judgeABIBuilds compares the ABI builds chosen by own (x's own build, or
 // the others') on x's libmpi_abi with x's native build.
-func judgeABIBuilds(x *harness.X, own bool) harness.Verdict {
+func judgeABIBuilds(x *rulebook.X, own bool) verdict.Verdict {
 	mine, ids := abiCells(x)
 	ref := nativeRef(x, false)
 	if ref.Problem != "" && len(ref.Mismatches) == 0 {
@@ -191,15 +193,15 @@ func judgeABIBuilds(x *harness.X, own bool) harness.Verdict {
 	}
 	p.fail(x, "on "+x.Impl.ID+"'s libmpi_abi, compared with its native library", strings.Join(detail, "\n")+"\n\ncross-run matrix (vs what MPI defines):\n"+table)
 	// Each result compared could have differed from the native build's.
-	pass := harness.Exposed(n, "results compared with the native build", "builds with %s's ABI headers gave on %s's libmpi_abi %s (%d results)", strings.Join(judged, ", "), x.Impl.ID, native, n)
+	pass := rulebook.Exposed(n, "results compared with the native build", "builds with %s's ABI headers gave on %s's libmpi_abi %s (%d results)", strings.Join(judged, ", "), x.Impl.ID, native, n)
 	pass.Evidence = "cross-run matrix (vs what MPI defines):\n" + table
 	return pass
 }
 
-func judgeOwnABI(x *harness.X) harness.Verdict   { return judgeABIBuilds(x, true) }
-func judgeOtherABI(x *harness.X) harness.Verdict { return judgeABIBuilds(x, false) }
+func judgeOwnABI(x *rulebook.X) verdict.Verdict   { return judgeABIBuilds(x, true) }
+func judgeOtherABI(x *rulebook.X) verdict.Verdict { return judgeABIBuilds(x, false) }
 
-func judgeNativeApp(x *harness.X) harness.Verdict {
+func judgeNativeApp(x *rulebook.X) verdict.Verdict {
 	ref := nativeRef(x, true)
 	if ref.Died {
 		// The application's calls are defined ones, erroneous ones with
@@ -214,12 +216,12 @@ func judgeNativeApp(x *harness.X) harness.Verdict {
 	if !ref.OK {
 		x.Failf(strings.Join(ref.Mismatches, "\n"), "%s's native build: %s", x.Impl.ID, ref.Problem)
 	}
-	return harness.Exposed(ref.Results, "results", "%d results as MPI defines them (%s)", ref.Results, shorten(ref.Library, 40))
+	return rulebook.Exposed(ref.Results, "results", "%d results as MPI defines them (%s)", ref.Results, shorten(ref.Library, 40))
 }
 
 // abiAppRun runs the ABI build of the application made by b on rx's
 // libmpi_abi, chosen by the loader path alone.
-func abiAppRun(rx *harness.X, b *harness.Env, path string) appRun {
+func abiAppRun(rx *rulebook.X, b *rulebook.Env, path string) appRun {
 	return runApp(rx, "abi", b.Impl, path, map[string]string{"LD_LIBRARY_PATH": rx.Impl.ABI.LibDir}, rx.Impl.ABI.Lib)
 }
 
@@ -245,7 +247,7 @@ func callbackKey(m string) string {
 
 // judgeCallbacks reads x's own ABI build of the application on x's
 // libmpi_abi: the run ABI-LIB-03 makes (remembered), again under injectors.
-func judgeCallbacks(x *harness.X) harness.Verdict {
+func judgeCallbacks(x *rulebook.X) verdict.Verdict {
 	path, why := built(x.Own(), "abi_app")
 	if path == "" {
 		x.Errorf("", "the application did not build against %s's ABI header: %s", x.Impl.ID, why)
@@ -297,7 +299,7 @@ func judgeCallbacks(x *harness.X) harness.Verdict {
 	if len(same) > 0 {
 		reason += fmt.Sprintf("; %d differ from MPI the same way on the native library (NATIVE-API-X1): %s", len(same), shorten(strings.Join(same, "; "), 160))
 	}
-	return harness.Exposed(results+events, "callback results (the application's, and the MPI_T event callback's)", "%s", reason)
+	return rulebook.Exposed(results+events, "callback results (the application's, and the MPI_T event callback's)", "%s", reason)
 }
 
 type eventsRec struct {
@@ -323,16 +325,16 @@ type eventCbRec struct {
 // run ABI-MPIT-01 reads): the registration handle, an ABI callback safety
 // value and the user data, in the event and in the free callback. It says
 // what it saw, and judged is 1 where an event callback was judged.
-func eventCallbacks(x *harness.X, p *problems) (note string, judged int) {
+func eventCallbacks(x *rulebook.X, p *problems) (note string, judged int) {
 	recs := mpitRun(x)
-	ev := harness.Decode[eventsRec](recs, "events")
+	ev := mpi.Decode[eventsRec](recs, "events")
 	if len(ev) != 1 {
 		x.Errorf("", "abi_mpit recorded %d events records, want 1", len(ev))
 	}
 	if ev[0].Index < 0 {
 		return fmt.Sprintf("MPI_T event callbacks not judged: none of the communicator-creation events mpit.c knows among the library's %d event types", ev[0].Num), 0
 	}
-	cbs := harness.Decode[eventCbRec](recs, "event_cb")
+	cbs := mpi.Decode[eventCbRec](recs, "event_cb")
 	if len(cbs) != 1 {
 		x.Errorf("", "abi_mpit recorded no event callback outcome")
 	}

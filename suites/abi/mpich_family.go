@@ -6,7 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Seed 003 (wi4mpi): "MPICH, Intel MPI, Cray MPICH and MVAPICH share
@@ -24,14 +25,14 @@ import (
 // (mpich-fast-single, built without error checking, crashes at the
 // application's sends to a rank past the last), both builds run without
 // those sends (app.c's --no-invalid-rank), if the own build then does.
-var mpichFamily = harness.Define(harness.Check{
+var mpichFamily = rulebook.Define(rulebook.Check{
 	ID:    "NATIVE-MPICH",
 	Needs: "mpi", // the native library: every implementation
 	Title: "binary compatibility inside the MPICH ABI family (seed 003): mpich-deb's build of the cross-run application on every library with the MPICH ABI's soname",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// Seed 003: "MPICH, Intel MPI, Cray MPICH and MVAPICH share MPICH's ABI
 		// (libmpi.so.12, integer handles)".
-		{ID: "NATIVE-PRINT-02", Source: "seed 003", Basis: harness.SeedBasis,
+		{ID: "NATIVE-PRINT-02", Source: "seed 003", Basis: rulebook.SeedBasis,
 			Text:      "the cross-run application built with mpich-deb's mpicc runs unchanged on this implementation's MPICH-ABI library (soname .so.12), reached by LD_LIBRARY_PATH under the library name the binary needs, with the results of that implementation's own build (where that build does not run to its end, both run without the application's erroneous sends to a rank past the last)",
 			Injectors: []string{"inject_native_status_swap"},
 			Judge:     runMPICHFamily},
@@ -41,8 +42,8 @@ var mpichFamily = harness.Define(harness.Check{
 // familyBuilder is the implementation whose binary the claim is about.
 const familyBuilder = "mpich-deb"
 
-func runMPICHFamily(x *harness.X) harness.Verdict {
-	var builder *harness.Env
+func runMPICHFamily(x *rulebook.X) verdict.Verdict {
+	var builder *rulebook.Env
 	for _, e := range x.All {
 		if e.Impl.ID == familyBuilder {
 			builder = e
@@ -165,7 +166,7 @@ func runMPICHFamily(x *harness.X) harness.Verdict {
 		exposed = 0
 		reason += fmt.Sprintf("; %s's binary is %s's own build, so its run is the reference run itself", familyBuilder, x.Impl.ID)
 	}
-	return harness.Passed(cell.Results, exposed, "results compared with the own build", "%s", reason)
+	return rulebook.Passed(cell.Results, exposed, "results compared with the own build", "%s", reason)
 }
 
 // sameAs judges a run by a reference run instead of by what MPI defines:
@@ -211,7 +212,7 @@ func contains(list []string, s string) bool {
 
 // aliasRun runs the binary with a folder that gives x's library the name
 // the binary needs; the folder is removed when the job is done.
-func aliasRun(x *harness.X, builder *harness.Env, path, needed string, args ...string) appRun {
+func aliasRun(x *rulebook.X, builder *rulebook.Env, path, needed string, args ...string) appRun {
 	dir, err := os.MkdirTemp(x.Impl.HostPath("/tmp"), "mpits-abi-alias-")
 	if err != nil {
 		return appRun{Problem: "cannot make the alias: " + err.Error()}
@@ -228,7 +229,7 @@ func aliasRun(x *harness.X, builder *harness.Env, path, needed string, args ...s
 // sameName runs, for the report only, the application of every other
 // implementation whose binary needs exactly x's library by name (another
 // family's claim, e.g. Open MPI's libmpi.so.40), judged as above.
-func sameName(x *harness.X, soname string) {
+func sameName(x *rulebook.X, soname string) {
 	own, _ := built(x.Own(), "native_app")
 	if own == "" {
 		return

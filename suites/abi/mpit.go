@@ -6,25 +6,27 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // MPI_T through libmpi_abi (fixtures/c/abi/mpit.c, built against the ABI
 // header): the values MPI_T hands an application are constants of the
 // tool chapter, so through the ABI library they come in the ABI's
 // encoding, the one the ABI header gives the application to compare with.
-var mpitThroughABI = harness.Define(harness.Check{
+var mpitThroughABI = rulebook.Define(rulebook.Check{
 	ID:    "ABI-MPIT",
 	Needs: "abi",
 	Title: "MPI_T through libmpi_abi: the thread level, verbosity, bind, scope and class values arrive in their ABI encodings",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §20.1: "This chapter defines an Application Binary Interface (ABI)
 		// for MPI, meaning that it specifies the memory layouts of all
 		// opaque handle types, the values of integer constants, and other
 		// aspects of MPI needed by use cases that require a defined ABI."
 		// Annex A.1.1 gives each MPI_T_VERBOSITY_*, MPI_T_BIND_*,
 		// MPI_T_SCOPE_*, MPI_T_PVAR_CLASS_* and MPI_THREAD_* its ABI value.
-		{ID: "ABI-MPIT-01", Source: "MPI-5.0 §20.1, Annex A", Basis: harness.Normative,
+		{ID: "ABI-MPIT-01", Source: "MPI-5.0 §20.1, Annex A", Basis: rulebook.Normative,
 			Text:      "through libmpi_abi, MPI_T_init_thread's provided level and every variable's verbosity, bind, scope and class are one of the ABI values of their kind",
 			Injectors: []string{"inject_abi_mpit_native"}, Judge: judgeMPITThroughABI},
 	},
@@ -57,8 +59,8 @@ func abiValues(prefix string) map[int64]string {
 
 // mpitRun is the one run of fixtures/c/abi/mpit.c on x's libmpi_abi
 // (ABI-MPIT-01's values, ABI-CALL-01's MPI_T event callbacks).
-func mpitRun(x *harness.X) *harness.Records {
-	_, recs := x.JobOnce(harness.Job{Name: "abi_mpit", Ranks: 1, Program: x.Fixture("abi_mpit"),
+func mpitRun(x *rulebook.X) *mpi.Records {
+	_, recs := x.JobOnce(mpi.Job{Name: "abi_mpit", Ranks: 1, Program: x.Fixture("abi_mpit"),
 		RankEnv: map[string]string{"LD_LIBRARY_PATH": x.Impl.ABI.LibDir}, Deadline: 60 * time.Second})
 	if len(recs.Kind("done", -1)) != 1 {
 		x.Errorf("", "abi_mpit did not reach its end")
@@ -66,11 +68,11 @@ func mpitRun(x *harness.X) *harness.Records {
 	return recs
 }
 
-func judgeMPITThroughABI(x *harness.X) harness.Verdict {
+func judgeMPITThroughABI(x *rulebook.X) verdict.Verdict {
 	recs := mpitRun(x)
-	var p harness.Problems
+	var p rulebook.Problems
 	seen := map[string]int{}
-	for _, v := range harness.Decode[mpitValue](recs, "value") {
+	for _, v := range mpi.Decode[mpitValue](recs, "value") {
 		prefix := abiKinds[v.Of]
 		if prefix == "" {
 			x.Errorf("", "abi_mpit recorded an unknown kind %q", v.Of)
@@ -109,5 +111,5 @@ func judgeMPITThroughABI(x *harness.X) harness.Verdict {
 	if len(none) > 0 {
 		reason += "; " + strings.Join(none, "; ")
 	}
-	return harness.Exposed(values, "MPI_T values (thread level, verbosity, bind, scope, class)", "%s", reason)
+	return rulebook.Exposed(values, "MPI_T values (thread level, verbosity, bind, scope, class)", "%s", reason)
 }

@@ -9,18 +9,19 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // The implementation's own mpi.h against the standard's C bindings: a
 // header that says it is MPI 5.0 gives the functions it declares the
 // prototypes Annex A.3 gives them, one that says 4.1 those of MPI-4.1's
 // A.3.13-A.3.15 (the ABI headers are ABI-PROTO-01's).
-var nativeHeader = harness.Define(harness.Check{
+var nativeHeader = rulebook.Define(rulebook.Check{
 	ID:    "NATIVE-HEADER",
 	Needs: "mpi", // the native library: every implementation
 	Title: "the implementation's own mpi.h, where the library says it is MPI 5.0 (or 4.1: the part of MPI-4.1's Annex A.3 the reference holds), declares the functions of the standard's C bindings (Annex A.3) with their prototypes",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// MPI-5.0 Annex A.3 gives every C binding, e.g. A.3.2 "int
 		// MPI_Psend_init(const void *buf, int partitions, MPI_Count count,
 		// MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info
@@ -33,7 +34,7 @@ var nativeHeader = harness.Define(harness.Check{
 		// bindings, profiling, MPI_T), the part of MPI-4.1's Annex A.3 in the
 		// reference (e.g. "int MPI_T_pvar_get_num(int *num_pvar)"), generated
 		// as standardBindings41 by go run ./cmd/mpits bindings.
-		{ID: "NATIVE-PROTO-01", Source: "MPI-5.0 §A.3", Basis: harness.Normative,
+		{ID: "NATIVE-PROTO-01", Source: "MPI-5.0 §A.3", Basis: rulebook.Normative,
 			Text:      "where the library says it is MPI 5.0 (MPI 4.1: for the functions of MPI-4.1's Annex A.3.13-A.3.15, the part of its Annex A.3 the reference holds), every function of Annex A.3 that its own mpi.h declares as a function (and its PMPI_ twin) has the standard's prototype: redeclaring the standard's after the header is no conflict",
 			Injectors: []string{"inject_abi_header_proto"},
 			Judge:     judgeNativePrototypes},
@@ -49,7 +50,7 @@ var nativeHeader = harness.Define(harness.Check{
 		// the ability to implement MPI handle conversion functions as a
 		// macro." (macroAllowed40). The reference holds no MPI-3.1 text, so
 		// an MPI 3.1 library is not judged.
-		{ID: "NATIVE-MACRO-01", Source: "MPI-5.0 §2.6.4, §B.2.2", Basis: harness.Normative,
+		{ID: "NATIVE-MACRO-01", Source: "MPI-5.0 §2.6.4, §B.2.2", Basis: rulebook.Normative,
 			Text:      "where the library says it is MPI 4.0, 4.1 or 5.x, its own mpi.h defines no function of Annex A.3, nor its PMPI_ twin, as a macro, but MPI_Aint_add and MPI_Aint_diff (MPI 4.0: also MPI_Wtime, MPI_Wtick and the handle conversions MPI_<handle>_c2f/_f2c, which MPI-4.1 removed from the list) and the predefined functions such as MPI_COMM_DUP_FN, which Annex A.1 lists as constants",
 			Injectors: []string{"inject_native_header_macro"},
 			Judge:     judgeNativeMacros},
@@ -90,7 +91,7 @@ func predefinedFunction(name string) bool {
 
 var macroDef = regexp.MustCompile(`(?m)^#define (P?MPI_[A-Za-z0-9_]+)[( ]`)
 
-func judgeNativeMacros(x *harness.X) harness.Verdict {
+func judgeNativeMacros(x *rulebook.X) verdict.Verdict {
 	allowed := func(n string) bool { return macroAllowed[n] }
 	aside := "MPI_Aint_add/diff"
 	v := x.Caps.MPIVersion
@@ -128,20 +129,20 @@ func judgeNativeMacros(x *harness.X) harness.Verdict {
 	})
 	sort.Strings(bad)
 	if len(bad) > 0 {
-		x.Failf(strings.Join(bad, "\n"), "%s defines %d functions as macros: %s", what, len(bad), harness.FirstAndMore(bad))
+		x.Failf(strings.Join(bad, "\n"), "%s defines %d functions as macros: %s", what, len(bad), verdict.FirstAndMore(bad))
 	}
 	reason := fmt.Sprintf("none of the %d functions of Annex A.3 and their PMPI_ twins (%s and the predefined functions aside) is a macro in %s", judged, aside, what)
 	if len(allowedMacros) > 0 {
 		sort.Strings(allowedMacros)
-		reason += fmt.Sprintf(" (the library says it is MPI %s: %d macros that MPI-4.0 allowed, not judged: %s)", v, len(allowedMacros), harness.FirstAndMore(allowedMacros))
+		reason += fmt.Sprintf(" (the library says it is MPI %s: %d macros that MPI-4.0 allowed, not judged: %s)", v, len(allowedMacros), verdict.FirstAndMore(allowedMacros))
 	}
-	return harness.Exposed(judged, "function names", "%s", reason)
+	return rulebook.Exposed(judged, "function names", "%s", reason)
 }
 
 // nativeHeaderArgs are the include flags of the implementation's own C
 // compiler wrapper, and what to call its header; unsupported where the
 // wrapper names no include folder.
-func nativeHeaderArgs(x *harness.X) ([]string, string) {
+func nativeHeaderArgs(x *rulebook.X) ([]string, string) {
 	dirs := x.Impl.IncludeDirs()
 	if len(dirs) == 0 {
 		x.Unsupported("not measurable here: the C compiler wrapper %s names no include folder (-I) where its mpi.h is", x.Impl.CC)
@@ -155,7 +156,7 @@ func nativeHeaderArgs(x *harness.X) ([]string, string) {
 
 // headerMacros are the MPI_/PMPI_ names the mpi.h that args find defines as
 // macros (gcc -E -dM).
-func headerMacros(x *harness.X, what string, args []string) map[string]bool {
+func headerMacros(x *rulebook.X, what string, args []string) map[string]bool {
 	dir, err := os.MkdirTemp("", "mpits-macros-")
 	if err != nil {
 		x.Errorf("", "%v", err)
@@ -176,7 +177,7 @@ func headerMacros(x *harness.X, what string, args []string) map[string]bool {
 	return defined
 }
 
-func judgeNativePrototypes(x *harness.X) harness.Verdict {
+func judgeNativePrototypes(x *rulebook.X) verdict.Verdict {
 	list, edition := standardBindings, "MPI-5.0 Annex A.3"
 	switch v := x.Caps.MPIVersion; {
 	case strings.HasPrefix(v, "5."):
@@ -248,5 +249,5 @@ func judgeNativePrototypes(x *harness.X) harness.Verdict {
 	if n := len(lines) - compared; n > 0 {
 		reason += fmt.Sprintf("; %d more are also macros, not compared (NATIVE-MACRO-01's)", n)
 	}
-	return harness.Passed(len(lines), compared, "prototypes", "%s", reason)
+	return rulebook.Passed(len(lines), compared, "prototypes", "%s", reason)
 }

@@ -4,14 +4,14 @@ import (
 	"os"
 	"testing"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/settings"
 )
 
 // TestStandardConstantsHeader: the C list of the ABI constants is the one
 // standard.go generates (MPITS_UPDATE_CONSTANTS=1, or go generate, rewrites it).
 func TestStandardConstantsHeader(t *testing.T) {
 	want := renderStandardConstants()
-	if harness.Setting("MPITS_UPDATE_CONSTANTS").String() != "" {
+	if settings.Setting("MPITS_UPDATE_CONSTANTS").String() != "" {
 		if err := os.WriteFile(standardConstantsHeader, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}

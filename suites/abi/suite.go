@@ -2,14 +2,18 @@
 // implementations, and the pre-standard ABIs (seed 003).
 package abi
 
-import "github.com/mpits/mpits/harness"
+import (
+	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+)
 
 // Suite is the ABI suite.
 var Suite = &harness.Suite{
 	Name: "ABI",
-	Checks: []harness.Check{crossRun, matrix, constants, abiInfo, handles, exports, launch, mpitThroughABI,
+	Checks: []rulebook.Check{crossRun, matrix, constants, abiInfo, handles, exports, launch, mpitThroughABI,
 		fingerprintCheck, mpichFamily, fortranConv, headerCheck, nativeHeader, abiDecl, nativeDecl},
-	Fixtures: []harness.Fixture{
+	Fixtures: []mpi.Fixture{
 		{Name: "abi_version", Sources: []string{"abi/abi_version.c"}, ABI: true},
 		{Name: "abi_app", Sources: []string{"abi/app.c"}, ABI: true},
 		{Name: "abi_constants", Sources: []string{"abi/constants.c"}, Headers: []string{"abi/common.h", "abi/standard_constants.h"}, ABI: true},
@@ -21,7 +25,7 @@ var Suite = &harness.Suite{
 		{Name: "abi_fingerprint", Sources: []string{"abi/fingerprint.c"}, Headers: []string{"abi/common.h"}},
 		{Name: "abi_f2c", Sources: []string{"abi/f2c.c"}, Headers: []string{"abi/common.h"}},
 	},
-	Injectors: []harness.Fixture{
+	Injectors: []mpi.Fixture{
 		{Name: "inject_abi_version_off", Sources: []string{"inject/abi_version_off.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
 		{Name: "inject_abi_status_swap", Sources: []string{"inject/abi_status_swap.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},
 		{Name: "inject_abi_type_size_off", Sources: []string{"inject/abi_type_size_off.c"}, ABI: true, Shared: true, Flags: []string{"-ldl"}},

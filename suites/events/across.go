@@ -5,29 +5,30 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Event types across the ranks of one job (MPI-5.0 §15.3.8.3): the probe
 // job (fixtures/c/events/events_deliver.c, event_signature) records on every
 // rank, after MPI_Init, what each event type must keep identical.
-var acrossCheck = harness.Define(harness.Check{
+var acrossCheck = rulebook.Define(rulebook.Check{
 	ID:    "EVENTS-META-003",
 	Needs: "events",
 	Title: "event types of the same name on the ranks of one job have the same verbosity, datatypes, number of elements, enumeration and binding",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.8.3: "If an event type has an equivalent name across connected
 		// MPI processes, the following OUT parameters must be identical:
 		// verbosity, array_of_datatypes, num_elements, enumtype, and bind."
 		// (enumtype compared by what it stands for: its name and items;
 		// handles are local.)
-		{ID: "META-18", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+		{ID: "META-18", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "event types of the same name on two ranks of one job have the same verbosity, datatypes, number of elements, enumeration (name and items) and binding",
 			Injectors: []string{"inject_events_meta_rank_differs"}, Judge: judgeSameAcrossRanks},
 	},
 })
 
-func judgeSameAcrossRanks(x *harness.X) harness.Verdict {
+func judgeSameAcrossRanks(x *rulebook.X) verdict.Verdict {
 	if n := x.Caps.AfterInit.Events; n < 0 {
 		x.Unsupported("no MPI_T events interface: %s (library MPI %s)", x.Caps.AfterInit.Note, x.Caps.MPIVersion)
 	} else if n == 0 {
@@ -88,5 +89,5 @@ func judgeSameAcrossRanks(x *harness.X) harness.Verdict {
 	if compared == 0 {
 		x.Unsupported("not measurable here: no event type answered MPI_T_event_get_info on two ranks (%d names)", len(names))
 	}
-	return harness.Exposed(compared, "event types answering on both ranks", "%d event types have the same verbosity, datatypes, num_elements, enumeration and binding on both ranks", compared)
+	return rulebook.Exposed(compared, "event types answering on both ranks", "%d event types have the same verbosity, datatypes, num_elements, enumeration and binding on both ranks", compared)
 }

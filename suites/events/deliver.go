@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Delivery (MPI-5.0 §15.3.8.4, §15.3.8.6): after K actions of a profile
@@ -12,24 +14,24 @@ import (
 // callbacks of the events they raise are counted, their user_data compared
 // and their elements read. The fixture (events_deliver.c) records every
 // callback and every action, so each rule judges its own records.
-var deliverCheck = harness.Define(harness.Check{
+var deliverCheck = rulebook.Define(rulebook.Check{
 	ID:    "EVENTS-DELIVER-001",
 	Needs: "events",
 	Title: "after K actions of a profile the callback of each event they raise has run exactly K times, with the user data given at registration, MPI_T_event_read of each element gives what the action implies, and reading the instance inside the callback does not crash",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.8.4: "MPI_T_EVENT_REGISTER_CALLBACK associates a user-defined
 		// function pointed to by event_cb_function with an allocated
 		// event-registration handle." "When an event is triggered, the
 		// implementation will select from all registered callbacks the
 		// callback with the lowest safety level valid in the context": one
 		// invocation per event instance that is not dropped.
-		{ID: "CB-10", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "CB-10", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "K actions that each raise an event invoke its registered callback exactly K times (and the events of the profile exist)",
 			Injectors: []string{"inject_events_cb_never", "inject_events_cb_twice"}, Judge: deliverJudge("count")},
 		// §15.3.8.4: "The argument user_data is the pointer to user-allocated
 		// memory that was passed to the MPI implementation during callback
 		// registration."
-		{ID: "CB-8", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "CB-8", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "the callback receives the user_data given to MPI_T_event_register_callback",
 			Injectors: []string{"inject_events_cb_wrong_user_data"}, Judge: deliverJudge("user")},
 		// §15.3.8.6: "MPI_T_EVENT_READ allows users to copy one element of the
@@ -39,7 +41,7 @@ var deliverCheck = harness.Define(harness.Check{
 		// elements the producer's source pins to an action are compared
 		// (profiles.go; element 1 of MPICH 4.0.2's receive-queue events is the
 		// context id by 4.0.2's layout and is not compared).
-		{ID: "CB-11", Source: "MPI-5.0 §15.3.8.6", Basis: harness.Normative,
+		{ID: "CB-11", Source: "MPI-5.0 §15.3.8.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_read in the callback succeeds and gives, for every element the producer pins to the action, the action's value",
 			Injectors: []string{"inject_events_read_corrupt"}, Judge: deliverJudge("elems")},
 		// §15.3: "The MPI tool information interface can be used
@@ -50,14 +52,14 @@ var deliverCheck = harness.Define(harness.Check{
 		// function previously registered by the user for the corresponding
 		// event type.": a handle allocated and a callback registered before
 		// MPI_Init get the events MPI_Init raises.
-		{ID: "CB-14", Source: "MPI-5.0 §15.3, §15.3.8.4", Basis: harness.Normative,
+		{ID: "CB-14", Source: "MPI-5.0 §15.3, §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "event handles allocated and callbacks registered before MPI_Init (MPI_T initialized) succeed, and the events the profile says MPI_Init raises reach those callbacks",
 			Injectors: []string{"inject_events_in_cb_refused"}, Judge: judgePreInit},
 		// §15.3.8.4/§15.3.8.6: the event-instance handle passed to the callback
 		// is valid for the duration of the callback, and MPI_T_event_read,
 		// _copy, _get_timestamp and _get_source query it there. A crash while
 		// querying a delivered instance breaks every one of them.
-		{ID: "CB-X1", Source: "MPI-5.0 §15.3.8.6", Basis: harness.Normative,
+		{ID: "CB-X1", Source: "MPI-5.0 §15.3.8.6", Basis: rulebook.Normative,
 			Text:      "querying a delivered event instance inside its callback (MPI_T_event_read, _copy, _get_timestamp, _get_source) returns: the process does not die there",
 			Injectors: []string{"inject_events_read_crash"}, Judge: judgeNoCrashInCallback},
 	},
@@ -90,11 +92,11 @@ func (p *deliverProblems) add(q deliverProblems) {
 	p.pinnedNonzero += q.pinnedNonzero
 }
 
-func deliverRecs(x *harness.X) (*eventsRun, deliverProblems) {
+func deliverRecs(x *rulebook.X) (*eventsRun, deliverProblems) {
 	r := needEvents(x)
 	d := r.Deliver
 	if d.Recs == nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: d.RecErr.Error(), Evidence: d.Evidence})
+		panic(verdict.Verdict{Status: verdict.Error, Reason: d.RecErr.Error(), Evidence: d.Evidence})
 	}
 	cbs := decode[cbRec](d, "cb")
 	facts := decode[factRec](d, "fact")
@@ -113,8 +115,8 @@ func deliverRecs(x *harness.X) (*eventsRun, deliverProblems) {
 }
 
 // deliverJudge judges one kind of problem ("count", "user" or "elems").
-func deliverJudge(kind string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func deliverJudge(kind string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		r, p := deliverRecs(x)
 		d := r.Deliver
 		if errs := d.errors(); len(errs) > 0 && kind == "count" {
@@ -137,15 +139,15 @@ func deliverJudge(kind string) func(x *harness.X) harness.Verdict {
 		}
 		switch kind {
 		case "count":
-			return harness.Exposed(p.counts, "callback counts (an event type of a phase on an observing rank)", "%s", reason)
+			return rulebook.Exposed(p.counts, "callback counts (an event type of a phase on an observing rank)", "%s", reason)
 		case "user":
-			return harness.Exposed(p.callbacks, "callbacks", "%s", reason)
+			return rulebook.Exposed(p.callbacks, "callbacks", "%s", reason)
 		}
-		return harness.Passed(p.pinned, p.pinnedNonzero, "pinned elements read", "%s", reason)
+		return rulebook.Passed(p.pinned, p.pinnedNonzero, "pinned elements read", "%s", reason)
 	}
 }
 
-func judgeNoCrashInCallback(x *harness.X) harness.Verdict {
+func judgeNoCrashInCallback(x *rulebook.X) verdict.Verdict {
 	r := needEvents(x)
 	n := 0
 	for _, j := range []*jobOut{r.Deliver, r.Probe} {
@@ -158,7 +160,7 @@ func judgeNoCrashInCallback(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: no callback ran")
 	}
-	return harness.Exposed(n, "callbacks", "%d callbacks queried their instance and returned", n)
+	return rulebook.Exposed(n, "callbacks", "%d callbacks queried their instance and returned", n)
 }
 
 func profileIDs(ps []profile) string {
@@ -171,7 +173,7 @@ func profileIDs(ps []profile) string {
 
 // checkPhase fails x on any problem of one phase (for the bound-handle
 // judgement of EVENTS-HANDLE-001); it returns how many ranks it judged.
-func checkPhase(x *harness.X, ph phase, sub string, phases []phaseRec, cbs []cbRec, facts []factRec, j *jobOut) int {
+func checkPhase(x *rulebook.X, ph phase, sub string, phases []phaseRec, cbs []cbRec, facts []factRec, j *jobOut) int {
 	n, p := phaseProblems(ph, sub, phases, cbs, facts, j)
 	bad := append(append(append([]string{}, p.count...), p.user...), p.elems...)
 	if len(bad) > 0 {
@@ -207,7 +209,7 @@ func phaseProblems(ph phase, sub string, phases []phaseRec, cbs []cbRec, facts [
 			if j.Problem != "" {
 				continue // the job ended before this phase did
 			}
-			panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("rank %d: %s recorded %d of %d actions", p.Rank, ph.Action, len(fs), ph.K), Evidence: jsonOf(fs)})
+			panic(verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("rank %d: %s recorded %d of %d actions", p.Rank, ph.Action, len(fs), ph.K), Evidence: jsonOf(fs)})
 		}
 		for _, et := range ph.Events {
 			var got []cbRec
@@ -292,7 +294,7 @@ func expectedValue(name string, f factRec, rank int, all []cbRec) (uint64, strin
 	}
 	v, ok := hexValue(f.Facts[name])
 	if !ok {
-		panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("the fixture recorded no fact %q: %v", name, f.Facts)})
+		panic(verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("the fixture recorded no fact %q: %v", name, f.Facts)})
 	}
 	return v, "the action's " + name
 }
@@ -304,7 +306,7 @@ func crashInCallback(j *jobOut) string {
 	if j.Problem == "" || j.Recs == nil {
 		return ""
 	}
-	last := map[int]harness.Record{}
+	last := map[int]mpi.Record{}
 	for _, r := range j.Recs.All {
 		last[r.Rank] = r
 	}
@@ -324,11 +326,11 @@ func crashInCallback(j *jobOut) string {
 
 // judgePreInit judges the delivery job's mpi_init phases: handles allocated
 // and callbacks registered before MPI_Init, the events raised inside it.
-func judgePreInit(x *harness.X) harness.Verdict {
+func judgePreInit(x *rulebook.X) verdict.Verdict {
 	r := needEvents(x)
 	d := r.Deliver
 	if d.Recs == nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: d.RecErr.Error(), Evidence: d.Evidence})
+		panic(verdict.Verdict{Status: verdict.Error, Reason: d.RecErr.Error(), Evidence: d.Evidence})
 	}
 	phases := decode[phaseRec](d, "phase")
 	cbs := decode[cbRec](d, "cb")
@@ -376,5 +378,5 @@ func judgePreInit(x *harness.X) harness.Verdict {
 		}
 		x.Unsupported("not measurable here: profile %s names no event raised inside MPI_Init (%s)", profileIDs(r.Profiles), num)
 	}
-	return harness.Exposed(counts, "callback counts (an event type MPI_Init raises, on an observing rank)", "registered before MPI_Init: %s", strings.Join(judged, ", "))
+	return rulebook.Exposed(counts, "callback counts (an event type MPI_Init raises, on an observing rank)", "registered before MPI_Init: %s", strings.Join(judged, ", "))
 }

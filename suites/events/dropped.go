@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // judgeDroppedArgs judges the source index and cb_safety of every
 // dropped-handler call of the probe and delivery jobs: the source is the
 // one the callbacks of the same phase on that rank report for their
 // instances (MPI_T_event_get_source), or at least a valid index.
-func judgeDroppedArgs(x *harness.X) harness.Verdict {
+func judgeDroppedArgs(x *rulebook.X) verdict.Verdict {
 	r := needEvents(x)
 	var bad, ev []string
 	n := 0
@@ -49,7 +50,7 @@ func judgeDroppedArgs(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: no dropped handler ran")
 	}
-	return harness.Exposed(n, "dropped-handler calls", "%d dropped-handler call(s) got the source of their event and a safety level", n)
+	return rulebook.Exposed(n, "dropped-handler calls", "%d dropped-handler call(s) got the source of their event and a safety level", n)
 }
 
 func setList(m map[int]bool) string {

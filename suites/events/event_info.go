@@ -3,28 +3,29 @@ package events
 import (
 	"fmt"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // MPI_T_event_get_info and MPI_T_event_get_index for every event type
 // (MPI-5.0 §15.3.8.3). The fixture (fixtures/c/events/event_info.c) records
 // every event type's calls, so each rule judges its own.
-var eventInfo = harness.Define(harness.Check{
+var eventInfo = rulebook.Define(rulebook.Check{
 	ID:    "EVENTS-INFO-001",
 	Needs: "events",
 	Title: "for every event type, MPI_T_event_get_info succeeds and MPI_T_event_get_index round-trips its name",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.8.3: "An MPI implementation exports a set of N event types
 		// through the MPI tool information interface. If N is zero, then the
 		// MPI implementation does not export any event types; otherwise, the
 		// provided event types are indexed from 0 to N-1. This index number is
 		// used in subsequent calls to identify a specific event type."
-		{ID: "EVT-1", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+		{ID: "EVT-1", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_info succeeds for every index below MPI_T_event_get_num",
 			Injectors: []string{"inject_events_get_info_fail"}, Judge: judgeEvt1},
 		// §15.3.8.3: "MPI_T_EVENT_GET_INDEX returns the index of an event type
 		// identified by a known event type name."
-		{ID: "EVT-3", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+		{ID: "EVT-3", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_index of an event type's name (as MPI_T_event_get_info gives it) succeeds and returns that event type's index",
 			Injectors: []string{"inject_events_index_off"}, Judge: judgeEvt3},
 	},
@@ -45,7 +46,7 @@ type eventSummary struct {
 
 // eventInfoRecs runs the fixture once for both rules and returns its event
 // records (Error when the job broke or the records do not cover every type).
-func eventInfoRecs(x *harness.X) []eventRec {
+func eventInfoRecs(x *rulebook.X) []eventRec {
 	n := x.Caps.AfterInit.Events
 	if n < 0 {
 		x.Unsupported("no MPI_T events interface: %s (library MPI %s)", x.Caps.AfterInit.Note, x.Caps.MPIVersion)
@@ -57,14 +58,14 @@ func eventInfoRecs(x *harness.X) []eventRec {
 	j.mustBeWhole()
 	sums := decode[eventSummary](j, "summary")
 	if len(sums) != 1 {
-		panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("%d summary records, not 1", len(sums)), Evidence: j.Evidence})
+		panic(verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("%d summary records, not 1", len(sums)), Evidence: j.Evidence})
 	}
 	if sums[0].InitRC != 0 {
-		panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("MPI_T_init_thread / MPI_T_event_get_num returned %d", sums[0].InitRC), Evidence: jsonOf(sums)})
+		panic(verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("MPI_T_init_thread / MPI_T_event_get_num returned %d", sums[0].InitRC), Evidence: jsonOf(sums)})
 	}
 	evs := decode[eventRec](j, "event")
 	if len(evs) != sums[0].Num {
-		panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("%d event records for %d event types", len(evs), sums[0].Num), Evidence: j.Evidence})
+		panic(verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("%d event records for %d event types", len(evs), sums[0].Num), Evidence: j.Evidence})
 	}
 	if len(evs) == 0 {
 		x.Unsupported("not measurable here: MPI_T_event_get_num gives 0 in the fixture")
@@ -72,7 +73,7 @@ func eventInfoRecs(x *harness.X) []eventRec {
 	return evs
 }
 
-func judgeEvt1(x *harness.X) harness.Verdict {
+func judgeEvt1(x *rulebook.X) verdict.Verdict {
 	evs := eventInfoRecs(x)
 	var bad []string
 	for _, e := range evs {
@@ -83,10 +84,10 @@ func judgeEvt1(x *harness.X) harness.Verdict {
 	if len(bad) > 0 {
 		x.Failf(jsonOf(evs), "%s", firstAndMore(bad))
 	}
-	return harness.Exposed(len(evs), "MPI_T_event_get_info calls", "MPI_T_event_get_info succeeds for all %d event types", len(evs))
+	return rulebook.Exposed(len(evs), "MPI_T_event_get_info calls", "MPI_T_event_get_info succeeds for all %d event types", len(evs))
 }
 
-func judgeEvt3(x *harness.X) harness.Verdict {
+func judgeEvt3(x *rulebook.X) verdict.Verdict {
 	evs := eventInfoRecs(x)
 	var bad []string
 	n := 0
@@ -108,5 +109,5 @@ func judgeEvt3(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: MPI_T_event_get_info gave no event type's name")
 	}
-	return harness.Exposed(n, "MPI_T_event_get_index calls", "%d event type names round-trip through MPI_T_event_get_index", n)
+	return rulebook.Exposed(n, "MPI_T_event_get_index calls", "%d event type names round-trip through MPI_T_event_get_index", n)
 }

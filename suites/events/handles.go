@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 type handlesRec struct {
@@ -37,11 +38,11 @@ type infoRec struct {
 // K instances and records every callback, free result and free callback;
 // the delivery job names the bound object in every action. Each rule judges
 // its own records.
-var handleCheck = harness.Define(harness.Check{
+var handleCheck = rulebook.Define(rulebook.Check{
 	ID:    "EVENTS-HANDLE-001",
 	Needs: "events",
 	Title: "a handle bound to an object gets that object's events only; MPI_T_event_handle_free stops delivery to the handle (not to another on the same event) and calls its free callback once",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.8.4 (MPI_T_EVENT_HANDLE_FREE): "The callback function
 		// free_cb_function is called by the MPI implementation, when it is able
 		// to guarantee that no further event instances for the corresponding
@@ -49,12 +50,12 @@ var handleCheck = harness.Define(harness.Check{
 		// instance reaches a handle after its free returns; other handles on
 		// the same event type are not affected, and before the free each
 		// handle gets every instance.
-		{ID: "EH-4", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "EH-4", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "two handles on one event each get every instance; after MPI_T_event_handle_free of one, it gets none while the other still gets every instance",
 			Injectors: []string{"inject_events_free_keeps_delivering", "inject_events_cb_twice"}, Judge: judgeHandleDelivery},
 		// §15.3.8.4: MPI_T_EVENT_HANDLE_FREE of a valid handle returns
 		// MPI_SUCCESS (the error classes of §15.3.10 are for invalid handles).
-		{ID: "EH-2", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "EH-2", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_handle_free of a valid handle returns MPI_SUCCESS",
 			Injectors: []string{"inject_events_free_bad"}, Judge: judgeHandleFreeRC},
 		// §15.3.8.4: "The callback function free_cb_function is called by the
@@ -63,7 +64,7 @@ var handleCheck = harness.Define(harness.Check{
 		// be raised." "The pointer to user-controlled memory provided in the
 		// user_data argument will be passed to the function provided in the
 		// free_cb_function on invocation."
-		{ID: "EH-5", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "EH-5", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "free_cb_function is called once, with the freed handle and the user_data given to MPI_T_event_handle_free",
 			Injectors: []string{"inject_events_free_bad"}, Judge: judgeFreeCallback},
 		// §15.3.8.4: "The handle can be used to identify the specific event
@@ -71,7 +72,7 @@ var handleCheck = harness.Define(harness.Check{
 		// even to deallocate the handle from within the callback invocation."
 		// (MPI_T_event_handle_free is not in Table 22: §15.3.8.2 lets it return
 		// MPI_T_ERR_NOT_ACCESSIBLE, which leaves this unmeasurable.)
-		{ID: "CB-15", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "CB-15", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "a callback that calls MPI_T_event_handle_free on its own registration handle gets MPI_SUCCESS, and the handle gets none of the instances raised after that callback (MPI_T_ERR_NOT_ACCESSIBLE, which §15.3.8.2 allows, leaves it unmeasured)",
 			Injectors: []string{"inject_events_in_cb_refused"}, Judge: judgeSelfFree},
 		// §15.3.8.4: "typedef void MPI_T_event_free_cb_function(
@@ -79,21 +80,21 @@ var handleCheck = harness.Define(harness.Check{
 		// cb_safety, void *user_data);" with §15.3.8.2: "The MPI
 		// implementation provides the safety requirement as an argument to the
 		// callback when it is invoked." (Table 21's levels.)
-		{ID: "EH-6", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "EH-6", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "free_cb_function is invoked with a cb_safety that is one of the four levels of Table 21",
 			Injectors: []string{"inject_events_cb_wrong_identity"}, Judge: judgeFreeSafety},
 		// §15.3.8.4 (MPI_T_EVENT_HANDLE_ALLOC): "Furthermore, if required by
 		// the event type, the registration handle is bound to the object
 		// referred to by the argument obj_handle.": a bound handle receives the
 		// events of that object only.
-		{ID: "CB-12", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "CB-12", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "a handle bound to an object receives that object's events only (each action on it once, none from another object)",
 			Injectors: []string{"inject_events_cb_twice"}, Judge: judgeBound},
 	},
 })
 
 // handleViews is the probe job's observing ranks with their two handles.
-func handleViews(x *harness.X) (*eventsRun, []probeView, map[int]handlesRec) {
+func handleViews(x *rulebook.X) (*eventsRun, []probeView, map[int]handlesRec) {
 	r := needEvents(x)
 	views := probeRecords(x, r)
 	hs := map[int]handlesRec{}
@@ -102,13 +103,13 @@ func handleViews(x *harness.X) (*eventsRun, []probeView, map[int]handlesRec) {
 	}
 	for _, v := range views {
 		if _, ok := hs[v.rank]; !ok {
-			panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("rank %d recorded no handles", v.rank)})
+			panic(verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("rank %d recorded no handles", v.rank)})
 		}
 	}
 	return r, views, hs
 }
 
-func judgeHandleDelivery(x *harness.X) harness.Verdict {
+func judgeHandleDelivery(x *rulebook.X) verdict.Verdict {
 	r, views, hs := handleViews(x)
 	var bad, ev []string
 	n := 0 // instances raised on the observing ranks, before and after the free
@@ -141,10 +142,10 @@ func judgeHandleDelivery(x *harness.X) harness.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
 	}
-	return harness.Exposed(n, "instances (each counted at both handles)", "both handles got all %d before the free; the freed one got nothing more while the other got all %d", r.Profiles[0].Probe.K, r.Profiles[0].Probe.K)
+	return rulebook.Exposed(n, "instances (each counted at both handles)", "both handles got all %d before the free; the freed one got nothing more while the other got all %d", r.Profiles[0].Probe.K, r.Profiles[0].Probe.K)
 }
 
-func judgeHandleFreeRC(x *harness.X) harness.Verdict {
+func judgeHandleFreeRC(x *rulebook.X) verdict.Verdict {
 	r, _, _ := handleViews(x)
 	frees := decode[freeRec](r.Probe, "free")
 	var bad []string
@@ -164,10 +165,10 @@ func judgeHandleFreeRC(x *harness.X) harness.Verdict {
 	if len(frees) == 0 {
 		x.Unsupported("not measurable here: the probe job freed no handle")
 	}
-	return harness.Exposed(len(frees), "MPI_T_event_handle_free calls", "%d MPI_T_event_handle_free calls returned MPI_SUCCESS", len(frees))
+	return rulebook.Exposed(len(frees), "MPI_T_event_handle_free calls", "%d MPI_T_event_handle_free calls returned MPI_SUCCESS", len(frees))
 }
 
-func judgeFreeCallback(x *harness.X) harness.Verdict {
+func judgeFreeCallback(x *rulebook.X) verdict.Verdict {
 	_, views, _ := handleViews(x)
 	var bad, ev []string
 	for _, v := range views {
@@ -184,7 +185,7 @@ func judgeFreeCallback(x *harness.X) harness.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
 	}
-	return harness.Exposed(len(views), "handle frees (one per observing rank)", "on %d rank(s) the free callback ran once with the freed handle and its user_data", len(views))
+	return rulebook.Exposed(len(views), "handle frees (one per observing rank)", "on %d rank(s) the free callback ran once with the freed handle and its user_data", len(views))
 }
 
 // mainFrees leaves out the free callbacks of handles their own callback
@@ -201,7 +202,7 @@ func mainFrees(fs []freecbRec) []freecbRec {
 
 // judgeBound judges the delivery job's phases of bound event types: the
 // fixture names the object in every action and renames another between.
-func judgeBound(x *harness.X) harness.Verdict {
+func judgeBound(x *rulebook.X) verdict.Verdict {
 	r := needEvents(x)
 	d := r.Deliver
 	phases := decode[phaseRec](d, "phase")
@@ -223,24 +224,24 @@ func judgeBound(x *harness.X) harness.Verdict {
 	if len(bound) == 0 {
 		x.Unsupported("not measurable here: no event type of profile %s is bound to an object", profileIDs(r.Profiles))
 	}
-	return harness.Exposed(ranks, "bound phases on observing ranks", "bound handles saw only their object: %s", strings.Join(bound, ", "))
+	return rulebook.Exposed(ranks, "bound phases on observing ranks", "bound handles saw only their object: %s", strings.Join(bound, ", "))
 }
 
 // MPI_T_event_handle_set_info / _get_info and MPI_T_event_callback_set_info /
 // _get_info (MPI-5.0 §15.3.8.4). One info round trip per probe event type
 // (fixtures/c/events/events_deliver.c, info_roundtrip) records every call's
 // result, so each rule judges its own calls.
-var infoCheck = harness.Define(harness.Check{
+var infoCheck = rulebook.Define(rulebook.Check{
 	ID:    "EVENTS-HANDLE-002",
 	Needs: "events",
 	Title: "MPI_T_event_handle_set_info/_get_info and MPI_T_event_callback_set_info/_get_info succeed, get_info returns a new info object, and a hint that comes back keeps its value",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.8.4: "MPI_T_EVENT_HANDLE_GET_INFO returns a new info object
 		// containing the hints of the event-registration handle associated with
 		// event_registration. [...] If no such hints exist, a handle to a newly
 		// created info object is returned that contains no key/value pairs. The
 		// user is responsible for freeing info_used via MPI_INFO_FREE."
-		{ID: "EH-7", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "EH-7", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_handle_set_info succeeds and MPI_T_event_handle_get_info returns a new info object (never MPI_INFO_NULL), even with no hints",
 			Injectors: []string{"inject_events_info_null"}, Judge: infoJudge("handle")},
 		// §15.3.8.4: "MPI_T_EVENT_CALLBACK_GET_INFO returns a new info object
@@ -248,13 +249,13 @@ var infoCheck = harness.Define(harness.Check{
 		// callback safety level specified by cb_safety [...] If no such hints
 		// exist, a handle to a newly created info object is returned that
 		// contains no key/value pairs."
-		{ID: "EH-7a", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "EH-7a", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_callback_set_info succeeds and MPI_T_event_callback_get_info returns a new info object (never MPI_INFO_NULL), even with no hints",
 			Injectors: []string{"inject_events_info_null"}, Judge: infoJudge("callback")},
 		// §15.3.8.4 (both get_info calls): "An MPI implementation is required
 		// to return [...] any user-supplied hints that were not ignored by the
 		// implementation": a hint that comes back is the one set, with its value.
-		{ID: "EH-8", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "EH-8", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "a hint set with MPI_T_event_handle_set_info or MPI_T_event_callback_set_info that get_info returns comes back with the value set",
 			Injectors: []string{"inject_events_info_hint_wrong"}, Judge: judgeHintKept},
 	},
@@ -262,15 +263,15 @@ var infoCheck = harness.Define(harness.Check{
 
 // infoRecs is the probe job's info round trips (Error when there are none
 // or the registration they need failed).
-func infoRecs(x *harness.X) []infoRec {
+func infoRecs(x *rulebook.X) []infoRec {
 	r := needEvents(x)
 	infos := decode[infoRec](r.Probe, "info")
 	if len(infos) == 0 {
-		panic(harness.Verdict{Status: harness.Error, Reason: "the probe job recorded no info round trip", Evidence: r.Probe.Evidence})
+		panic(verdict.Verdict{Status: verdict.Error, Reason: "the probe job recorded no info round trip", Evidence: r.Probe.Evidence})
 	}
 	for _, in := range infos {
 		if in.RegisterRC != 0 {
-			panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("MPI_T_event_register_callback returned %d", in.RegisterRC), Evidence: jsonOf([]infoRec{in})})
+			panic(verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("MPI_T_event_register_callback returned %d", in.RegisterRC), Evidence: jsonOf([]infoRec{in})})
 		}
 	}
 	return infos
@@ -278,8 +279,8 @@ func infoRecs(x *harness.X) []infoRec {
 
 // infoJudge judges the set_info/get_info pair of which ("handle" or
 // "callback") in every round trip.
-func infoJudge(which string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func infoJudge(which string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		infos := infoRecs(x)
 		name := "MPI_T_event_" + which
 		var bad []string
@@ -301,11 +302,11 @@ func infoJudge(which string) func(x *harness.X) harness.Verdict {
 		if len(bad) > 0 {
 			x.Failf(jsonOf(infos), "%s", firstAndMore(bad))
 		}
-		return harness.Exposed(len(infos), "info round trips", "%d round trips: %s_set_info succeeds and _get_info returns a new info object", len(infos), name)
+		return rulebook.Exposed(len(infos), "info round trips", "%d round trips: %s_set_info succeeds and _get_info returns a new info object", len(infos), name)
 	}
 }
 
-func judgeHintKept(x *harness.X) harness.Verdict {
+func judgeHintKept(x *rulebook.X) verdict.Verdict {
 	infos := infoRecs(x)
 	var bad []string
 	back := 0
@@ -326,12 +327,12 @@ func judgeHintKept(x *harness.X) harness.Verdict {
 	if back == 0 {
 		x.Unsupported("not measurable here: no get_info returned the hint set (ignored hints, or no info object: EH-7, EH-7a)")
 	}
-	return harness.Exposed(back, "hints that came back", "%d hints came back with the value set", back)
+	return rulebook.Exposed(back, "hints that came back", "%d hints came back with the value set", back)
 }
 
 // judgeSelfFree judges the h_self sub-phase of the probe job: the first
 // callback frees its own handle; the later instances must not reach it.
-func judgeSelfFree(x *harness.X) harness.Verdict {
+func judgeSelfFree(x *rulebook.X) verdict.Verdict {
 	r, views, _ := handleViews(x)
 	frees := decode[selffreeRec](r.Probe, "selffree")
 	var bad, ev []string
@@ -348,7 +349,7 @@ func judgeSelfFree(x *harness.X) harness.Verdict {
 			if len(got) == 0 {
 				x.Unsupported("not measurable here: rank %d: no callback ran in h_self (%d instances of %s)", v.rank, v.pr.Probe.K, v.pr.Probe.Action)
 			}
-			panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("rank %d: callbacks ran in h_self but none recorded its MPI_T_event_handle_free", v.rank), Evidence: jsonOf(got)})
+			panic(verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("rank %d: callbacks ran in h_self but none recorded its MPI_T_event_handle_free", v.rank), Evidence: jsonOf(got)})
 		}
 		f := mine[0]
 		switch f.RC {
@@ -375,12 +376,12 @@ func judgeSelfFree(x *harness.X) harness.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
 	}
-	return harness.Exposed(n, "frees of a handle inside its own callback", "on %d rank(s) a callback freed its own handle (MPI_SUCCESS) and the later %d instances did not reach it", n, r.Profiles[0].Probe.K-1)
+	return rulebook.Exposed(n, "frees of a handle inside its own callback", "on %d rank(s) a callback freed its own handle (MPI_SUCCESS) and the later %d instances did not reach it", n, r.Profiles[0].Probe.K-1)
 }
 
 // judgeFreeSafety judges the cb_safety of every free callback of the
 // probe job (the main thread's free and the callback's own).
-func judgeFreeSafety(x *harness.X) harness.Verdict {
+func judgeFreeSafety(x *rulebook.X) verdict.Verdict {
 	r, _, _ := handleViews(x)
 	var bad []string
 	fs := decode[freecbRec](r.Probe, "freecb")
@@ -403,5 +404,5 @@ func judgeFreeSafety(x *harness.X) harness.Verdict {
 	for _, f := range fs {
 		lv = append(lv, levelName(f.Safety))
 	}
-	return harness.Exposed(len(fs), "free callbacks", "%d free callbacks got a safety level: %s", len(fs), strings.Join(lv, ", "))
+	return rulebook.Exposed(len(fs), "free callbacks", "%d free callbacks got a safety level: %s", len(fs), strings.Join(lv, ", "))
 }

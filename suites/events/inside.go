@@ -5,7 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Inside every callback of the probe and delivery jobs the fixture calls
@@ -16,11 +17,11 @@ import (
 // it records each result, so each rule judges its own calls. A crash inside
 // a callback is CB-X1's (deliver.go): these rules judge the callbacks
 // recorded before it.
-var insideCheck = harness.Define(harness.Check{
+var insideCheck = rulebook.Define(rulebook.Check{
 	ID:    "EVENTS-INSIDE-001",
 	Needs: "events",
 	Title: "inside every callback MPI_T_event_read, _copy (equal to the elements read, nothing past the extent), _get_timestamp (non-decreasing for an ordered source, not later than the source's clock) and _get_source (a valid index) succeed, and no call of Table 22 returns MPI_T_ERR_NOT_ACCESSIBLE",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.8.2: "All functions with the prefix MPI_T, except those listed
 		// in Table 22, may return the return code MPI_T_ERR_NOT_ACCESSIBLE to
 		// indicate that the user may not access this function at this time.
@@ -28,19 +29,19 @@ var insideCheck = harness.Define(harness.Check{
 		// are exceptions to this rule and shall not return
 		// MPI_T_ERR_NOT_ACCESSIBLE." Table 22 lists MPI_T_EVENT_COPY,
 		// _GET_SOURCE, _GET_TIMESTAMP and _READ.
-		{ID: "CB-16", Source: "MPI-5.0 §15.3.8.2", Basis: harness.Normative,
+		{ID: "CB-16", Source: "MPI-5.0 §15.3.8.2", Basis: rulebook.Normative,
 			Text:      "inside a callback MPI_T_event_read, _copy, _get_timestamp and _get_source never return MPI_T_ERR_NOT_ACCESSIBLE",
 			Injectors: []string{"inject_events_in_cb_refused"}, Judge: insideJudge("rc")},
 		// §15.3.8.6: "MPI_T_EVENT_READ allows users to copy one element of the
 		// event data to a user-specified buffer at a time." with
 		// "event_instance: event-instance handle provided to the callback
 		// function": inside the callback every element can be read.
-		{ID: "ED-1", Source: "MPI-5.0 §15.3.8.6", Basis: harness.Normative,
+		{ID: "ED-1", Source: "MPI-5.0 §15.3.8.6", Basis: rulebook.Normative,
 			Text:      "inside a callback MPI_T_event_read of every element of the instance returns MPI_SUCCESS",
 			Injectors: []string{"inject_events_in_cb_refused"}, Judge: insideJudge("read")},
 		// §15.3.8.7: "MPI_T_EVENT_GET_TIMESTAMP returns the timestamp of when
 		// the event was initially observed by the implementation."
-		{ID: "ED-4", Source: "MPI-5.0 §15.3.8.7", Basis: harness.Normative,
+		{ID: "ED-4", Source: "MPI-5.0 §15.3.8.7", Basis: rulebook.Normative,
 			Text:      "inside a callback MPI_T_event_get_timestamp of the instance returns MPI_SUCCESS",
 			Injectors: []string{"inject_events_in_cb_refused"}, Judge: insideJudge("timestamp")},
 		// §15.3.8.6: "The user must ensure that the buffer is of at least the
@@ -48,7 +49,7 @@ var insideCheck = harness.Define(harness.Check{
 		// type and displacement information returned by the corresponding call
 		// to MPI_T_EVENT_GET_INFO.": a buffer of that size suffices, so the
 		// copy writes nothing past the extent.
-		{ID: "ED-3", Source: "MPI-5.0 §15.3.8.6", Basis: harness.Normative,
+		{ID: "ED-3", Source: "MPI-5.0 §15.3.8.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_copy writes nothing past the extent MPI_T_event_get_info describes (256 guard bytes after it stay untouched)",
 			Injectors: []string{"inject_events_copy_overrun"}, Judge: insideJudge("guard")},
 		// §15.3.8.7: "MPI_T_EVENT_GET_TIMESTAMP returns the timestamp of when
@@ -56,14 +57,14 @@ var insideCheck = harness.Define(harness.Check{
 		// "a user can obtain a current timestamp using
 		// MPI_T_SOURCE_GET_TIMESTAMP": an instance observed before its callback
 		// ran is not later than its source's current timestamp read there.
-		{ID: "ED-6", Source: "MPI-5.0 §15.3.8.7", Basis: harness.Normative,
+		{ID: "ED-6", Source: "MPI-5.0 §15.3.8.7", Basis: rulebook.Normative,
 			Text:      "an instance's MPI_T_event_get_timestamp is not later than MPI_T_source_get_timestamp of its source read after it in the callback",
 			Injectors: []string{"inject_events_timestamp_back"}, Judge: insideJudge("observed")},
 		// §15.3.8.2, the same sentence: Table 22 also lists MPI_T_PVAR_READ,
 		// _READRESET, _RESET, _START, _STOP, _WRITE and
 		// MPI_T_SOURCE_GET_TIMESTAMP. (Other errors, e.g.
 		// MPI_T_ERR_PVAR_NO_WRITE on a read-only variable, are not judged.)
-		{ID: "CB-17", Source: "MPI-5.0 §15.3.8.2", Basis: harness.Normative,
+		{ID: "CB-17", Source: "MPI-5.0 §15.3.8.2", Basis: rulebook.Normative,
 			Text:      "inside a callback MPI_T_pvar_start, _stop, _read, _write, _reset, _readreset and MPI_T_source_get_timestamp never return MPI_T_ERR_NOT_ACCESSIBLE",
 			Injectors: []string{"inject_events_in_cb_refused"}, Judge: judgeCB17},
 		// §15.3.8.6: "MPI_T_EVENT_COPY copies the event data as a whole into
@@ -71,28 +72,28 @@ var insideCheck = harness.Define(harness.Check{
 		// queried element by element with MPI_T_EVENT_READ or copied into a
 		// contiguous event buffer with MPI_T_EVENT_COPY": the same data, at the
 		// displacements MPI_T_EVENT_GET_INFO gives.
-		{ID: "ED-2", Source: "MPI-5.0 §15.3.8.6", Basis: harness.Normative,
+		{ID: "ED-2", Source: "MPI-5.0 §15.3.8.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_copy in a callback returns MPI_SUCCESS and holds, at each element's displacement, what MPI_T_event_read gives for that element",
 			Injectors: []string{"inject_events_read_corrupt", "inject_events_query_bad"}, Judge: insideJudge("copy")},
 		// §15.3.8.7: "The source_index argument returns the index of the
 		// source of the event instance": an index of §15.3.8.1's sources, in
 		// [0, MPI_T_source_get_num).
-		{ID: "ED-7", Source: "MPI-5.0 §15.3.8.7", Basis: harness.Normative,
+		{ID: "ED-7", Source: "MPI-5.0 §15.3.8.7", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_source in a callback returns MPI_SUCCESS and an index below MPI_T_source_get_num",
 			Injectors: []string{"inject_events_query_bad"}, Judge: insideJudge("source")},
 		// §15.3.8.1: "The ordering argument [...] returns whether event
 		// callbacks of this source will be invoked in chronological order,
 		// i.e., the timestamps reported by MPI_T_EVENT_GET_TIMESTAMP of
 		// subsequent events of the same source are monotonically increasing."
-		{ID: "ED-5", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+		{ID: "ED-5", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "the events of an ordered source reach their callbacks on a rank with non-decreasing timestamps",
 			Injectors: []string{"inject_events_instance_ts_back"}, Judge: insideJudge("order")},
 	},
 })
 
 // insideJudge judges one kind of query in every recorded callback.
-func insideJudge(kind string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func insideJudge(kind string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		r := needEvents(x)
 		if kind == "rc" {
 			needNADefined(x, r)
@@ -239,7 +240,7 @@ func insideJudge(kind string) func(x *harness.X) harness.Verdict {
 			reason += fmt.Sprintf(" (the callbacks recorded before the delivery job ended: %s, CB-X1)", r.Deliver.Problem)
 		}
 		items := map[string]string{"rc": "queries of the instance in callbacks", "read": "MPI_T_event_read calls in callbacks", "timestamp": "MPI_T_event_get_timestamp calls in callbacks", "guard": "MPI_T_event_copy calls in callbacks", "observed": "instance timestamps compared with their source's", "copy": "MPI_T_event_copy calls in callbacks", "source": "MPI_T_event_get_source calls in callbacks", "order": "pairs of successive instance timestamps of an ordered source"}[kind]
-		return harness.Passed(judged, exposed, items, "%s", reason)
+		return rulebook.Passed(judged, exposed, items, "%s", reason)
 	}
 }
 
@@ -266,7 +267,7 @@ func nowRCs(r *eventsRun) string {
 
 // judgeCB17 judges MPI_T_source_get_timestamp in every callback and the
 // pvar calls of the probe job's cb_pvar sub-phase.
-func judgeCB17(x *harness.X) harness.Verdict {
+func judgeCB17(x *rulebook.X) verdict.Verdict {
 	r := needEvents(x)
 	needNADefined(x, r)
 	var bad, ev []string
@@ -314,7 +315,7 @@ func judgeCB17(x *harness.X) harness.Verdict {
 	}
 	// Every call returned a code, and any could have been
 	// MPI_T_ERR_NOT_ACCESSIBLE.
-	return harness.Exposed(nts+len(calls)*npv, "calls in callbacks (MPI_T_source_get_timestamp and pvar calls)", "%s: none returned MPI_T_ERR_NOT_ACCESSIBLE", reason)
+	return rulebook.Exposed(nts+len(calls)*npv, "calls in callbacks (MPI_T_source_get_timestamp and pvar calls)", "%s: none returned MPI_T_ERR_NOT_ACCESSIBLE", reason)
 }
 
 // pvarChoice says which performance variable the probe job chose.
@@ -330,7 +331,7 @@ func pvarChoice(r *eventsRun) string {
 
 // needNADefined ends the rule's judgement unsupported when the implementation's mpi.h
 // has no MPI_T_ERR_NOT_ACCESSIBLE: no return code can be told to be it.
-func needNADefined(x *harness.X, r *eventsRun) {
+func needNADefined(x *rulebook.X, r *eventsRun) {
 	if !r.NADefined {
 		x.Unsupported("not measurable here: mpi.h defines no MPI_T_ERR_NOT_ACCESSIBLE (library MPI %s), so no return code can be that error class", x.Caps.MPIVersion)
 	}

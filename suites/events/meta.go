@@ -3,74 +3,75 @@ package events
 import (
 	"fmt"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
 )
 
 // Event types, sources and the categories that list events, from one run of
 // fixtures/c/events/event_meta.c (MPI-5.0 §15.3.8.1, §15.3.8.3, §15.3.9).
 // Each rule's judge (meta_judges.go) judges its own records of the walk.
-var metaCheck = harness.Define(harness.Check{
+var metaCheck = rulebook.Define(rulebook.Check{
 	ID:    "EVENTS-META-001",
 	Needs: "events",
 	Title: "event types, sources and the categories listing events describe themselves consistently, and ad-hoc source timestamps do not decrease (or are not supported)",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.8.3: "This routine returns MPI_SUCCESS on success and returns
 		// MPI_T_ERR_INVALID_INDEX if event_index does not match a valid event
 		// type index provided by the implementation at the time of the call."
-		{ID: "EVT-2", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+		{ID: "EVT-2", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_info with the index one past the last returns MPI_T_ERR_INVALID_INDEX",
 			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeEvt2},
 		// §15.3.8.3 (MPI_T_EVENT_GET_INFO): the name, the verbosity level (one of
 		// §15.3.1's constants) and the binding (§15.3.2) of the event type.
-		{ID: "EVT-X2", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+		{ID: "EVT-X2", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "every event type's get_info gives a non-empty name, a verbosity and a binding among the constants, and a number of elements not below 0",
 			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeEvtX2},
 		// §15.3.8.3: array_of_datatypes holds "the MPI basic datatypes" of the
 		// elements.
-		{ID: "EVT-12", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+		{ID: "EVT-12", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "every element of an event type has a real datatype (not MPI_DATATYPE_NULL, size above 0)",
 			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeEvt12},
 		// §15.3.8.3: array_of_displacements gives "the byte displacement of each
 		// element" in the event's buffer.
-		{ID: "EVT-X3", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+		{ID: "EVT-X3", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "element displacements are not negative and no two elements overlap",
 			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeEvtX3},
 		// §15.3.8.1: every event instance carries its source; event types imply
 		// sources, and MPI_T_SOURCE_GET_INFO answers every index below the count.
-		{ID: "SRC-1", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+		{ID: "SRC-1", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "with event types present there is a source, and MPI_T_source_get_info succeeds for every source index",
 			Injectors: []string{"inject_events_source_info_fails"}, Judge: judgeSrc1},
 		// §15.3.8.1: ordering is MPI_T_SOURCE_ORDERED or MPI_T_SOURCE_UNORDERED.
-		{ID: "SRC-2", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+		{ID: "SRC-2", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "every source's ordering is MPI_T_SOURCE_ORDERED or MPI_T_SOURCE_UNORDERED",
 			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeSrc2},
 		// §15.3.8.1: ticks_per_second and max_ticks describe the source's
 		// timestamps.
-		{ID: "SRC-3", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+		{ID: "SRC-3", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "every source's ticks per second and maximum ticks are above 0",
 			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeSrc3},
 		// §15.3.8.1: "The call returns MPI_SUCCESS and a current timestamp in the
 		// argument timestamp if the source supports ad-hoc generation of
 		// timestamps. ... The call returns MPI_T_ERR_NOT_SUPPORTED if the source
 		// does not support the ad-hoc generation of timestamps."
-		{ID: "SRC-5", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+		{ID: "SRC-5", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_source_get_timestamp returns MPI_SUCCESS or MPI_T_ERR_NOT_SUPPORTED",
 			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeSrc5},
 		// The same sentence: a current timestamp, so a later call's is not
 		// earlier.
-		{ID: "SRC-X3", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+		{ID: "SRC-X3", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "two ad-hoc timestamps of one source, one after the other, do not go back",
 			Injectors: []string{"inject_events_timestamp_back"}, Judge: judgeSrcX3},
 		// §15.3.8.3: "The name of the event type must be unique with respect
 		// to all other names for event types used by the MPI implementation."
-		{ID: "EVT-5", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+		{ID: "EVT-5", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "no two event types have the same name",
 			Injectors: []string{"inject_events_name_clash"}, Judge: judgeEvt5},
 		// §15.3.8.3: "For the latter case, the argument
 		// array_of_displacements returns an array of byte displacements in the
 		// event buffer in ascending order starting with zero." (Two elements
 		// at one displacement overlap: EVT-X3's.)
-		{ID: "EVT-11", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+		{ID: "EVT-11", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "an event type's element displacements start at zero and ascend (none below the one before it)",
 			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeEvt11},
 		// §15.3.8.3: "If the argument to info provided by the user is the
@@ -81,7 +82,7 @@ var metaCheck = harness.Define(harness.Check{
 		// handle to a newly created info object is returned that contains no
 		// key/value pair." ("MPI can optionally return an info object" before
 		// it is the optional argument: a NULL info is ignored.)
-		{ID: "EVT-13", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+		{ID: "EVT-13", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_info with a non-NULL info argument returns an info object (an empty one when there are no hints), never MPI_INFO_NULL",
 			Injectors: []string{"inject_events_out_args"}, Judge: judgeEvt13},
 		// §15.3.8.1 (MPI_T_SOURCE_GET_INFO): "If the argument to info provided
@@ -90,13 +91,13 @@ var metaCheck = harness.Define(harness.Check{
 		// supported by the implementation for this source and have default
 		// values specified; [...] If no such hints exist, a handle to a newly
 		// created info object is returned that contains no key/value pair."
-		{ID: "SRC-4", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+		{ID: "SRC-4", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_source_get_info with a non-NULL info argument returns an info object (an empty one when there are no hints), never MPI_INFO_NULL",
 			Injectors: []string{"inject_events_out_args"}, Judge: judgeSrc4},
 		// §15.3.9.2: "The index values returned in indices by ...
 		// MPI_T_CATEGORY_GET_EVENTS ... can be used as input to ...
 		// MPI_T_EVENT_GET_INFO".
-		{ID: "CAT-X3", Source: "MPI-5.0 §15.3.9.2", Basis: harness.Normative,
+		{ID: "CAT-X3", Source: "MPI-5.0 §15.3.9.2", Basis: rulebook.Normative,
 			Text:      "MPI_T_category_get_events succeeds and lists valid event type indices, each once",
 			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeCatX3},
 	},
@@ -160,10 +161,10 @@ type metaSummary struct {
 // fixtures/c/events/event_meta.c, run again from the item after any the
 // process died in (each run once, whichever rule asks first); the records
 // of every run together. A death outside the items is an Error.
-func metaJob(x *harness.X) *jobOut {
+func metaJob(x *rulebook.X) *jobOut {
 	const name = "events_event_meta"
-	res := x.LaunchResuming(harness.Job{Name: name, Ranks: 1, Program: x.Fixture(name)})
-	all := &harness.Records{Fixture: name}
+	res := x.LaunchResuming(mpi.Job{Name: name, Ranks: 1, Program: x.Fixture(name)})
+	all := &mpi.Records{Fixture: name}
 	for _, r := range res.Records {
 		all.All = append(all.All, r.All...)
 	}

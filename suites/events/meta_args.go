@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Calls with NULL, short or invalid arguments, and a handle on every event
@@ -12,11 +13,11 @@ import (
 // each of which the process may die in (the harness runs it again from the
 // next). The calls that need no event type (unknown names, invalid source
 // indices and handles) are judged wherever the events interface exists.
-var callsCheck = harness.Define(harness.Check{
+var callsCheck = rulebook.Define(rulebook.Check{
 	ID:    "EVENTS-CALLS-001",
 	Needs: "events",
 	Title: "MPI_T_event_get_info takes NULL and short arguments as §15.3.8.3 says, unknown names, invalid source indices and invalid handles are refused with the codes the text names, and every event type gives a handle and a callback",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.8.3: "If any INOUT or OUT argument to MPI_T_EVENT_GET_INFO is
 		// a NULL pointer, the implementation will ignore the argument and not
 		// return a value for the specific argument." "This routine returns
@@ -25,7 +26,7 @@ var callsCheck = harness.Define(harness.Check{
 		// the implementation at the time of the call." A NULL argument is
 		// ignored whatever the index: where there is no event type, index 0
 		// is refused for its index alone.
-		{ID: "EVT-7", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+		{ID: "EVT-7", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_info with any one of its eleven INOUT/OUT arguments NULL (num_elements with both arrays) returns MPI_SUCCESS (MPI_T_ERR_INVALID_INDEX where the index names no event type) and does not crash",
 			Injectors: []string{"inject_events_out_args"}, Judge: judgeNullArgs},
 		// §15.3.8.3: "If the user passes the NULL pointer for num_elements,
@@ -33,13 +34,13 @@ var callsCheck = harness.Define(harness.Check{
 		// array_of_displacements are ignored." (Also asked where there is
 		// no event type, of index 0: judged, but such a call, like one on an
 		// event type without elements, has no element it could write.)
-		{ID: "EVT-8", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+		{ID: "EVT-8", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_info with num_elements NULL writes nothing into the array_of_datatypes and array_of_displacements it is given",
 			Injectors: []string{"inject_events_out_args"}, Judge: judgeNumNull},
 		// §15.3.8.3: "Unless the user passes the NULL pointer for
 		// num_elements, the function returns the number of elements required
 		// for this event type."
-		{ID: "EVT-9", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+		{ID: "EVT-9", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_info with num_elements below the event type's count (0 and count - 1) succeeds and returns the count in num_elements",
 			Injectors: []string{"inject_events_out_args"}, Judge: shortJudge("count")},
 		// §15.3.8.3: "If the number of elements used by the event type is
@@ -47,20 +48,20 @@ var callsCheck = harness.Define(harness.Check{
 		// number of datatype handles and displacements returned in the
 		// corresponding arrays is truncated to the value of num_elements
 		// passed in by the user."
-		{ID: "EVT-10", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+		{ID: "EVT-10", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_info with num_elements below the event type's count writes no datatype or displacement past the num_elements passed in",
 			Injectors: []string{"inject_events_out_args"}, Judge: shortJudge("beyond")},
 		// §15.3.8.3 (MPI_T_EVENT_GET_INDEX): "This routine returns MPI_SUCCESS
 		// on success and returns MPI_T_ERR_INVALID_NAME if name does not match
 		// the name of any event type provided by the implementation at the
 		// time of the call."
-		{ID: "EVT-4", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+		{ID: "EVT-4", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_index of a name no event type has (an invented one, and a real name with one more character) returns MPI_T_ERR_INVALID_NAME",
 			Injectors: []string{"inject_events_unchecked"}, Judge: judgeUnknownName},
 		// §15.3.8.1 (MPI_T_SOURCE_GET_TIMESTAMP): "The call returns
 		// MPI_T_ERR_INVALID_INDEX if the index does not identify a valid
 		// source."
-		{ID: "SRC-6", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+		{ID: "SRC-6", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_source_get_timestamp of an index that identifies no source (-1, num_sources, num_sources + 1000) returns MPI_T_ERR_INVALID_INDEX",
 			Injectors: []string{"inject_events_unchecked"}, Judge: badSourceJudge("MPI_T_source_get_timestamp")},
 		// §15.3.10: "The MPI implementation is not required to check all
@@ -70,14 +71,14 @@ var callsCheck = harness.Define(harness.Check{
 		// no sentence of §15.3.8.1 requires it of MPI_T_SOURCE_GET_INFO: any
 		// error code is acceptable, MPI_SUCCESS or a crash is a quality
 		// finding.
-		{ID: "SRC-9", Source: "MPI-5.0 §15.3.8.1, §15.3.10", Basis: harness.Quality,
+		{ID: "SRC-9", Source: "MPI-5.0 §15.3.8.1, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_source_get_info of an index that identifies no source (-1, num_sources, num_sources + 1000) returns an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and does not crash",
 			Injectors: []string{"inject_events_unchecked"}, Judge: badSourceJudge("MPI_T_source_get_info")},
 		// §15.3.8.4: "MPI_T_EVENT_HANDLE_FREE returns MPI_SUCCESS when
 		// deallocation of the handle was initiated successfully and returns
 		// MPI_T_ERR_INVALID_HANDLE if event_registration does not match a
 		// valid allocated event-registration handle at the time of the call."
-		{ID: "EH-3", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "EH-3", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_handle_free of a handle no allocation returned (all bits zero) or of one freed already returns MPI_T_ERR_INVALID_HANDLE and does not crash",
 			Injectors: []string{"inject_events_unchecked"}, Judge: judgeFreeInvalid},
 		// §15.3.8.4: "MPI_T_EVENT_HANDLE_ALLOC creates a registration handle
@@ -87,7 +88,7 @@ var callsCheck = harness.Define(harness.Check{
 		// "MPI_T_EVENT_REGISTER_CALLBACK associates a user-defined function
 		// pointed to by event_cb_function with an allocated
 		// event-registration handle."
-		{ID: "EH-1", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "EH-1", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "for every event type (one handle at a time, bound to MPI_COMM_WORLD where the type binds communicators) MPI_T_event_handle_alloc and MPI_T_event_register_callback return MPI_SUCCESS",
 			Injectors: []string{"inject_events_alloc_refused"}, Judge: judgeAllocAll},
 	},
@@ -110,7 +111,7 @@ var outArgs = []string{"name", "name_len", "verbosity", "array_of_datatypes", "a
 
 // itemsJob is the meta job. Rules that need event types (noTypes false)
 // are unsupported without; the others need only the events interface.
-func itemsJob(x *harness.X, noTypes bool) *jobOut {
+func itemsJob(x *rulebook.X, noTypes bool) *jobOut {
 	n := x.Caps.AfterInit.Events
 	if n < 0 {
 		x.Unsupported("no MPI_T events interface: %s (library MPI %s)", x.Caps.AfterInit.Note, x.Caps.MPIVersion)
@@ -142,9 +143,9 @@ type nullArgRec struct {
 // eventTypes is the number of event types the meta job's walk counted:
 // the fixture asks its NULL-argument items of every index below it, and of
 // index 0 where it is 0.
-func eventTypes(x *harness.X) int { return readMeta(x).sum.Num }
+func eventTypes(x *rulebook.X) int { return readMeta(x).sum.Num }
 
-func judgeNullArgs(x *harness.X) harness.Verdict {
+func judgeNullArgs(x *rulebook.X) verdict.Verdict {
 	j := itemsJob(x, true)
 	num := eventTypes(x)
 	items := make([]int, len(outArgs))
@@ -179,7 +180,7 @@ func judgeNullArgs(x *harness.X) harness.Verdict {
 	if invalid > 0 {
 		seen = append(seen, fmt.Sprintf("%d calls on an index that names no event type (%d event types) returned MPI_T_ERR_INVALID_INDEX", invalid, num))
 	}
-	return harness.Exposed(len(recs), "MPI_T_event_get_info calls with one argument NULL", "each with one of the %d INOUT/OUT arguments NULL, %s, none crashed", len(outArgs), strings.Join(seen, "; "))
+	return rulebook.Exposed(len(recs), "MPI_T_event_get_info calls with one argument NULL", "each with one of the %d INOUT/OUT arguments NULL, %s, none crashed", len(outArgs), strings.Join(seen, "; "))
 }
 
 type numNullRec struct {
@@ -189,7 +190,7 @@ type numNullRec struct {
 	Displs int    `json:"displs_written"`
 }
 
-func judgeNumNull(x *harness.X) harness.Verdict {
+func judgeNumNull(x *rulebook.X) verdict.Verdict {
 	j := itemsJob(x, true)
 	num := eventTypes(x)
 	bad := died(j, func(int) string { return "MPI_T_event_get_info with num_elements NULL and both arrays given" }, itemNumNull)
@@ -230,7 +231,7 @@ func judgeNumNull(x *harness.X) harness.Verdict {
 	if invalid > 0 {
 		seen = append(seen, fmt.Sprintf("%s on an index that names no event type (%d event types), returning %s, left them alone, with no element it could have written", countOf(invalid, "the call", "%d calls"), num, strings.Join(invalidRCs, ", ")))
 	}
-	return harness.Passed(len(recs), withElements, "MPI_T_event_get_info calls with num_elements NULL", "with num_elements NULL and both arrays given, %s", strings.Join(seen, "; "))
+	return rulebook.Passed(len(recs), withElements, "MPI_T_event_get_info calls with num_elements NULL", "with num_elements NULL and both arrays given, %s", strings.Join(seen, "; "))
 }
 
 type shortRec struct {
@@ -245,8 +246,8 @@ type shortRec struct {
 
 // shortJudge judges the short-array calls: "count" what num_elements
 // returns, "beyond" what was written past it.
-func shortJudge(kind string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func shortJudge(kind string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		j := itemsJob(x, false)
 		var bad []string
 		if d, ok := j.Died[itemShort]; ok {
@@ -272,7 +273,7 @@ func shortJudge(kind string) func(x *harness.X) harness.Verdict {
 			x.Unsupported("not measurable here: no event type has elements")
 		}
 		what := map[string]string{"count": "returned the full count", "beyond": "wrote nothing past num_elements"}[kind]
-		return harness.Exposed(len(recs), "MPI_T_event_get_info calls with num_elements below the count", "%d calls with num_elements below the count %s", len(recs), what)
+		return rulebook.Exposed(len(recs), "MPI_T_event_get_info calls with num_elements below the count", "%d calls with num_elements below the count %s", len(recs), what)
 	}
 }
 
@@ -285,7 +286,7 @@ type allocRec struct {
 	RegisterRC string `json:"register_rc"`
 }
 
-func judgeAllocAll(x *harness.X) harness.Verdict {
+func judgeAllocAll(x *rulebook.X) verdict.Verdict {
 	j := itemsJob(x, false)
 	bad := died(j, func(int) string { return "allocating a handle and registering a callback on every event type" }, itemAllocAll)
 	recs := decode[allocRec](j, "alloc")
@@ -311,5 +312,5 @@ func judgeAllocAll(x *harness.X) harness.Verdict {
 	if skipped > 0 {
 		reason += fmt.Sprintf(" (%d bound to objects the fixture does not make, not tried)", skipped)
 	}
-	return harness.Exposed(tried, "event types tried", "%s", reason)
+	return rulebook.Exposed(tried, "event types tried", "%s", reason)
 }

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // The judges of EVENTS-META-001 (meta.go): each judges its own records of
@@ -20,7 +21,7 @@ type metaWalk struct {
 
 // needEventTypes ends the rule's judgement unsupported when the implementation has no
 // MPI_T events interface, or no event types after MPI_Init.
-func needEventTypes(x *harness.X) {
+func needEventTypes(x *rulebook.X) {
 	if n := x.Caps.AfterInit.Events; n < 0 {
 		x.Unsupported("no MPI_T events interface: %s (library MPI %s)", x.Caps.AfterInit.Note, x.Caps.MPIVersion)
 	} else if n == 0 {
@@ -32,7 +33,7 @@ func needEventTypes(x *harness.X) {
 // unsupported without event types (needEventTypes), Error when the walk
 // broke (no summary, MPI_T_init_thread or MPI_T_event_get_num failed, not
 // one record per event type).
-func metaRecs(x *harness.X) *metaWalk {
+func metaRecs(x *rulebook.X) *metaWalk {
 	needEventTypes(x)
 	return readMeta(x)
 }
@@ -40,7 +41,7 @@ func metaRecs(x *harness.X) *metaWalk {
 // readMeta is metaRecs without the need for event types: the events
 // interface is enough (the suite's Needs), e.g. to ask for an index past
 // the last where there is none.
-func readMeta(x *harness.X) *metaWalk {
+func readMeta(x *rulebook.X) *metaWalk {
 	j := metaJob(x)
 	sums := decode[metaSummary](j, "summary")
 	if len(sums) != 1 {
@@ -85,7 +86,7 @@ func (w *metaWalk) answeredSources() []metaSource {
 // elements is the number of elements of the event types: Error when an
 // event type's datatypes, sizes and displacements are lists of different
 // lengths (the fixture writes one entry per element in each).
-func elements(x *harness.X, evs []metaEvent) int {
+func elements(x *rulebook.X, evs []metaEvent) int {
 	n := 0
 	for _, e := range evs {
 		if len(e.Sizes) != len(e.Types) || len(e.Displs) != len(e.Types) {
@@ -107,17 +108,17 @@ func countOf(n int, one, many string) string {
 // EVT-2: the index one past the last is refused with MPI_T_ERR_INVALID_INDEX.
 // With no event type, index 0 is already out of range: the rule is judged
 // all the same.
-func judgeEvt2(x *harness.X) harness.Verdict {
+func judgeEvt2(x *rulebook.X) verdict.Verdict {
 	w := readMeta(x)
 	if w.sum.OutOfRange != "invalid_index" {
 		x.FailOn([]string{fmt.Sprintf("MPI_T_event_get_info(%d) (one past the last) did not return MPI_T_ERR_INVALID_INDEX (%s)", w.sum.Num, w.sum.OutOfRange)}, w.j.Evidence)
 	}
-	return harness.Exposed(1, "out-of-range MPI_T_event_get_info calls", "MPI_T_event_get_info(%d), one past the last of %d event types, returned MPI_T_ERR_INVALID_INDEX", w.sum.Num, w.sum.Num)
+	return rulebook.Exposed(1, "out-of-range MPI_T_event_get_info calls", "MPI_T_event_get_info(%d), one past the last of %d event types, returned MPI_T_ERR_INVALID_INDEX", w.sum.Num, w.sum.Num)
 }
 
 // EVT-X2: name, verbosity, binding and number of elements of every event
 // type that answers.
-func judgeEvtX2(x *harness.X) harness.Verdict {
+func judgeEvtX2(x *rulebook.X) verdict.Verdict {
 	w := metaRecs(x)
 	evs := w.answered()
 	var bad []string
@@ -135,13 +136,13 @@ func judgeEvtX2(x *harness.X) harness.Verdict {
 	}
 	x.FailOn(bad, w.j.Evidence)
 	if len(evs) == 0 {
-		return harness.Exposed(0, "event types answering MPI_T_event_get_info", "none of the %d event types answered MPI_T_event_get_info (EVT-1's): no name, verbosity or binding judged", len(w.evs))
+		return rulebook.Exposed(0, "event types answering MPI_T_event_get_info", "none of the %d event types answered MPI_T_event_get_info (EVT-1's): no name, verbosity or binding judged", len(w.evs))
 	}
-	return harness.Exposed(len(evs), "event types answering MPI_T_event_get_info", "each of the %d event types answering MPI_T_event_get_info (of %d) gives a non-empty name, a verbosity and a binding among the constants, and a number of elements not below 0", len(evs), len(w.evs))
+	return rulebook.Exposed(len(evs), "event types answering MPI_T_event_get_info", "each of the %d event types answering MPI_T_event_get_info (of %d) gives a non-empty name, a verbosity and a binding among the constants, and a number of elements not below 0", len(evs), len(w.evs))
 }
 
 // EVT-12: every element has a real datatype.
-func judgeEvt12(x *harness.X) harness.Verdict {
+func judgeEvt12(x *rulebook.X) verdict.Verdict {
 	w := metaRecs(x)
 	evs := w.answered()
 	n := elements(x, evs)
@@ -155,13 +156,13 @@ func judgeEvt12(x *harness.X) harness.Verdict {
 	}
 	x.FailOn(bad, w.j.Evidence)
 	if n == 0 {
-		return harness.Exposed(0, "event type elements", "the %d event types answering MPI_T_event_get_info have no elements: no datatype judged", len(evs))
+		return rulebook.Exposed(0, "event type elements", "the %d event types answering MPI_T_event_get_info have no elements: no datatype judged", len(evs))
 	}
-	return harness.Exposed(n, "event type elements", "each of the %d elements of the %d event types answering MPI_T_event_get_info has a datatype other than MPI_DATATYPE_NULL, of a size above 0", n, len(evs))
+	return rulebook.Exposed(n, "event type elements", "each of the %d elements of the %d event types answering MPI_T_event_get_info has a datatype other than MPI_DATATYPE_NULL, of a size above 0", n, len(evs))
 }
 
 // EVT-X3: displacements not negative, elements not overlapping.
-func judgeEvtX3(x *harness.X) harness.Verdict {
+func judgeEvtX3(x *rulebook.X) verdict.Verdict {
 	w := metaRecs(x)
 	evs := w.answered()
 	n := elements(x, evs)
@@ -192,13 +193,13 @@ func judgeEvtX3(x *harness.X) harness.Verdict {
 	}
 	x.FailOn(bad, w.j.Evidence)
 	if n == 0 {
-		return harness.Exposed(0, "event type elements", "the %d event types answering MPI_T_event_get_info have no elements: no displacement judged", len(evs))
+		return rulebook.Exposed(0, "event type elements", "the %d event types answering MPI_T_event_get_info have no elements: no displacement judged", len(evs))
 	}
-	return harness.Exposed(n, "event type elements", "each of the %d elements of the %d event types answering MPI_T_event_get_info is at a displacement not below 0, and in the %d event types with two elements or more none overlap", n, len(evs), several)
+	return rulebook.Exposed(n, "event type elements", "each of the %d elements of the %d event types answering MPI_T_event_get_info is at a displacement not below 0, and in the %d event types with two elements or more none overlap", n, len(evs), several)
 }
 
 // EVT-5: no two event types share a name.
-func judgeEvt5(x *harness.X) harness.Verdict {
+func judgeEvt5(x *rulebook.X) verdict.Verdict {
 	w := metaRecs(x)
 	evs := w.answered()
 	var bad []string
@@ -214,11 +215,11 @@ func judgeEvt5(x *harness.X) harness.Verdict {
 	if len(evs) < 2 {
 		x.Unsupported("not measurable here: %d event type(s) answer MPI_T_event_get_info: no two names to compare", len(evs))
 	}
-	return harness.Exposed(len(evs), "event type names", "the %d event types answering MPI_T_event_get_info (of %d) have %d different names", len(evs), len(w.evs), len(names))
+	return rulebook.Exposed(len(evs), "event type names", "the %d event types answering MPI_T_event_get_info (of %d) have %d different names", len(evs), len(w.evs), len(names))
 }
 
 // EVT-11: displacements start at zero and ascend.
-func judgeEvt11(x *harness.X) harness.Verdict {
+func judgeEvt11(x *rulebook.X) verdict.Verdict {
 	w := metaRecs(x)
 	evs := w.answered()
 	var bad []string
@@ -244,11 +245,11 @@ func judgeEvt11(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: no event type has elements")
 	}
-	return harness.Exposed(n, "element displacements", "the displacements of the %d event types with elements (%d elements) start at 0, and ascend in the %d with two elements or more", withElements, n, several)
+	return rulebook.Exposed(n, "element displacements", "the displacements of the %d event types with elements (%d elements) start at 0, and ascend in the %d with two elements or more", withElements, n, several)
 }
 
 // EVT-13: a non-NULL info argument gets an info object.
-func judgeEvt13(x *harness.X) harness.Verdict {
+func judgeEvt13(x *rulebook.X) verdict.Verdict {
 	w := metaRecs(x)
 	evs := w.answered()
 	var bad []string
@@ -264,11 +265,11 @@ func judgeEvt13(x *harness.X) harness.Verdict {
 	if len(evs) == 0 {
 		x.Unsupported("not measurable here: no event type answers MPI_T_event_get_info")
 	}
-	return harness.Exposed(len(evs), "MPI_T_event_get_info calls with a non-NULL info", "MPI_T_event_get_info with a non-NULL info returned an info object for %s (%d with keys)", countOf(len(evs), "the event type that answered", "each of the %d event types that answered"), keyed)
+	return rulebook.Exposed(len(evs), "MPI_T_event_get_info calls with a non-NULL info", "MPI_T_event_get_info with a non-NULL info returned an info object for %s (%d with keys)", countOf(len(evs), "the event type that answered", "each of the %d event types that answered"), keyed)
 }
 
 // SRC-1: sources exist with event types, and each answers get_info.
-func judgeSrc1(x *harness.X) harness.Verdict {
+func judgeSrc1(x *rulebook.X) verdict.Verdict {
 	w := metaRecs(x)
 	s := w.sum
 	var bad []string
@@ -281,11 +282,11 @@ func judgeSrc1(x *harness.X) harness.Verdict {
 		}
 	}
 	x.FailOn(bad, w.j.Evidence)
-	return harness.Exposed(1+len(w.srcs), "calls (MPI_T_source_get_num, then MPI_T_source_get_info of each source index)", "with %d event types MPI_T_source_get_num gives %d, and MPI_T_source_get_info succeeded for %s", s.Num, s.Sources, countOf(len(w.srcs), "the source index asked", "each of the %d source indices asked"))
+	return rulebook.Exposed(1+len(w.srcs), "calls (MPI_T_source_get_num, then MPI_T_source_get_info of each source index)", "with %d event types MPI_T_source_get_num gives %d, and MPI_T_source_get_info succeeded for %s", s.Num, s.Sources, countOf(len(w.srcs), "the source index asked", "each of the %d source indices asked"))
 }
 
 // SRC-2: every source's ordering is one of the two constants.
-func judgeSrc2(x *harness.X) harness.Verdict {
+func judgeSrc2(x *rulebook.X) verdict.Verdict {
 	w := metaRecs(x)
 	srcs := w.answeredSources()
 	var bad []string
@@ -298,13 +299,13 @@ func judgeSrc2(x *harness.X) harness.Verdict {
 	}
 	x.FailOn(bad, w.j.Evidence)
 	if len(srcs) == 0 {
-		return harness.Exposed(0, "sources answering MPI_T_source_get_info", "none of the %d sources answered MPI_T_source_get_info: no ordering judged", len(w.srcs))
+		return rulebook.Exposed(0, "sources answering MPI_T_source_get_info", "none of the %d sources answered MPI_T_source_get_info: no ordering judged", len(w.srcs))
 	}
-	return harness.Exposed(len(srcs), "sources answering MPI_T_source_get_info", "%s ordered (%d) or unordered (%d)", countOf(len(srcs), "the source answering MPI_T_source_get_info is", "each of the %d sources answering MPI_T_source_get_info is"), orders["ordered"], orders["unordered"])
+	return rulebook.Exposed(len(srcs), "sources answering MPI_T_source_get_info", "%s ordered (%d) or unordered (%d)", countOf(len(srcs), "the source answering MPI_T_source_get_info is", "each of the %d sources answering MPI_T_source_get_info is"), orders["ordered"], orders["unordered"])
 }
 
 // SRC-3: ticks per second and maximum ticks above 0.
-func judgeSrc3(x *harness.X) harness.Verdict {
+func judgeSrc3(x *rulebook.X) verdict.Verdict {
 	w := metaRecs(x)
 	srcs := w.answeredSources()
 	var bad []string
@@ -317,13 +318,13 @@ func judgeSrc3(x *harness.X) harness.Verdict {
 	}
 	x.FailOn(bad, w.j.Evidence)
 	if len(srcs) == 0 {
-		return harness.Exposed(0, "sources answering MPI_T_source_get_info", "none of the %d sources answered MPI_T_source_get_info: no ticks judged", len(w.srcs))
+		return rulebook.Exposed(0, "sources answering MPI_T_source_get_info", "none of the %d sources answered MPI_T_source_get_info: no ticks judged", len(w.srcs))
 	}
-	return harness.Exposed(len(srcs), "sources answering MPI_T_source_get_info", "%s ticks per second and maximum ticks above 0", countOf(len(srcs), "the source answering MPI_T_source_get_info gives", "each of the %d sources answering MPI_T_source_get_info gives"))
+	return rulebook.Exposed(len(srcs), "sources answering MPI_T_source_get_info", "%s ticks per second and maximum ticks above 0", countOf(len(srcs), "the source answering MPI_T_source_get_info gives", "each of the %d sources answering MPI_T_source_get_info gives"))
 }
 
 // SRC-4: a non-NULL info argument gets an info object.
-func judgeSrc4(x *harness.X) harness.Verdict {
+func judgeSrc4(x *rulebook.X) verdict.Verdict {
 	w := metaRecs(x)
 	srcs := w.answeredSources()
 	var bad []string
@@ -340,13 +341,13 @@ func judgeSrc4(x *harness.X) harness.Verdict {
 		x.Unsupported("not measurable here: no source")
 	}
 	if len(srcs) == 0 {
-		return harness.Exposed(0, "MPI_T_source_get_info calls with a non-NULL info", "none of the %d sources answered MPI_T_source_get_info (SRC-1's): no info object judged", len(w.srcs))
+		return rulebook.Exposed(0, "MPI_T_source_get_info calls with a non-NULL info", "none of the %d sources answered MPI_T_source_get_info (SRC-1's): no info object judged", len(w.srcs))
 	}
-	return harness.Exposed(len(srcs), "MPI_T_source_get_info calls with a non-NULL info", "MPI_T_source_get_info with a non-NULL info returned an info object for %s (%d with keys)", countOf(len(srcs), "the source that answered", "each of the %d sources that answered"), keyed)
+	return rulebook.Exposed(len(srcs), "MPI_T_source_get_info calls with a non-NULL info", "MPI_T_source_get_info with a non-NULL info returned an info object for %s (%d with keys)", countOf(len(srcs), "the source that answered", "each of the %d sources that answered"), keyed)
 }
 
 // SRC-5: ad-hoc timestamps return MPI_SUCCESS or MPI_T_ERR_NOT_SUPPORTED.
-func judgeSrc5(x *harness.X) harness.Verdict {
+func judgeSrc5(x *rulebook.X) verdict.Verdict {
 	w := metaRecs(x)
 	srcs := w.answeredSources()
 	var bad []string
@@ -362,13 +363,13 @@ func judgeSrc5(x *harness.X) harness.Verdict {
 	x.FailOn(bad, w.j.Evidence)
 	calls := rcs["success"] + rcs["not_supported"]
 	if calls == 0 {
-		return harness.Exposed(0, "MPI_T_source_get_timestamp calls", "the %d sources answering MPI_T_source_get_info were asked for no timestamp: no return code judged", len(srcs))
+		return rulebook.Exposed(0, "MPI_T_source_get_timestamp calls", "the %d sources answering MPI_T_source_get_info were asked for no timestamp: no return code judged", len(srcs))
 	}
-	return harness.Exposed(calls, "MPI_T_source_get_timestamp calls", "%d calls of MPI_T_source_get_timestamp on %s returned MPI_SUCCESS (%d) or MPI_T_ERR_NOT_SUPPORTED (%d)", calls, countOf(len(srcs), "1 source", "%d sources"), rcs["success"], rcs["not_supported"])
+	return rulebook.Exposed(calls, "MPI_T_source_get_timestamp calls", "%d calls of MPI_T_source_get_timestamp on %s returned MPI_SUCCESS (%d) or MPI_T_ERR_NOT_SUPPORTED (%d)", calls, countOf(len(srcs), "1 source", "%d sources"), rcs["success"], rcs["not_supported"])
 }
 
 // SRC-X3: a source's successive ad-hoc timestamps do not go back.
-func judgeSrcX3(x *harness.X) harness.Verdict {
+func judgeSrcX3(x *rulebook.X) verdict.Verdict {
 	w := metaRecs(x)
 	srcs := w.answeredSources()
 	var bad []string
@@ -405,15 +406,15 @@ func judgeSrcX3(x *harness.X) harness.Verdict {
 	}
 	x.FailOn(bad, w.j.Evidence)
 	if pairs == 0 {
-		return harness.Exposed(0, "pairs of successive ad-hoc timestamps", "none of the %d sources answering MPI_T_source_get_info gave two ad-hoc timestamps: no pair compared", len(srcs))
+		return rulebook.Exposed(0, "pairs of successive ad-hoc timestamps", "none of the %d sources answering MPI_T_source_get_info gave two ad-hoc timestamps: no pair compared", len(srcs))
 	}
-	return harness.Passed(pairs, written, "pairs of successive ad-hoc timestamps", "%d pairs of successive ad-hoc timestamps of %s (of %d answering MPI_T_source_get_info) do not go back", pairs, countOf(paired, "1 source", "%d sources"), len(srcs))
+	return rulebook.Passed(pairs, written, "pairs of successive ad-hoc timestamps", "%d pairs of successive ad-hoc timestamps of %s (of %d answering MPI_T_source_get_info) do not go back", pairs, countOf(paired, "1 source", "%d sources"), len(srcs))
 }
 
 // CAT-X3: the events a category lists are valid indices, each once. Judged
 // where there is no event type too: every category must then count none,
 // as any index it listed would be out of range.
-func judgeCatX3(x *harness.X) harness.Verdict {
+func judgeCatX3(x *rulebook.X) verdict.Verdict {
 	w := readMeta(x)
 	num := w.sum.Num
 	var bad []string
@@ -443,9 +444,9 @@ func judgeCatX3(x *harness.X) harness.Verdict {
 		// No event type: 0 is the only count a category can give, and
 		// any other would have listed indices outside [0,0). Every
 		// category that answered could have shown a breach.
-		return harness.Exposed(asked, "categories answering MPI_T_category_get_num_events", "there is no event type, and each of the %d categories answering MPI_T_category_get_num_events counts 0 events, so lists none", asked)
+		return rulebook.Exposed(asked, "categories answering MPI_T_category_get_num_events", "there is no event type, and each of the %d categories answering MPI_T_category_get_num_events counts 0 events, so lists none", asked)
 	}
 	// A category with no events is asked for none: only those with events
 	// could have shown a failed call or a wrong entry.
-	return harness.Passed(asked, withEvents, "categories answering MPI_T_category_get_num_events", "of %d categories answering MPI_T_category_get_num_events, MPI_T_category_get_events succeeded for %s, and the %d entries listed are event type indices below %d, none twice in a category", asked, countOf(withEvents, "the one with events", "the %d with events"), listed, num)
+	return rulebook.Passed(asked, withEvents, "categories answering MPI_T_category_get_num_events", "of %d categories answering MPI_T_category_get_num_events, MPI_T_category_get_events succeeded for %s, and the %d entries listed are event type indices below %d, none twice in a category", asked, countOf(withEvents, "the one with events", "the %d with events"), listed, num)
 }

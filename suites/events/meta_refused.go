@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Judges of the refusals the text names (EVENTS-CALLS-001, meta_args.go):
@@ -18,7 +19,7 @@ type unknownNameRec struct {
 	Index int    `json:"index"`
 }
 
-func judgeUnknownName(x *harness.X) harness.Verdict {
+func judgeUnknownName(x *rulebook.X) verdict.Verdict {
 	j := itemsJob(x, true)
 	bad := died(j, func(int) string { return "MPI_T_event_get_index of an unknown name" }, itemUnknown)
 	recs := decode[unknownNameRec](j, "unknown_name")
@@ -36,7 +37,7 @@ func judgeUnknownName(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: no unknown name was tried")
 	}
-	return harness.Exposed(n, "MPI_T_event_get_index calls with an unknown name", "%d unknown name(s) refused with MPI_T_ERR_INVALID_NAME", n)
+	return rulebook.Exposed(n, "MPI_T_event_get_index calls with an unknown name", "%d unknown name(s) refused with MPI_T_ERR_INVALID_NAME", n)
 }
 
 type badSourceRec struct {
@@ -49,8 +50,8 @@ type badSourceRec struct {
 // badSourceJudge judges call with invalid source indices: the normative
 // MPI_T_source_get_timestamp must name MPI_T_ERR_INVALID_INDEX, the quality
 // MPI_T_source_get_info must refuse somehow.
-func badSourceJudge(call string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func badSourceJudge(call string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		j := itemsJob(x, true)
 		item := map[string]int{"MPI_T_source_get_timestamp": itemSourceTS, "MPI_T_source_get_info": itemSourceInf}[call]
 		bad := died(j, func(int) string { return call + " of invalid source indices" }, item)
@@ -75,7 +76,7 @@ func badSourceJudge(call string) func(x *harness.X) harness.Verdict {
 		if len(got) == 0 {
 			x.Unsupported("not measurable here: %s was not called with an invalid index", call)
 		}
-		return harness.Exposed(len(got), "calls with an invalid source index", "refused: %s", strings.Join(got, "; "))
+		return rulebook.Exposed(len(got), "calls with an invalid source index", "refused: %s", strings.Join(got, "; "))
 	}
 }
 
@@ -88,7 +89,7 @@ type freeInvalidRec struct {
 	Callbacks int    `json:"free_callbacks"`
 }
 
-func judgeFreeInvalid(x *harness.X) harness.Verdict {
+func judgeFreeInvalid(x *rulebook.X) verdict.Verdict {
 	j := itemsJob(x, true)
 	bad := died(j, func(it int) string {
 		return map[int]string{itemFreeZero: "MPI_T_event_handle_free of an all-zero handle", itemFreeFreed: "MPI_T_event_handle_free of a freed handle"}[it]
@@ -109,5 +110,5 @@ func judgeFreeInvalid(x *harness.X) harness.Verdict {
 	if len(got) == 0 {
 		x.Unsupported("not measurable here: no invalid handle was freed")
 	}
-	return harness.Exposed(len(got), "MPI_T_event_handle_free calls with an invalid handle", "MPI_T_ERR_INVALID_HANDLE for the %s handle", strings.Join(got, " and the "))
+	return rulebook.Exposed(len(got), "MPI_T_event_handle_free calls with an invalid handle", "MPI_T_ERR_INVALID_HANDLE for the %s handle", strings.Join(got, " and the "))
 }

@@ -5,30 +5,31 @@ import (
 	"math"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // What MPI_T says about event types and sources holds over the run: the
 // meta job (fixtures/c/events/event_meta.c, event_meta_again.h) walks them,
 // does some MPI activity and walks them again, and reads each source's clock
 // twice 50 ms apart. Each rule judges its own records.
-var stableCheck = harness.Define(harness.Check{
+var stableCheck = rulebook.Define(rulebook.Check{
 	ID:    "EVENTS-META-002",
 	Needs: "events",
 	Title: "event types and sources hold still over the run (the same information, no index lost, counts that do not go down) and a source's clock ticks as it declares",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.8.3: "After a successful call to MPI_T_EVENT_GET_INFO for a
 		// particular event type, subsequent calls to this routine that query
 		// information about the same event type must return the same
 		// information."
-		{ID: "EVT-6", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+		{ID: "EVT-6", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_info of an event type, called again after some MPI activity, gives the same name, verbosity, elements (datatypes, displacements), enumeration, binding, description and info key count",
 			Injectors: []string{"inject_events_meta_drift"}, Judge: judgeSameInfo},
 		// §15.3.8.3: "An MPI implementation is allowed to increase the number
 		// of event types during the execution of an MPI process. However, MPI
 		// implementations are not allowed to change the index of an event type
 		// or to delete an event type once it has been made visible to the user"
-		{ID: "EVT-14", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
+		{ID: "EVT-14", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "after some MPI activity MPI_T_event_get_num is not lower, every event type seen before still answers MPI_T_event_get_info, and MPI_T_event_get_index of its name gives the same index",
 			Injectors: []string{"inject_events_meta_drift"}, Judge: judgeEventsStay},
 		// §15.3.8.1: "An MPI implementation is allowed to increase the number
@@ -36,14 +37,14 @@ var stableCheck = harness.Define(harness.Check{
 		// implementations are not allowed to change the index of an event
 		// source or to delete an event source once it has been made visible to
 		// the user"
-		{ID: "SRC-8", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+		{ID: "SRC-8", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "after some MPI activity MPI_T_source_get_num is not lower and every source seen before still answers MPI_T_source_get_info at its index, with its name",
 			Injectors: []string{"inject_events_meta_drift"}, Judge: judgeSourcesStay},
 		// §15.3.8.1: "The ticks_per_seconds argument returns the number of
 		// ticks elapsed in one second for the timer used for the specific
 		// source." "The max_ticks argument returns the largest number of ticks
 		// reported by this source as a timestamp before the value overflows."
-		{ID: "SRC-7", Source: "MPI-5.0 §15.3.8.1", Basis: harness.Normative,
+		{ID: "SRC-7", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "a source's ad-hoc timestamps advance by its ticks_per_second per second (within 10 % over 50 ms, the interval bracketed by the system's monotonic clock) and none exceeds its max_ticks",
 			Injectors: []string{"inject_events_clock_fast"}, Judge: judgeClock},
 	},
@@ -72,7 +73,7 @@ type sourceAgain struct {
 
 // againRecs is the meta walk and the walk after it (Error when the second
 // walk is missing: the job ended before the items, which resuming reports).
-func againRecs(x *harness.X) (*jobOut, metaSummary, againSummary) {
+func againRecs(x *rulebook.X) (*jobOut, metaSummary, againSummary) {
 	w := metaRecs(x) // unsupported without event types, Error on a broken walk
 	j, sum := w.j, w.sum
 	again := decode[againSummary](j, "again")
@@ -82,7 +83,7 @@ func againRecs(x *harness.X) (*jobOut, metaSummary, againSummary) {
 	return j, sum, again[0]
 }
 
-func judgeSameInfo(x *harness.X) harness.Verdict {
+func judgeSameInfo(x *rulebook.X) verdict.Verdict {
 	j, _, _ := againRecs(x)
 	first := map[int]metaEvent{}
 	for _, e := range decode[metaEvent](j, "event") {
@@ -106,10 +107,10 @@ func judgeSameInfo(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: no event type answered MPI_T_event_get_info twice")
 	}
-	return harness.Exposed(n, "event types asked twice", "%d event types answered the same before and after some MPI activity", n)
+	return rulebook.Exposed(n, "event types asked twice", "%d event types answered the same before and after some MPI activity", n)
 }
 
-func judgeEventsStay(x *harness.X) harness.Verdict {
+func judgeEventsStay(x *rulebook.X) verdict.Verdict {
 	j, sum, again := againRecs(x)
 	var bad []string
 	if again.NumRC != 0 || again.Num < sum.Num {
@@ -141,10 +142,10 @@ func judgeEventsStay(x *harness.X) harness.Verdict {
 	x.FailOn(bad, jsonOf(decode[eventAgain](j, "event_again")))
 	// The later count and every event type seen before, asked again; a
 	// count of 0 before cannot go down.
-	return harness.Passed(1+seen, someBefore(sum.Num)+seen, "later answers (MPI_T_event_get_num, then each event type seen before)", "%d event types, later %d, each still at its index", sum.Num, again.Num)
+	return rulebook.Passed(1+seen, someBefore(sum.Num)+seen, "later answers (MPI_T_event_get_num, then each event type seen before)", "%d event types, later %d, each still at its index", sum.Num, again.Num)
 }
 
-func judgeSourcesStay(x *harness.X) harness.Verdict {
+func judgeSourcesStay(x *rulebook.X) verdict.Verdict {
 	j, sum, again := againRecs(x)
 	var bad []string
 	if sum.SourcesRC != 0 {
@@ -180,12 +181,12 @@ func judgeSourcesStay(x *harness.X) harness.Verdict {
 	}
 	// The later count and every source seen before, asked again; a count
 	// of 0 before cannot go down.
-	return harness.Passed(1+seen, someBefore(sum.Sources)+seen, "later answers (MPI_T_source_get_num, then each source seen before)", "%d sources, later %d, each still at its index with its name", sum.Sources, again.Sources)
+	return rulebook.Passed(1+seen, someBefore(sum.Sources)+seen, "later answers (MPI_T_source_get_num, then each source seen before)", "%d sources, later %d, each still at its index with its name", sum.Sources, again.Sources)
 }
 
 // judgeClock compares each source's ticks over a bracketed 50 ms with its
 // ticks_per_second, and every ad-hoc timestamp with its max_ticks.
-func judgeClock(x *harness.X) harness.Verdict {
+func judgeClock(x *rulebook.X) verdict.Verdict {
 	j := metaRecs(x).j
 	var bad, ok []string
 	for _, s := range decode[metaSource](j, "source") {
@@ -222,7 +223,7 @@ func judgeClock(x *harness.X) harness.Verdict {
 	if len(ok) == 0 {
 		x.Unsupported("not measurable here: no source gives ad-hoc timestamps (or none declares its ticks)")
 	}
-	return harness.Exposed(len(ok), "source clocks read 50 ms apart", "%s", strings.Join(ok, "; "))
+	return rulebook.Exposed(len(ok), "source clocks read 50 ms apart", "%s", strings.Join(ok, "; "))
 }
 
 // someBefore is 1 when a count seen before was above 0 (then a later

@@ -6,7 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Records the events fixtures write (fixtures/c/events/events_callbacks.h,
@@ -163,9 +165,9 @@ type jobOut struct {
 	Problem  string // "" when the job ended well
 	Signal   string
 	Evidence string
-	Recs     *harness.Records
+	Recs     *mpi.Records
 	RecErr   error
-	Died     map[int]harness.Died // items a resumed job died in (metaJob)
+	Died     map[int]rulebook.Died // items a resumed job died in (metaJob)
 }
 
 // decode decodes every record of kind into T, setting Rank where T has it.
@@ -177,7 +179,7 @@ func decode[T any](j *jobOut, kind string) []T {
 	for _, r := range j.Recs.Kind(kind, -1) {
 		var v T
 		if err := r.Decode(&v); err != nil {
-			panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("%s: %v", j.Name, err)})
+			panic(verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("%s: %v", j.Name, err)})
 		}
 		setRank(&v, r.Rank)
 		out = append(out, v)
@@ -219,8 +221,8 @@ func setRank(v any, rank int) {
 // ranks share a node, also through Slurm: the profiles know what an action
 // raises only there (MPICH's receive-queue events are raised for messages
 // on ch4's shared-memory path, not for those a network module matches).
-func sharedJob(x *harness.X, name string, ranks int, args []string) *jobOut {
-	res, recs, err := x.LaunchOnce(harness.Job{Name: name, Ranks: ranks, Program: x.Fixture(name), Args: args, OneNode: true})
+func sharedJob(x *rulebook.X, name string, ranks int, args []string) *jobOut {
+	res, recs, err := x.LaunchOnce(mpi.Job{Name: name, Ranks: ranks, Program: x.Fixture(name), Args: args, OneNode: true})
 	return &jobOut{Name: name, Problem: res.Problem(), Signal: res.Signal, Evidence: res.Evidence(), Recs: recs, RecErr: err}
 }
 
@@ -228,10 +230,10 @@ func sharedJob(x *harness.X, name string, ranks int, args []string) *jobOut {
 // or missing records), for checks a broken job cannot judge.
 func (j *jobOut) mustBeWhole() {
 	if j.Problem != "" {
-		panic(harness.Verdict{Status: harness.Error, Reason: j.Problem, Evidence: j.Evidence})
+		panic(verdict.Verdict{Status: verdict.Error, Reason: j.Problem, Evidence: j.Evidence})
 	}
 	if j.RecErr != nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: j.RecErr.Error(), Evidence: j.Evidence})
+		panic(verdict.Verdict{Status: verdict.Error, Reason: j.RecErr.Error(), Evidence: j.Evidence})
 	}
 }
 
@@ -249,7 +251,7 @@ type eventsRun struct {
 
 // needEvents ends the rule's judgement unsupported when the implementation has no
 // MPI_T events (the measured reason), or none a profile describes.
-func needEvents(x *harness.X) *eventsRun {
+func needEvents(x *rulebook.X) *eventsRun {
 	n := x.Caps.AfterInit.Events
 	if n < 0 {
 		x.Unsupported("no MPI_T events interface: %s (library MPI %s)", x.Caps.AfterInit.Note, x.Caps.MPIVersion)
@@ -266,7 +268,7 @@ func needEvents(x *harness.X) *eventsRun {
 	r.Probe.mustBeWhole()
 	evs := decode[eventsRec](r.Probe, "events")
 	if len(evs) == 0 {
-		panic(harness.Verdict{Status: harness.Error, Reason: "events_deliver wrote no events record", Evidence: r.Probe.Evidence})
+		panic(verdict.Verdict{Status: verdict.Error, Reason: "events_deliver wrote no events record", Evidence: r.Probe.Evidence})
 	}
 	r.Names, r.Sources, r.NADefined = evs[0].Names, evs[0].Sources, evs[0].NADefined
 	present := map[string]bool{}

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // MPI-4.1 §16.3.8.2 (callback safety requirements, Table 16.5: NONE <
@@ -16,34 +17,34 @@ import (
 // none is valid the instance is dropped, and MPI_T_event_set_dropped_handler's
 // handler is told the count before the next event is delivered). The level
 // each event is raised at comes from the profile (profiles.go).
-var safetyCheck = harness.Define(harness.Check{
+var safetyCheck = rulebook.Define(rulebook.Check{
 	ID:    "EVENTS-SAFETY-001",
 	Needs: "events",
 	Title: "the callback of the lowest valid safety level is called with cb_safety equal to the level required where it is called; re-registering replaces, NULL removes; with none valid the instances are dropped and counted to the dropped handler before the next delivery",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.8.4: "When an event is triggered, the implementation will
 		// select from all registered callbacks the callback with the lowest
 		// safety level valid in the context in which the callback is invoked."
 		// "The argument cb_safety describes the safety requirements the
 		// callback function must fulfill in the current invocation."
-		{ID: "CB-2", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "CB-2", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "with callbacks at all four levels, the one of the lowest level valid where the event is raised runs for every instance, with cb_safety that level",
 			Injectors: []string{"inject_events_cb_wrong_safety", "inject_events_cb_never"}, Judge: safetyJudge("all")},
 		// §15.3.8.4 (MPI_T_EVENT_REGISTER_CALLBACK): registering for a safety
 		// level that already has a callback replaces it (and its info).
-		{ID: "CB-3", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "CB-3", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "registering a callback again at a level replaces that level's callback: only the new one runs",
 			Injectors: []string{"inject_events_cb_never"}, Judge: safetyJudge("replace")},
 		// §15.3.8.4: registering NULL for a level removes its callback; the
 		// next valid level's callback runs instead.
-		{ID: "CB-4", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "CB-4", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "registering NULL at a level removes its callback: the next higher level's callback runs instead",
 			Injectors: []string{"inject_events_cb_never", "inject_events_cb_null_ignored"}, Judge: safetyJudge("null")},
 		// §15.3.8.4: "In situations where the required callback safety level
 		// exceeds the highest level for which a callback function is
 		// registered for a given registration handle, the event instance is
 		// dropped."
-		{ID: "CB-5", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "CB-5", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "with callbacks only below the level required where the event is raised, no callback runs (the instance is dropped)",
 			Injectors: []string{"inject_events_cb_null_ignored"}, Judge: safetyJudge("drop")},
 		// §15.3.8.5: "The argument count provides a best effort estimation of
@@ -51,26 +52,26 @@ var safetyCheck = harness.Define(harness.Check{
 		// were not executed since the registration of the dropped-callback
 		// handler or the last invocation of a registered dropped-callback
 		// handler."
-		{ID: "DROP-1", Source: "MPI-5.0 §15.3.8.5", Basis: harness.Normative,
+		{ID: "DROP-1", Source: "MPI-5.0 §15.3.8.5", Basis: rulebook.Normative,
 			Text:      "instances dropped for lack of a valid callback are reported to the dropped handler with their count",
 			Injectors: []string{"inject_events_cb_never"}, Judge: safetyJudge("count")},
 		// §15.3.8.5: "If dropped event notifications have been observed for a
 		// specific source since the last event notification of that source,
 		// the corresponding dropped handler callback function must be called
 		// before other events are raised for that source."
-		{ID: "DROP-2", Source: "MPI-5.0 §15.3.8.5", Basis: harness.Normative,
+		{ID: "DROP-2", Source: "MPI-5.0 §15.3.8.5", Basis: rulebook.Normative,
 			Text:      "the dropped handler runs before the callback of the next instance of the source whose instances were dropped",
 			Injectors: []string{"inject_events_dropped_handler_off"}, Judge: safetyJudge("before")},
 		// §15.3.8.5: "Subsequent calls to MPI_T_EVENT_SET_DROPPED_HANDLER with
 		// the same registration handle will replace previously-registered
 		// callback functions for that registration handle."
-		{ID: "DROP-5", Source: "MPI-5.0 §15.3.8.5", Basis: harness.Normative,
+		{ID: "DROP-5", Source: "MPI-5.0 §15.3.8.5", Basis: rulebook.Normative,
 			Text:      "after MPI_T_event_set_dropped_handler is called again on a handle, only the new handler is told of dropped instances, never the replaced one",
 			Injectors: []string{"inject_events_dropped_handler_off"}, Judge: safetyJudge("replaced")},
 		// §15.3.8.5: "If the pointer to dropped_cb_function is the NULL
 		// pointer, no data loss is recorded or reported until a new valid
 		// callback function is registered."
-		{ID: "DROP-6", Source: "MPI-5.0 §15.3.8.5", Basis: harness.Normative,
+		{ID: "DROP-6", Source: "MPI-5.0 §15.3.8.5", Basis: rulebook.Normative,
 			Text:      "instances dropped while the dropped handler is NULL are reported to no handler, neither then nor to the handler set after",
 			Injectors: []string{"inject_events_dropped_handler_off"}, Judge: safetyJudge("dnull")},
 		// §15.3.8.5: "The source_index provides the index of the source that
@@ -78,15 +79,15 @@ var safetyCheck = harness.Define(harness.Check{
 		// describes the safety requirements the callback function must fulfill
 		// in the current invocation. The possible values for cb_safety are
 		// described in Table 21."
-		{ID: "DROP-4", Source: "MPI-5.0 §15.3.8.5", Basis: harness.Normative,
+		{ID: "DROP-4", Source: "MPI-5.0 §15.3.8.5", Basis: rulebook.Normative,
 			Text:      "the dropped handler gets the index of the source of the dropped event (the one its delivered instances report) and a cb_safety that is one of the four levels",
 			Injectors: []string{"inject_events_cb_wrong_identity"}, Judge: judgeDroppedArgs},
 	},
 })
 
 // safetyJudge judges one sub-phase of the probe job.
-func safetyJudge(kind string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func safetyJudge(kind string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		r := needEvents(x)
 		var bad []string
 		var ev []string
@@ -190,7 +191,7 @@ func safetyJudge(kind string) func(x *harness.X) harness.Verdict {
 		pr := r.Profiles[0]
 		what := map[string]string{"all": "the lowest valid level's callback ran for every instance", "replace": "the replacing callback ran, not the replaced one", "null": "with the level removed, the next level's callback ran", "drop": "no callback below the required level ran", "count": fmt.Sprintf("%d dropped instances counted to the dropped handler", pr.Probe.K), "before": "the dropped handler ran before the callback of the next instance", "replaced": "only the replacing dropped handler was told of the dropped instances", "dnull": fmt.Sprintf("%d instances dropped while the handler was NULL were reported to no handler, then or after a new one was set", pr.Probe.K)}[kind]
 		items := map[string]string{"all": "instances", "replace": "instances", "null": "instances", "drop": "dropped instances", "count": "dropped counts (one per observing rank)", "before": "dropped-handler calls", "replaced": "dropped-handler calls", "dnull": "instances dropped while the dropped handler was NULL"}[kind]
-		return harness.Passed(judged, exposed, items, "raised at %s (profile %s): %s", levelName(pr.Context), profileIDs(r.Profiles), what)
+		return rulebook.Passed(judged, exposed, items, "raised at %s (profile %s): %s", levelName(pr.Context), profileIDs(r.Profiles), what)
 	}
 }
 
@@ -222,11 +223,11 @@ func callProblems(v probeView, sub string, n, level, notSlot int, what string, e
 // which is valid in every context (MPI-5.0 §15.3.8.2, §15.3.8.4). The probe
 // job records every instance of the probe action and every callback, so each
 // rule judges its own records.
-var asyncCheck = harness.Define(harness.Check{
+var asyncCheck = rulebook.Define(rulebook.Check{
 	ID:    "EVENTS-SAFETY-002",
 	Needs: "events",
 	Title: "a callback registered only at MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE (valid in every context) is called for every instance, with cb_safety equal to the level required where it is called",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.8.2: "The level of MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE includes
 		// all the limitations of MPI_T_CB_REQUIRE_THREAD_SAFE [...]"; §15.3.8.4:
 		// "When an event is triggered, the implementation will select from all
@@ -235,18 +236,18 @@ var asyncCheck = harness.Define(harness.Check{
 		// the required callback safety level exceeds the highest level for
 		// which a callback function is registered for a given registration
 		// handle, the event instance is dropped."
-		{ID: "CB-7", Source: "MPI-5.0 §15.3.8.2, §15.3.8.4", Basis: harness.Normative,
+		{ID: "CB-7", Source: "MPI-5.0 §15.3.8.2, §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "a callback registered alone at MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE meets every lower requirement and gets every instance (none is dropped)",
 			Injectors: []string{"inject_events_cb_never"}, Judge: judgeAsyncCount},
 		// §15.3.8.4: "The argument cb_safety describes the safety requirements
 		// the callback function must fulfill in the current invocation."
-		{ID: "CB-1a", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "CB-1a", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "a callback registered at MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE is invoked with cb_safety equal to the level required where the event is raised (the profile's)",
 			Injectors: []string{"inject_events_cb_wrong_safety"}, Judge: judgeAsyncSafety},
 	},
 })
 
-func judgeAsyncCount(x *harness.X) harness.Verdict {
+func judgeAsyncCount(x *rulebook.X) verdict.Verdict {
 	r := needEvents(x)
 	var bad, ev []string
 	n := 0 // instances raised on the observing ranks
@@ -261,10 +262,10 @@ func judgeAsyncCount(x *harness.X) harness.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
 	}
-	return harness.Exposed(n, "instances", "raised at %s: the ASYNC_SIGNAL_SAFE callback got all %d instances", levelName(r.Profiles[0].Context), r.Profiles[0].Probe.K)
+	return rulebook.Exposed(n, "instances", "raised at %s: the ASYNC_SIGNAL_SAFE callback got all %d instances", levelName(r.Profiles[0].Context), r.Profiles[0].Probe.K)
 }
 
-func judgeAsyncSafety(x *harness.X) harness.Verdict {
+func judgeAsyncSafety(x *rulebook.X) verdict.Verdict {
 	r := needEvents(x)
 	var bad, ev []string
 	n := 0
@@ -283,7 +284,7 @@ func judgeAsyncSafety(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: the callback registered only at %s never ran (CB-7)", levelName(levelAsyncSignalSafe))
 	}
-	return harness.Exposed(n, "callbacks", "%d ASYNC_SIGNAL_SAFE callbacks got cb_safety %s", n, levelName(r.Profiles[0].Context))
+	return rulebook.Exposed(n, "callbacks", "%d ASYNC_SIGNAL_SAFE callbacks got cb_safety %s", n, levelName(r.Profiles[0].Context))
 }
 
 // probeSubs gives the probe phase's callbacks, dropped-handler calls and
@@ -296,7 +297,7 @@ type probeView struct {
 	frees   []freecbRec
 }
 
-func probeViews(x *harness.X, r *eventsRun) []probeView {
+func probeViews(x *rulebook.X, r *eventsRun) []probeView {
 	if errs := r.Probe.errors(); len(errs) > 0 {
 		x.Failf(jsonOf(errs), "rank %d: %s failed with %d", errs[0].Rank, errs[0].What, errs[0].RC)
 	}
@@ -305,7 +306,7 @@ func probeViews(x *harness.X, r *eventsRun) []probeView {
 
 // probeRecords is probeViews without judging the failed calls the probe job
 // recorded (for rules that judge those calls themselves, or not at all).
-func probeRecords(x *harness.X, r *eventsRun) []probeView {
+func probeRecords(x *rulebook.X, r *eventsRun) []probeView {
 	var out []probeView
 	phases := decode[phaseRec](r.Probe, "phase")
 	cbs := decode[cbRec](r.Probe, "cb")
@@ -336,7 +337,7 @@ func probeRecords(x *harness.X, r *eventsRun) []probeView {
 		}
 	}
 	if len(out) == 0 {
-		panic(harness.Verdict{Status: harness.Error, Reason: "the probe job has no observing rank for the profile's probe event", Evidence: r.Probe.Evidence})
+		panic(verdict.Verdict{Status: verdict.Error, Reason: "the probe job has no observing rank for the profile's probe event", Evidence: r.Probe.Evidence})
 	}
 	return out
 }

@@ -3,21 +3,22 @@ package events
 import (
 	"fmt"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Seed 002 (the MPI_T events callback requirements, "State of discussion"),
 // judged on every callback and dropped-handler call the probe and delivery
 // jobs recorded; each rule judges its own field of every record.
-var seedCheck = harness.Define(harness.Check{
+var seedCheck = rulebook.Define(rulebook.Check{
 	ID:    "EVENTS-SEED-001",
 	Needs: "events",
 	Title: "every callback identifies its registration (the allocated handle and the user data given at registration) and runs in the registering process, and none is called where a higher safety level is required than it was registered for",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// Seed 002: "The callback information should contain pointer (void*)
 		// to tool-specific storage that was provided to MPI by the tool during
 		// event registration."
-		{ID: "SEED2-1", Source: "seed 002", Basis: harness.SeedBasis,
+		{ID: "SEED2-1", Source: "seed 002", Basis: rulebook.SeedBasis,
 			Text:      "every callback gets the user_data pointer the tool gave at registration",
 			Injectors: []string{"inject_events_cb_wrong_user_data"}, Judge: seedJudge("user")},
 		// §15.3.8.4: "The argument event_registration corresponds to the
@@ -25,31 +26,31 @@ var seedCheck = harness.Define(harness.Check{
 		// the user function to the same event type and bound object
 		// combination." (Seed 002 asks the same: "Callback info must enable
 		// unambiguous identification".)
-		{ID: "CB-9", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "CB-9", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "every callback gets as event_registration the handle MPI_T_event_handle_alloc gave for its event type",
 			Injectors: []string{"inject_events_cb_wrong_identity"}, Judge: seedJudge("handle")},
 		// §15.3.8.5: "The argument event_registration corresponds to the
 		// event registration handle to which the dropped data corresponds."
-		{ID: "DROP-3", Source: "MPI-5.0 §15.3.8.5", Basis: harness.Normative,
+		{ID: "DROP-3", Source: "MPI-5.0 §15.3.8.5", Basis: rulebook.Normative,
 			Text:      "every dropped handler gets as event_registration the handle whose events were dropped",
 			Injectors: []string{"inject_events_cb_wrong_identity"}, Judge: seedJudge("dropped")},
 		// Seed 002: the same sentence: the callback runs in the process that
 		// registered it.
-		{ID: "SEED2-3", Source: "seed 002", Basis: harness.SeedBasis,
+		{ID: "SEED2-3", Source: "seed 002", Basis: rulebook.SeedBasis,
 			Text:      "every callback runs in the process that registered it",
 			Injectors: []string{"inject_events_cb_wrong_identity"}, Judge: seedJudge("pid")},
 		// §15.3.8.2/§15.3.8.4: cb_safety given at registration is the highest
 		// level the callback supports; it is never invoked where a higher one
 		// is required, and its cb_safety argument is one of the levels.
-		{ID: "CB-6", Source: "MPI-5.0 §15.3.8.2, §15.3.8.4", Basis: harness.Normative,
+		{ID: "CB-6", Source: "MPI-5.0 §15.3.8.2, §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "a callback is never invoked with a cb_safety that is no safety level or higher than the level it was registered for",
 			Injectors: []string{"inject_events_cb_wrong_safety"}, Judge: seedJudge("level")},
 	},
 })
 
 // seedJudge judges one field of every callback record.
-func seedJudge(kind string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func seedJudge(kind string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		r := needEvents(x)
 		n, dropped := 0, 0
 		tids := map[[2]int]bool{}
@@ -93,12 +94,12 @@ func seedJudge(kind string) func(x *harness.X) harness.Verdict {
 			if dropped == 0 {
 				x.Unsupported("not measurable here: no dropped handler ran")
 			}
-			return harness.Exposed(dropped, "dropped-handler calls", "%d dropped-handler calls got the registration handle whose events were dropped", dropped)
+			return rulebook.Exposed(dropped, "dropped-handler calls", "%d dropped-handler calls got the registration handle whose events were dropped", dropped)
 		}
 		if n == 0 {
 			x.Unsupported("not measurable here: no callback ran")
 		}
 		what := map[string]string{"user": "got their user_data", "handle": "got their registration handle", "pid": "ran in the registering process", "level": "ran with a cb_safety at or below their level"}[kind]
-		return harness.Exposed(n, "callbacks", "%d callbacks on %d thread(s) %s", n, len(tids), what)
+		return rulebook.Exposed(n, "callbacks", "%d callbacks on %d thread(s) %s", n, len(tids), what)
 	}
 }

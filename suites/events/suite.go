@@ -2,19 +2,23 @@
 // requirements of seed 002.
 package events
 
-import "github.com/mpits/mpits/harness"
+import (
+	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+)
 
 // Suite is the MPI_T events suite.
 var Suite = &harness.Suite{
 	Name:   "MPI_T events",
-	Checks: []harness.Check{eventInfo, metaCheck, stableCheck, callsCheck, deliverCheck, safetyCheck, asyncCheck, insideCheck, handleCheck, infoCheck, threadsCheck, seedCheck, acrossCheck, statesCheck},
-	Fixtures: []harness.Fixture{
+	Checks: []rulebook.Check{eventInfo, metaCheck, stableCheck, callsCheck, deliverCheck, safetyCheck, asyncCheck, insideCheck, handleCheck, infoCheck, threadsCheck, seedCheck, acrossCheck, statesCheck},
+	Fixtures: []mpi.Fixture{
 		{Name: "events_event_info", Sources: []string{"events/event_info.c"}},
 		{Name: "events_event_meta", Sources: []string{"events/event_meta.c"}, Headers: []string{"events/events_common.h", "events/event_meta_again.h", "events/event_meta_args.h"}},
 		{Name: "events_deliver", Sources: []string{"events/events_deliver.c"}, Headers: []string{"events/events_actions.h", "events/events_callbacks.h", "events/events_common.h"}},
 		{Name: "events_threads", Sources: []string{"events/events_threads.c"}, Headers: []string{"events/events_actions.h", "events/events_callbacks.h", "events/events_common.h"}, Flags: []string{"-pthread"}},
 	},
-	Injectors: []harness.Fixture{
+	Injectors: []mpi.Fixture{
 		injector("inject_events_index_off", "events_index_off.c"),
 		injector("inject_events_cb_wrong_safety", "events_cb_wrong_safety.c", "events_cb_wrap.h"),
 		injector("inject_events_cb_wrong_user_data", "events_cb_wrong_user_data.c", "events_cb_wrap.h"),
@@ -48,10 +52,10 @@ var Suite = &harness.Suite{
 }
 
 // injector is a fault-injector shim in fixtures/c/inject (with its headers).
-func injector(name string, files ...string) harness.Fixture {
+func injector(name string, files ...string) mpi.Fixture {
 	var src []string
 	for _, f := range files {
 		src = append(src, "inject/"+f)
 	}
-	return harness.Fixture{Name: name, Sources: src, Shared: true, Flags: []string{"-ldl"}}
+	return mpi.Fixture{Name: name, Sources: src, Shared: true, Flags: []string{"-ldl"}}
 }

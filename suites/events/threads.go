@@ -5,29 +5,30 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // MPI_T events under MPI_THREAD_MULTIPLE (MPI-5.0 §15.3.8.4): four threads
 // act at once, the THREAD_SAFE callback records every invocation and the
 // thread it ran on; each rule judges its own records.
-var threadsCheck = harness.Define(harness.Check{
+var threadsCheck = rulebook.Define(rulebook.Check{
 	ID:    "EVENTS-THREAD-001",
 	Needs: "events",
 	Title: "with 4 threads acting at once under MPI_THREAD_MULTIPLE, every event instance reaches the THREAD_SAFE callback exactly once, with its user data",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.8.4: "Once the callback function is registered, MPI will
 		// invoke the callback function for each occurrence of the event";
 		// §15.3.8.2: a THREAD_SAFE callback may "happen concurrently with any
 		// other callback including itself", so concurrency is no reason to
 		// lose or repeat an instance.
-		{ID: "CB-13", Source: "MPI-5.0 §15.3.8.2, §15.3.8.4", Basis: harness.Normative,
+		{ID: "CB-13", Source: "MPI-5.0 §15.3.8.2, §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "under MPI_THREAD_MULTIPLE, instances raised by several threads at once each reach a THREAD_SAFE callback exactly once",
 			Injectors: []string{"inject_events_cb_twice", "inject_events_cb_never"}, Judge: threadsJudge("count")},
 		// §15.3.8.4: "The argument user_data is the pointer to user-allocated
 		// memory that was passed to the MPI implementation during callback
 		// registration."
-		{ID: "CB-8t", Source: "MPI-5.0 §15.3.8.4", Basis: harness.Normative,
+		{ID: "CB-8t", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "under MPI_THREAD_MULTIPLE, with several threads raising events at once, every callback gets the user_data given at registration",
 			Injectors: []string{"inject_events_cb_wrong_user_data"}, Judge: threadsJudge("user")},
 	},
@@ -47,11 +48,11 @@ type threadsSummary struct {
 }
 
 // threadsJudge judges one kind of problem of the threads job.
-func threadsJudge(kind string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict { return runThreads(x, kind) }
+func threadsJudge(kind string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict { return runThreads(x, kind) }
 }
 
-func runThreads(x *harness.X, kind string) harness.Verdict {
+func runThreads(x *rulebook.X, kind string) verdict.Verdict {
 	var bad, ev []string
 	fail := func(e string, format string, args ...any) {
 		bad = append(bad, fmt.Sprintf(format, args...))
@@ -64,7 +65,7 @@ func runThreads(x *harness.X, kind string) harness.Verdict {
 	j.mustBeWhole()
 	trs := decode[threadsRec](j, "threads")
 	if len(trs) == 0 {
-		panic(harness.Verdict{Status: harness.Error, Reason: "events_threads wrote no threads record", Evidence: j.Evidence})
+		panic(verdict.Verdict{Status: verdict.Error, Reason: "events_threads wrote no threads record", Evidence: j.Evidence})
 	}
 	if !trs[0].Provided {
 		x.Unsupported("MPI_Init_thread(MPI_THREAD_MULTIPLE) provides less")
@@ -135,7 +136,7 @@ func runThreads(x *harness.X, kind string) harness.Verdict {
 	what := map[string]string{"count": "every instance once", "user": "every callback got its user_data"}[kind]
 	reason := fmt.Sprintf("%d threads x %d %s: %s, callbacks ran on %d thread(s), at most %d at a time", threads, ph.K, ph.Action, what, len(tids), maxc)
 	if kind == "count" {
-		return harness.Exposed(instances, "instances raised by the threads", "%s", reason)
+		return rulebook.Exposed(instances, "instances raised by the threads", "%s", reason)
 	}
-	return harness.Exposed(callbacks, "callbacks", "%s", reason)
+	return rulebook.Exposed(callbacks, "callbacks", "%s", reason)
 }

@@ -7,23 +7,25 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // MPI_T metadata across processes and over time, from one run of
 // fixtures/c/mpit/across.c on two ranks: every rank walks the variables and
 // categories before MPI_Init, after it, and after some traffic.
-var acrossCheck = harness.Define(harness.Check{
+var acrossCheck = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-ACROSS",
 	Needs: "mpit",
 	Title: "the same variable or category has the same metadata on every rank; counts never decrease, indices never move and get_info keeps its answers over a run",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.6.1: "If the name of a control variable is equivalent across
 		// connected MPI processes, the following OUT parameters must be
 		// identical: verbosity, datatype, enumtype, bind, and scope. The
 		// returned description must be equivalent." (enumtype compared by
 		// what it stands for: its name and items; handles are local.)
-		{ID: "META-16", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+		{ID: "META-16", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "control variables of the same name on two ranks have the same verbosity, datatype, enumeration, binding, scope and description",
 			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameAcrossRanks("cvar")},
 		// §15.3.7.2: "If a performance variable has an equivalent name and has
@@ -31,12 +33,12 @@ var acrossCheck = harness.Define(harness.Check{
 		// parameters must be identical: verbosity, varclass, datatype,
 		// enumtype, bind, readonly, continuous, and atomic. The returned
 		// description must be equivalent."
-		{ID: "META-17", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+		{ID: "META-17", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "performance variables of the same name and class on two ranks have the same verbosity, datatype, enumeration, binding, flags and description",
 			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameAcrossRanks("pvar")},
 		// §15.3.9.1: "If the name of a category is equivalent across connected
 		// MPI processes, then the returned description must be equivalent."
-		{ID: "META-19", Source: "MPI-5.0 §15.3.9.1", Basis: harness.Normative,
+		{ID: "META-19", Source: "MPI-5.0 §15.3.9.1", Basis: rulebook.Normative,
 			Text:      "categories of the same name on two ranks have the same description",
 			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameAcrossRanks("category")},
 		// §15.3.6.1: "MPI implementations are not allowed to change the index
@@ -47,18 +49,18 @@ var acrossCheck = harness.Define(harness.Check{
 		// corresponding return code."): the readings of CVAR-1, reported here,
 		// not judged; a count that falls or an index that names another
 		// variable is judged.
-		{ID: "CVAR-2", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+		{ID: "CVAR-2", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "the number of control variables never decreases and no index comes to name another variable, before MPI_Init, after it and after traffic",
 			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeIndicesStay("cvar")},
 		// §15.3.7.2: the same sentence for performance variables.
-		{ID: "PVAR-2", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+		{ID: "PVAR-2", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "the number of performance variables never decreases and no index comes to name another variable, before MPI_Init, after it and after traffic",
 			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeIndicesStay("pvar")},
 		// §15.3.9: "MPI implementations are not allowed to change the index of
 		// a category or delete it once it has been added to the set." and
 		// "they are not allowed to remove variables from categories or change
 		// the order in which they are returned."
-		{ID: "CAT-10", Source: "MPI-5.0 §15.3.9", Basis: harness.Normative,
+		{ID: "CAT-10", Source: "MPI-5.0 §15.3.9", Basis: rulebook.Normative,
 			Text:      "the number of categories never decreases, no index comes to name another category, and a category's members are never removed or reordered, before MPI_Init, after it and after traffic",
 			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeIndicesStay("category")},
 		// §15.3.9.2: "Starting from array index 0, each function writes up to
@@ -67,13 +69,13 @@ var acrossCheck = harness.Define(harness.Check{
 		// Otherwise, the entire set of elements is returned in the beginning
 		// entries of the array, and any remaining array entries are not
 		// modified."
-		{ID: "CAT-7", Source: "MPI-5.0 §15.3.9.2", Basis: harness.Normative,
+		{ID: "CAT-7", Source: "MPI-5.0 §15.3.9.2", Basis: rulebook.Normative,
 			Text:      "with len above a category's member count the member queries write the whole set first and leave the rest of the array alone; with len below it, len distinct members and nothing past len",
 			Injectors: []string{"inject_mpit_category_drift"}, Judge: judgeCat7},
 		// §15.3.9.2: "If two calls to this routine return the same update
 		// number, it is guaranteed that the category information has not
 		// changed between the two calls."
-		{ID: "CAT-9", Source: "MPI-5.0 §15.3.9.2", Basis: harness.Normative,
+		{ID: "CAT-9", Source: "MPI-5.0 §15.3.9.2", Basis: rulebook.Normative,
 			Text:      "while MPI_T_category_changed returns the same update number, every category keeps its name, description and members",
 			Injectors: []string{"inject_mpit_category_drift"}, Judge: judgeCat9},
 		// §15.3.6.1: "After a successful call to MPI_T_CVAR_GET_INFO for a
@@ -81,22 +83,22 @@ var acrossCheck = harness.Define(harness.Check{
 		// information about the same variable must return the same
 		// information. An MPI implementation is not allowed to alter any of the
 		// returned values."
-		{ID: "CVAR-3", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+		{ID: "CVAR-3", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_cvar_get_info of one index returns the same information every time, before MPI_Init, after it and after traffic",
 			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameOverTime("cvar")},
 		// §15.3.7.2: the same sentences for MPI_T_PVAR_GET_INFO.
-		{ID: "PVAR-3", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+		{ID: "PVAR-3", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_get_info of one index returns the same information every time, before MPI_Init, after it and after traffic",
 			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameOverTime("pvar")},
 		// §15.3.5: "Therefore, within the context of the MPI tool information
 		// interface, it is permissible to use a subset of MPI datatypes as
 		// specified below before MPI initialization." (judge: across_local.go)
-		{ID: "INIT-12", Source: "MPI-5.0 §15.3.5", Basis: harness.Normative,
+		{ID: "INIT-12", Source: "MPI-5.0 §15.3.5", Basis: rulebook.Normative,
 			Text:      "the datatype handles MPI_T_cvar_get_info and MPI_T_pvar_get_info return before MPI_Init are, compared after MPI_Init, the predefined Table 19 handles (MPI_INT, MPI_UNSIGNED, ...) get_info returns for the same variables then",
 			Injectors: []string{"inject_mpit_dt_before_init"}, Judge: judgeInit12},
 		// Table 20: "MPI_T_SCOPE_LOCAL | may be writeable, writing only
 		// affects the calling MPI process" (judge: across_local.go).
-		{ID: "CVAR-17", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+		{ID: "CVAR-17", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "a write of a LOCAL-scope control variable on rank 0 that takes (reads back) leaves the value rank 1 reads unchanged",
 			Injectors: []string{"inject_mpit_cvar_local_leak"}, Judge: judgeCvar17},
 	},
@@ -127,8 +129,8 @@ type acrossRun struct {
 	counts map[[2]int]map[string]int
 }
 
-func acrossJob(x *harness.X) *acrossRun {
-	_, recs := x.JobOnce(harness.Job{Name: "mpit_across", Ranks: 2, Program: x.Fixture("mpit_across")})
+func acrossJob(x *rulebook.X) *acrossRun {
+	_, recs := x.JobOnce(mpi.Job{Name: "mpit_across", Ranks: 2, Program: x.Fixture("mpit_across")})
 	r := &acrossRun{objs: map[string][]acrossObj{}, counts: map[[2]int]map[string]int{}}
 	for _, rec := range recs.All {
 		switch rec.Kind {
@@ -192,8 +194,8 @@ func metaDiff(a, b string) string {
 	return strings.Join(d, ", ")
 }
 
-func judgeSameAcrossRanks(kind string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeSameAcrossRanks(kind string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		r := acrossJob(x)
 		byRank := [2]map[string]acrossObj{{}, {}}
 		for _, o := range r.objs[kind] {
@@ -219,12 +221,12 @@ func judgeSameAcrossRanks(kind string) func(x *harness.X) harness.Verdict {
 		sort.Strings(bad)
 		failOn(x, bad, "")
 		// only a name both ranks have can be compared
-		return harness.Passed(len(byRank[0]), both, kindWords(kind)+" of rank 0", "%d of the same name (%s) on both ranks have the same metadata (of %d on rank 0)", both, kindWord[kind], len(byRank[0]))
+		return rulebook.Passed(len(byRank[0]), both, kindWords(kind)+" of rank 0", "%d of the same name (%s) on both ranks have the same metadata (of %d on rank 0)", both, kindWord[kind], len(byRank[0]))
 	}
 }
 
-func judgeIndicesStay(kind string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeIndicesStay(kind string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		r := acrossJob(x)
 		var bad, inactive []string
 		measured := false
@@ -277,7 +279,7 @@ func judgeIndicesStay(kind string) func(x *harness.X) harness.Verdict {
 		if len(inactive) > 0 {
 			reason += fmt.Sprintf("; %d indices that answered get_info in one walk refused it in a later one (inactive, see CVAR-1): %s", len(inactive), examples(inactive))
 		}
-		return harness.Passed(followed, compared, "indices followed from one walk to the next", "%s", reason)
+		return rulebook.Passed(followed, compared, "indices followed from one walk to the next", "%s", reason)
 	}
 }
 
@@ -305,8 +307,8 @@ func membersGrew(before, now string) bool {
 	return grew
 }
 
-func judgeSameOverTime(kind string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeSameOverTime(kind string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		r := acrossJob(x)
 		first := map[[2]int]acrossObj{}
 		var bad []string
@@ -335,7 +337,7 @@ func judgeSameOverTime(kind string) func(x *harness.X) harness.Verdict {
 		}
 		sort.Strings(bad)
 		failOn(x, bad, "")
-		return harness.Passed(n, compared, "repeated get_info answers", "%d repeated get_info answers, each the same as the first (%d of them about the object the first named)", n, compared)
+		return rulebook.Passed(n, compared, "repeated get_info answers", "%d repeated get_info answers, each the same as the first (%d of them about the object the first named)", n, compared)
 	}
 }
 
@@ -350,8 +352,8 @@ type lenRec struct {
 	UnderTried int    `json:"under_tried"`
 }
 
-func judgeCat7(x *harness.X) harness.Verdict {
-	_, recs := x.JobOnce(harness.Job{Name: "mpit_across", Ranks: 2, Program: x.Fixture("mpit_across")})
+func judgeCat7(x *rulebook.X) verdict.Verdict {
+	_, recs := x.JobOnce(mpi.Job{Name: "mpit_across", Ranks: 2, Program: x.Fixture("mpit_across")})
 	var bad []string
 	over, under := 0, 0
 	for _, r := range decode[lenRec](recs, "len") {
@@ -371,7 +373,7 @@ func judgeCat7(x *harness.X) harness.Verdict {
 	}
 	failOn(x, bad, "")
 	// the arrays are filled with a sentinel first: each query could show
-	return harness.Exposed(over+under, "member queries", "%d member queries with len above the count and %d below it (both ranks) wrote what §15.3.9.2 says", over, under)
+	return rulebook.Exposed(over+under, "member queries", "%d member queries with len above the count and %d below it (both ranks) wrote what §15.3.9.2 says", over, under)
 }
 
 type updateRec struct {
@@ -381,8 +383,8 @@ type updateRec struct {
 	Update int    `json:"update"`
 }
 
-func judgeCat9(x *harness.X) harness.Verdict {
-	_, recs := x.JobOnce(harness.Job{Name: "mpit_across", Ranks: 2, Program: x.Fixture("mpit_across")})
+func judgeCat9(x *rulebook.X) verdict.Verdict {
+	_, recs := x.JobOnce(mpi.Job{Name: "mpit_across", Ranks: 2, Program: x.Fixture("mpit_across")})
 	r := acrossJob(x)
 	var bad []string
 	// compared: pairs of walks with the same update number; cats: the
@@ -429,5 +431,5 @@ func judgeCat9(x *harness.X) harness.Verdict {
 	}
 	sort.Strings(bad)
 	failOn(x, bad, "")
-	return harness.Exposed(cats, "categories compared across walks", "categories were the same across %d pairs of walks with the same update number (%d categories compared)", compared, cats)
+	return rulebook.Exposed(cats, "categories compared across walks", "categories were the same across %d pairs of walks with the same update number (%d categories compared)", compared, cats)
 }

@@ -5,7 +5,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // INIT-12 and CVAR-17, from fixtures/c/mpit/across.c: the datatype handles
@@ -38,8 +40,8 @@ type dtBeforeSum struct {
 // initialization." A datatype get_info returns before MPI_Init is one of
 // Table 19's: compared after MPI_Init, the very handle MPI_INT, MPI_UNSIGNED,
 // ... that get_info returns for the variable then.
-func judgeInit12(x *harness.X) harness.Verdict {
-	_, recs := x.JobOnce(harness.Job{Name: "mpit_across", Ranks: 2, Program: x.Fixture("mpit_across")})
+func judgeInit12(x *rulebook.X) verdict.Verdict {
+	_, recs := x.JobOnce(mpi.Job{Name: "mpit_across", Ranks: 2, Program: x.Fixture("mpit_across")})
 	var bad []string
 	compared, other := 0, 0
 	// the first 40 mismatches of each rank and kind
@@ -87,7 +89,7 @@ func judgeInit12(x *harness.X) harness.Verdict {
 	if compared == 0 {
 		x.Unsupported("not measurable here: no variable answered get_info before MPI_Init with a Table 19 datatype (%d answered with another type)", other)
 	}
-	return harness.Exposed(compared, "variables' datatype handles", "on both ranks, the datatypes of %s variables got before MPI_Init are, after MPI_Init, the predefined handles get_info returns then (%d of a type outside Table 19 left to META-6)",
+	return rulebook.Exposed(compared, "variables' datatype handles", "on both ranks, the datatypes of %s variables got before MPI_Init are, after MPI_Init, the predefined handles get_info returns then (%d of a type outside Table 19 left to META-6)",
 		strings.Join(parts, " and "), other)
 }
 
@@ -132,8 +134,8 @@ type localDone struct {
 // Table 20 (§15.3.6.1): "MPI_T_SCOPE_LOCAL | may be writeable, writing only
 // affects the calling MPI process". Rank 0 writes, rank 1 reads the same
 // variable (by name) before and after: its value must not move.
-func judgeCvar17(x *harness.X) harness.Verdict {
-	res, recs, err := x.LaunchOnce(harness.Job{Name: "mpit_across_local", Ranks: 2, Program: x.Fixture("mpit_across"), Args: []string{"local"}})
+func judgeCvar17(x *rulebook.X) verdict.Verdict {
+	res, recs, err := x.LaunchOnce(mpi.Job{Name: "mpit_across_local", Ranks: 2, Program: x.Fixture("mpit_across"), Args: []string{"local"}})
 	if err != nil {
 		x.Errorf(res.Evidence(), "%v", err)
 	}
@@ -208,5 +210,5 @@ func judgeCvar17(x *harness.X) harness.Verdict {
 		}
 		x.Unsupported("not measurable here: no control variable of scope LOCAL took a write whose effect rank 1 could judge (%d LOCAL-scope integer variables bound to no object, %d tried on %d ranks; writes: %s%s)", d.Candidates, d.Tried, d.Ranks, reason, note)
 	}
-	return harness.Passed(len(seen), exposed, "writes that took on rank 0", "rank 0 wrote %s (of %d LOCAL-scope variables tried); rank 1 read each unchanged (%d of them a value rank 1 did not hold)%s", strings.Join(seen, ", "), d.Tried, exposed, note)
+	return rulebook.Passed(len(seen), exposed, "writes that took on rank 0", "rank 0 wrote %s (of %d LOCAL-scope variables tried); rank 1 read each unchanged (%d of them a value rank 1 did not hold)%s", strings.Join(seen, ", "), d.Tried, exposed, note)
 }

@@ -4,28 +4,30 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Binding variables to MPI objects (MPI-5.0 §15.3.2, §15.3.6.2, §15.3.7.4),
 // from fixtures/c/mpit/binding.c, one run per rule.
-var bindingCheck = harness.Define(harness.Check{
+var bindingCheck = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-BINDING",
 	Needs: "mpit",
 	Title: "variables bound to an MPI object get a handle on a valid object of their kind; for variables bound to none, obj_handle is ignored",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.2: "the variable must be bound to exactly one MPI object before
 		// it can be used"; §15.3.6.2: "This routine binds the control variable
 		// specified by the argument index to an MPI object. The object is passed
 		// in the argument obj_handle as an address to a local variable that
 		// stores the object's handle." (§15.3.7.4 alike for pvars)
-		{ID: "META-4", Source: "MPI-5.0 §15.3.2, §15.3.6.2, §15.3.7.4", Basis: harness.Normative,
+		{ID: "META-4", Source: "MPI-5.0 §15.3.2, §15.3.6.2, §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "a control or performance variable bound to a kind of object (communicator, datatype, error handler, group, info, operation, request, window) gets a handle on a valid object of that kind",
 			Injectors: []string{"inject_mpit_bind_refused"}, Judge: judgeBinding("bound")},
 		// §15.3.6.2: "The argument obj_handle is ignored if the
 		// MPI_T_CVAR_GET_INFO call for this control variable returned
 		// MPI_T_BIND_NO_OBJECT in the argument bind." (§15.3.7.4 alike)
-		{ID: "META-5", Source: "MPI-5.0 §15.3.6.2, §15.3.7.4", Basis: harness.Normative,
+		{ID: "META-5", Source: "MPI-5.0 §15.3.6.2, §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "for a variable bound to no object, handle allocation ignores obj_handle: it succeeds with a pointer to nothing valid",
 			Injectors: []string{"inject_mpit_bind_refused"}, Judge: judgeBinding("noobject")},
 	},
@@ -39,9 +41,9 @@ type bindRec struct {
 	RC     string `json:"rc"`
 }
 
-func judgeBinding(mode string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
-		res, recs, err := x.LaunchOnce(harness.Job{Name: "mpit_binding_" + mode, Ranks: 1, Program: x.Fixture("mpit_binding"), Args: []string{mode}})
+func judgeBinding(mode string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
+		res, recs, err := x.LaunchOnce(mpi.Job{Name: "mpit_binding_" + mode, Ranks: 1, Program: x.Fixture("mpit_binding"), Args: []string{mode}})
 		if recs == nil {
 			if res.OK() {
 				x.Errorf(res.Evidence(), "%v", err)
@@ -83,7 +85,7 @@ func judgeBinding(mode string) func(x *harness.X) harness.Verdict {
 			kinds = append(kinds, fmt.Sprintf("%d %s", n, k))
 		}
 		// each handle_alloc returned and could have refused
-		return harness.Exposed(len(got), "handle allocations", "%d handles allocated: %s", len(got), strings.Join(sortedStrings(kinds), ", "))
+		return rulebook.Exposed(len(got), "handle allocations", "%d handles allocated: %s", len(got), strings.Join(sortedStrings(kinds), ", "))
 	}
 }
 

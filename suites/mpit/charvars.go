@@ -3,7 +3,8 @@ package mpit
 import (
 	"fmt"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // META-7 and META-8: MPI_CHAR control variables, from the reads run of
@@ -20,7 +21,7 @@ type charVarRec struct {
 	Value string `json:"value"`
 }
 
-func charVars(x *harness.X) []charVarRec {
+func charVars(x *rulebook.X) []charVarRec {
 	job, _ := cvarReadsJob(x)
 	res, recs, err := x.LaunchOnce(job)
 	if err != nil {
@@ -41,7 +42,7 @@ func charVars(x *harness.X) []charVarRec {
 // must be large enough to include any valid value, including its
 // terminating null character." The values the variables hold are valid
 // ones: each, with its NUL, fits in the count.
-func judgeMeta7(x *harness.X) harness.Verdict {
+func judgeMeta7(x *rulebook.X) verdict.Verdict {
 	var bad []string
 	longest, count := -1, 0
 	cv := charVars(x)
@@ -64,7 +65,7 @@ func judgeMeta7(x *harness.X) harness.Verdict {
 			nonEmpty++
 		}
 	}
-	return harness.Passed(len(cv), nonEmpty, "MPI_CHAR control variables", "%d MPI_CHAR control variables, %d of them not empty: each value read fits its count with its NUL (longest %d characters, count %d)", len(cv), nonEmpty, longest, count)
+	return rulebook.Passed(len(cv), nonEmpty, "MPI_CHAR control variables", "%d MPI_CHAR control variables, %d of them not empty: each value read fits its count with its NUL (longest %d characters, count %d)", len(cv), nonEmpty, longest, count)
 }
 
 // §15.3.5: "The use of the datatype MPI_CHAR in the MPI tool information
@@ -72,7 +73,7 @@ func judgeMeta7(x *harness.X) harness.Verdict {
 // the C language." ... "The contents of returned MPI_CHAR arrays are only
 // defined from index 0 through the location of the first null character."
 // A read into count bytes returns a NUL among them.
-func judgeMeta8(x *harness.X) harness.Verdict {
+func judgeMeta8(x *rulebook.X) verdict.Verdict {
 	var bad []string
 	cv := charVars(x)
 	for _, c := range cv {
@@ -87,5 +88,5 @@ func judgeMeta8(x *harness.X) harness.Verdict {
 	failOn(x, bad, "")
 	// the buffer is filled with 0xA5 first: a NUL the library did not
 	// write shows
-	return harness.Exposed(len(cv), "MPI_CHAR control variables", "%d MPI_CHAR control variables read: each array NUL-terminated within its count", len(cv))
+	return rulebook.Exposed(len(cv), "MPI_CHAR control variables", "%d MPI_CHAR control variables read: each array NUL-terminated within its count", len(cv))
 }

@@ -4,18 +4,20 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 	. "github.com/onsi/gomega"
 )
 
 // Control variable indices (MPI-5.0 §15.3.6.1), from one run of
 // fixtures/c/mpit/cvar_index.c after MPI_Init: get_info on every index below
 // MPI_T_cvar_get_num, and MPI_T_cvar_get_index on every name it gives.
-var cvarIndex = harness.Define(harness.Check{
+var cvarIndex = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-CVAR-INDEX-001",
 	Needs: "mpit",
 	Title: "every control variable index below the count answers MPI_T_cvar_get_info, and MPI_T_cvar_get_index(name) gives it back",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.6.1: "An MPI implementation exports a set of N control variables
 		// through the MPI tool information interface. If N is zero, then the MPI
 		// implementation does not export any control variables, otherwise the
@@ -31,12 +33,12 @@ var cvarIndex = harness.Define(harness.Check{
 		// MPI_T_ERR_INVALID_INDEX from MPI_T_cvar_get_info ("if (err!=MPI_SUCCESS
 		// && err!=MPI_T_ERR_INVALID_INDEX) return err;"): the text can be read
 		// as allowing indices below the count that get_info refuses.
-		{ID: "CVAR-1", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Interpretation,
+		{ID: "CVAR-1", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Interpretation,
 			Text:  "MPI_T_cvar_get_info answers every index from 0 to MPI_T_cvar_get_num - 1 (reading 1) or refuses some, as inactive variables (reading 2): which reading the library follows",
 			Judge: judgeCvar1},
 		// §15.3.6.1 (MPI_T_CVAR_GET_INDEX): "OUT cvar_index | index of the
 		// control variable"; "This routine returns MPI_SUCCESS on success".
-		{ID: "CVAR-7", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+		{ID: "CVAR-7", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_cvar_get_index(name) of every control variable get_info answers returns MPI_SUCCESS and its index",
 			Injectors: []string{"inject_mpit_cvar_index_off"}, Judge: judgeCvar7},
 	},
@@ -54,15 +56,15 @@ type infoFailed struct {
 	RC    string `json:"rc"`
 }
 
-func cvarIndexJob(x *harness.X) (*harness.Records, cvarSummary) {
+func cvarIndexJob(x *rulebook.X) (*mpi.Records, cvarSummary) {
 	if x.Caps.AfterInit.Cvars < 0 {
 		x.Unsupported("MPI_T_cvar_get_num could not be asked after MPI_Init (%s)", x.Caps.AfterInit.Note)
 	}
 	if x.Caps.AfterInit.Cvars == 0 {
 		x.Unsupported("not measurable here: MPI_T_cvar_get_num gives 0 after MPI_Init")
 	}
-	_, recs := x.JobOnce(harness.Job{Name: "mpit_cvar_index", Ranks: 1, Program: x.Fixture("mpit_cvar_index")})
-	sums, err := harness.DecodeKind[cvarSummary](recs, "summary")
+	_, recs := x.JobOnce(mpi.Job{Name: "mpit_cvar_index", Ranks: 1, Program: x.Fixture("mpit_cvar_index")})
+	sums, err := mpi.DecodeKind[cvarSummary](recs, "summary")
 	x.Expect(err).NotTo(HaveOccurred())
 	x.Expect(sums).To(HaveLen(1), "summary records")
 	s := sums[0]
@@ -70,7 +72,7 @@ func cvarIndexJob(x *harness.X) (*harness.Records, cvarSummary) {
 	return recs, s
 }
 
-func judgeCvar1(x *harness.X) harness.Verdict {
+func judgeCvar1(x *rulebook.X) verdict.Verdict {
 	recs, s := cvarIndexJob(x)
 	refused := decode[infoFailed](recs, "info_failed")
 	var ex []string
@@ -80,7 +82,7 @@ func judgeCvar1(x *harness.X) harness.Verdict {
 	return indexReading("control variable", s.Num, ex)
 }
 
-func judgeCvar7(x *harness.X) harness.Verdict {
+func judgeCvar7(x *rulebook.X) verdict.Verdict {
 	recs, s := cvarIndexJob(x)
 	var bad []string
 	for _, r := range recs.Kind("mismatch", 0) {
@@ -93,7 +95,7 @@ func judgeCvar7(x *harness.X) harness.Verdict {
 		x.Unsupported("not measurable here: MPI_T_cvar_get_info answered no index")
 	}
 	// the index asked for is preset to -1: each answer could be wrong
-	return harness.Exposed(s.Checked, "control variables", "%d control variables round-trip", s.Checked)
+	return rulebook.Exposed(s.Checked, "control variables", "%d control variables round-trip", s.Checked)
 }
 
 func first(s []string) string {

@@ -5,7 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // The judges of MPIT-CVAR-RW-001 (cvars.go): CVAR-10, -11, -12 and -X3
@@ -25,7 +26,7 @@ type cvarReadsOut struct {
 
 // cvarReads is the reads run (one job for every rule that judges it):
 // Error when it died or wrote no summary.
-func cvarReads(x *harness.X) *cvarReadsOut {
+func cvarReads(x *rulebook.X) *cvarReadsOut {
 	job, envName := cvarReadsJob(x)
 	res, recs, err := x.LaunchOnce(job)
 	if err != nil {
@@ -88,14 +89,14 @@ func (o *cvarReadsOut) stoppedBefore(step int) int {
 
 // needReads ends a rule unsupported when no variable was read through a
 // handle.
-func (o *cvarReadsOut) needReads(x *harness.X) {
+func (o *cvarReadsOut) needReads(x *rulebook.X) {
 	if o.sum.Read == 0 {
 		x.Unsupported("not measurable here: none of the %d control variables was read through a handle", o.sum.Num)
 	}
 }
 
 // CVAR-10: a handle for every variable, and no read past its count.
-func judgeCvar10(x *harness.X) harness.Verdict {
+func judgeCvar10(x *rulebook.X) verdict.Verdict {
 	o := cvarReads(x)
 	var bad []string
 	for _, r := range o.reads {
@@ -112,12 +113,12 @@ func judgeCvar10(x *harness.X) harness.Verdict {
 	o.needReads(x)
 	// each variable read got a handle (which could have been refused) and
 	// a read into canaries after the count
-	return harness.Exposed(o.sum.Read, "control variables read through a handle", "MPI_T_cvar_handle_alloc gave a handle for every control variable asked (each bound to an object this fixture made), and %d of the %d were read through one; none of the %d reads that succeeded wrote past the handle's count",
+	return rulebook.Exposed(o.sum.Read, "control variables read through a handle", "MPI_T_cvar_handle_alloc gave a handle for every control variable asked (each bound to an object this fixture made), and %d of the %d were read through one; none of the %d reads that succeeded wrote past the handle's count",
 		o.sum.Read, o.sum.Num, max(o.sum.Read-o.stoppedBefore(stepOverrun), 0))
 }
 
 // CVAR-11: freeing a handle sets it to MPI_T_CVAR_HANDLE_NULL.
-func judgeCvar11(x *harness.X) harness.Verdict {
+func judgeCvar11(x *rulebook.X) verdict.Verdict {
 	o := cvarReads(x)
 	var bad []string
 	for _, r := range o.reads {
@@ -131,13 +132,13 @@ func judgeCvar11(x *harness.X) harness.Verdict {
 	// that went wrong earlier is another rule's); a valid handle is not
 	// MPI_T_CVAR_HANDLE_NULL, so each free had to write the handle
 	freed := max(o.sum.Read-o.stoppedBefore(stepFree), 0)
-	return harness.Exposed(freed, "handles freed", "MPI_T_cvar_handle_free succeeded and set the handle to MPI_T_CVAR_HANDLE_NULL for each of the %d control variables read within its count (of %d read through a handle)",
+	return rulebook.Exposed(freed, "handles freed", "MPI_T_cvar_handle_free succeeded and set the handle to MPI_T_CVAR_HANDLE_NULL for each of the %d control variables read within its count (of %d read through a handle)",
 		freed, o.sum.Read)
 }
 
 // CVAR-12: a read through a valid handle succeeds (or finds the variable
 // inactive).
-func judgeCvar12(x *harness.X) harness.Verdict {
+func judgeCvar12(x *rulebook.X) verdict.Verdict {
 	o := cvarReads(x)
 	var bad, inactive []string
 	for _, r := range o.reads {
@@ -154,11 +155,11 @@ func judgeCvar12(x *harness.X) harness.Verdict {
 	if len(inactive) > 0 {
 		reason += fmt.Sprintf("; %d read as inactive (MPI_T_ERR_INVALID_INDEX), e.g. %s", len(inactive), inactive[0])
 	}
-	return harness.Exposed(o.sum.Read, "reads through a handle", "%s", reason)
+	return rulebook.Exposed(o.sum.Read, "reads through a handle", "%s", reason)
 }
 
 // CVAR-X3: the variable set through the environment reads the value set.
-func judgeCvarX3(x *harness.X) harness.Verdict {
+func judgeCvarX3(x *rulebook.X) verdict.Verdict {
 	o := cvarReads(x)
 	if o.envName == "" {
 		var names []string
@@ -184,7 +185,7 @@ func judgeCvarX3(x *harness.X) harness.Verdict {
 	failOn(x, bad, o.ev)
 	// envValue (4711) is the default of none of envCandidates: a library
 	// that ignored the environment would read its default
-	return harness.Exposed(len(good), "variables set through the environment", "%s", strings.Join(good, "; "))
+	return rulebook.Exposed(len(good), "variables set through the environment", "%s", strings.Join(good, "; "))
 }
 
 // cvarWritesOut is the writes run: one write per variable bound to no
@@ -192,14 +193,14 @@ func judgeCvarX3(x *harness.X) harness.Verdict {
 type cvarWritesOut struct {
 	writes []cvarWriteRec
 	tries  map[int]cvarTryRec // by index: the variable each item was about to write
-	died   []harness.Died     // item i writes variable i
+	died   []rulebook.Died    // item i writes variable i
 	ev     string
 }
 
 // cvarWrites is the writes run, again from the variable after any whose
 // write killed the process (one chain of runs for every rule that judges
 // it).
-func cvarWrites(x *harness.X) *cvarWritesOut {
+func cvarWrites(x *rulebook.X) *cvarWritesOut {
 	job, _ := cvarReadsJob(x)
 	job.Name, job.Args = "mpit_cvar_rw_writes", []string{"writes"}
 	res := x.LaunchResuming(job)
@@ -237,7 +238,7 @@ func (o *cvarWritesOut) deaths(ofReadOnly bool) []string {
 func (r cvarWriteRec) who() string { return fmt.Sprintf("%s (%d, scope %s)", r.Name, r.Index, r.Scope) }
 
 // CVAR-13: an accepted write reads back, and the old value writes back.
-func judgeCvar13(x *harness.X) harness.Verdict {
+func judgeCvar13(x *rulebook.X) verdict.Verdict {
 	o := cvarWrites(x)
 	var bad []string
 	accepted, changed := 0, 0
@@ -264,7 +265,7 @@ func judgeCvar13(x *harness.X) harness.Verdict {
 	// only a write of a different value can show that it did not set the
 	// variable: one of the value already there (strings, variables with
 	// no other valid value) reads back the same either way
-	return harness.Passed(accepted, changed, "accepted writes", "%d writes MPI_T_cvar_write accepted (of %d writes of writable-scope variables) read back the value written; %d of them wrote a different value, and writing the old value back succeeded and read it back (the other %d wrote the value already there)",
+	return rulebook.Passed(accepted, changed, "accepted writes", "%d writes MPI_T_cvar_write accepted (of %d writes of writable-scope variables) read back the value written; %d of them wrote a different value, and writing the old value back succeeded and read it back (the other %d wrote the value already there)",
 		accepted, writableScopeWrites(o.writes), changed, accepted-changed)
 }
 
@@ -296,7 +297,7 @@ func writableScopeWrites(ws []cvarWriteRec) int {
 
 // CVAR-14: a write of a writable scope succeeds or is refused, and a
 // refused write leaves the value.
-func judgeCvar14(x *harness.X) harness.Verdict {
+func judgeCvar14(x *rulebook.X) verdict.Verdict {
 	o := cvarWrites(x)
 	var bad []string
 	accepted, refusedChanged := 0, 0
@@ -333,12 +334,12 @@ func judgeCvar14(x *harness.X) harness.Verdict {
 	} else {
 		reason += ", none was refused"
 	}
-	return harness.Exposed(accepted+n, "writes of writable-scope variables", "%s", reason)
+	return rulebook.Exposed(accepted+n, "writes of writable-scope variables", "%s", reason)
 }
 
 // CVAR-15: a write of a read-only scope is refused with
 // MPI_T_ERR_CVAR_SET_NEVER and leaves the value.
-func judgeCvar15(x *harness.X) harness.Verdict {
+func judgeCvar15(x *rulebook.X) verdict.Verdict {
 	o := cvarWrites(x)
 	var bad []string
 	n := 0
@@ -363,5 +364,5 @@ func judgeCvar15(x *harness.X) harness.Verdict {
 	_, by := countsBy(scopes)
 	// each write could have returned another code; that the value stayed
 	// shows nothing here, each write being of the value just read
-	return harness.Exposed(n, "writes of read-only variables", "%d writes of read-only variables (%s), each of the value just read, returned MPI_T_ERR_CVAR_SET_NEVER (that the value stayed shows nothing: it was the value written)", n, strings.Join(by, ", "))
+	return rulebook.Exposed(n, "writes of read-only variables", "%d writes of read-only variables (%s), each of the value just read, returned MPI_T_ERR_CVAR_SET_NEVER (that the value stayed shows nothing: it was the value written)", n, strings.Join(by, ", "))
 }

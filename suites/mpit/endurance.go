@@ -4,27 +4,29 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Endurance: many cycles of MPI_T initialization, and of sessions and
 // handles, in one process (fixtures/c/mpit/endurance.c, a few seconds each).
 // A failed call, a crash or a hang is the verdict; the resident set's
 // growth per cycle is reported, never judged.
-var enduranceCheck = harness.Define(harness.Check{
+var enduranceCheck = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-ENDURANCE",
 	Needs: "mpit",
 	Title: "thousands of MPI_T init/finalize cycles, and of session and handle cycles, in one process neither fail nor crash (memory growth reported)",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.4: "Further, additional calls to MPI_T_INIT_THREAD after one or
 		// more calls to MPI_T_FINALIZE are permissible." How often is not
 		// bounded, nor is it said that resources are returned: quality.
-		{ID: "END-1", Source: "MPI-5.0 §15.3.4", Basis: harness.Quality,
+		{ID: "END-1", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Quality,
 			Text:      "MPI_T init/finalize cycles after MPI_Init (up to 4000, or 3 s) all succeed without a crash",
 			Injectors: []string{"inject_mpit_cycle_breaks"}, Judge: judgeEndurance("tool")},
 		// §15.3.7.3-4: sessions and handles are created and freed; nothing
 		// bounds how often: quality.
-		{ID: "END-2", Source: "MPI-5.0 §15.3.7.3, §15.3.7.4", Basis: harness.Quality,
+		{ID: "END-2", Source: "MPI-5.0 §15.3.7.3, §15.3.7.4", Basis: rulebook.Quality,
 			Text:      "pvar session create/free cycles, each allocating and freeing a handle of every NO_OBJECT performance variable, and control variable handle cycles all succeed without a crash",
 			Injectors: []string{"inject_mpit_cycle_breaks"}, Judge: judgeEndurance("handles")},
 		// Table 23 (§15.3.10) names MPI_T_ERR_OUT_OF_HANDLES "No more handles
@@ -34,7 +36,7 @@ var enduranceCheck = harness.Define(harness.Check{
 		// says that running out must return these (§15.3.10 leaves errors
 		// undefined): quality. Bounded at 100000 held (or 2 s) per kind; a
 		// library that gives them all passes with the count.
-		{ID: "ERR-5", Source: "MPI-5.0 §15.3.10", Basis: harness.Quality,
+		{ID: "ERR-5", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Quality,
 			Text:      "allocating control variable handles, pvar sessions and pvar handles without freeing them (up to 100000 each) either succeeds every time or ends with MPI_T_ERR_OUT_OF_HANDLES / MPI_T_ERR_OUT_OF_SESSIONS, never another error or a crash",
 			Injectors: []string{"inject_mpit_out_of_handles"}, Judge: judgeErr5},
 	},
@@ -52,9 +54,9 @@ type cycleFailed struct {
 	RC    string `json:"rc"`
 }
 
-func judgeEndurance(mode string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
-		res, recs, err := x.LaunchOnce(harness.Job{Name: "mpit_endurance_" + mode, Ranks: 1, Program: x.Fixture("mpit_endurance"), Args: []string{mode}})
+func judgeEndurance(mode string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
+		res, recs, err := x.LaunchOnce(mpi.Job{Name: "mpit_endurance_" + mode, Ranks: 1, Program: x.Fixture("mpit_endurance"), Args: []string{mode}})
 		if recs == nil {
 			if res.OK() {
 				x.Errorf(res.Evidence(), "%v", err)
@@ -90,13 +92,13 @@ func judgeEndurance(mode string) func(x *harness.X) harness.Verdict {
 		}
 		// each cycle could have failed or killed the process
 		items := map[string]string{"tool": "MPI_T init/finalize cycles", "handles": "session and handle cycles"}[mode]
-		return harness.Exposed(end.Cycle, items, "%d cycles in %.1f s, all succeeded; resident set %d KiB to %d KiB, %+.0f bytes per cycle over the second half", end.Cycle, end.Seconds, first.RSSKiB, end.RSSKiB, per)
+		return rulebook.Exposed(end.Cycle, items, "%d cycles in %.1f s, all succeeded; resident set %d KiB to %d KiB, %+.0f bytes per cycle over the second half", end.Cycle, end.Seconds, first.RSSKiB, end.RSSKiB, per)
 	}
 }
 
 // diedExhausting says whether the handles run died while running out of
 // handles or sessions, after its cycles: ERR-5's death, not END-2's.
-func diedExhausting(recs *harness.Records) bool {
+func diedExhausting(recs *mpi.Records) bool {
 	return recs != nil && len(recs.Kind("done", 0)) > 0 && len(recs.Kind("exhaust_try", 0)) > 0 && len(recs.Kind("exhaust_end", 0)) == 0
 }
 
@@ -119,8 +121,8 @@ type exhaustRec struct {
 // Table 23: "MPI_T_ERR_OUT_OF_HANDLES | No more handles available" (handle
 // procedures), "MPI_T_ERR_OUT_OF_SESSIONS | No more sessions available"
 // (session procedures).
-func judgeErr5(x *harness.X) harness.Verdict {
-	res, recs, err := x.LaunchOnce(harness.Job{Name: "mpit_endurance_handles", Ranks: 1, Program: x.Fixture("mpit_endurance"), Args: []string{"handles"}})
+func judgeErr5(x *rulebook.X) verdict.Verdict {
+	res, recs, err := x.LaunchOnce(mpi.Job{Name: "mpit_endurance_handles", Ranks: 1, Program: x.Fixture("mpit_endurance"), Args: []string{"handles"}})
 	if recs == nil {
 		x.Errorf(res.Evidence(), "the handles run left no records: %v (%s)", err, res.Problem())
 	}
@@ -156,5 +158,5 @@ func judgeErr5(x *harness.X) harness.Verdict {
 		x.Unsupported("not measurable here: nothing to allocate (no control variable or performance variable bound to no object)")
 	}
 	// each kind's allocations could have ended in another error or a crash
-	return harness.Exposed(len(seen), "kinds of handle or session allocated without freeing", "%s", strings.Join(seen, "; "))
+	return rulebook.Exposed(len(seen), "kinds of handle or session allocated without freeing", "%s", strings.Join(seen, "; "))
 }

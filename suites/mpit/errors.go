@@ -5,20 +5,22 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // MPI_T return codes and error handlers (MPI-5.0 §15.3.10, §9.4), from one
 // run of fixtures/c/mpit/errors.c.
-var errorsCheck = harness.Define(harness.Check{
+var errorsCheck = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-ERRORS",
 	Needs: "mpit",
 	Title: "MPI_T return codes: no error handler runs, the MPI_T_ERR_* codes are distinct and in range, and what MPI_Error_class and MPI_Error_string make of them",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.10: "Regardless of whether the return code is MPI_SUCCESS or
 		// indicates that the procedure abnormally terminated, the MPI process
 		// continues normal execution and does not invoke any MPI error handler."
-		{ID: "ERR-1", Source: "MPI-5.0 §15.3.10", Basis: harness.Normative,
+		{ID: "ERR-1", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Normative,
 			Text:      "no MPI_T routine invokes an MPI error handler, whether it succeeds or fails with a code the text names",
 			Injectors: []string{"inject_mpit_errhandler_call"}, Judge: judgeErr1},
 		// §15.3.1: "The values of the constants are monotonic in the order
@@ -26,32 +28,32 @@ var errorsCheck = harness.Define(harness.Check{
 		// MPI_T_VERBOSITY_USER_DETAIL < ... < MPI_T_VERBOSITY_MPIDEV_ALL."
 		// (The project's checklist has this as an interpretation; the text
 		// states it.)
-		{ID: "META-1", Source: "MPI-5.0 §15.3.1", Basis: harness.Normative,
+		{ID: "META-1", Source: "MPI-5.0 §15.3.1", Basis: rulebook.Normative,
 			Text:      "the nine verbosity constants increase strictly in the order of §15.3.1's table",
 			Injectors: []string{"inject_mpit_verbosity_order"}, Judge: judgeMeta1},
 		// The same sentence of §15.3.10: after MPI_T calls that failed, the
 		// process "continues normal execution": MPI works.
-		{ID: "INIT-11", Source: "MPI-5.0 §15.3.10", Basis: harness.Normative,
+		{ID: "INIT-11", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Normative,
 			Text:      "after MPI_T calls that failed with the codes the text names, MPI routines still work (an MPI_Allreduce gives the right sum)",
 			Injectors: []string{"inject_mpit_failure_sticks"}, Judge: judgeInit11},
 		// §15.3.10: "All return codes with the prefix MPI_T_ERR_ must be unique
 		// values and cannot overlap with any error codes or error classes
 		// returned by the MPI implementation. They must also satisfy 0 =
 		// MPI_SUCCESS < MPI_T_ERR_ XXX ≤ MPI_ERR_LASTCODE."
-		{ID: "ERR-2", Source: "MPI-5.0 §15.3.10", Basis: harness.Normative,
+		{ID: "ERR-2", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Normative,
 			Text:      "the MPI_T_ERR_* codes are distinct, lie in (MPI_SUCCESS, MPI_ERR_LASTCODE] and equal no MPI error class of §9.4",
 			Injectors: []string{"inject_mpit_code_overlap"}, Judge: judgeErr2},
 		// §9.4: "The function MPI_ERROR_CLASS maps each standard error code
 		// (error class) onto itself." The MPI_T_ERR_* codes are "return codes"
 		// (Table 23), not among the error classes of Tables 7-8: whether they
 		// are error classes MPI_Error_class maps onto themselves is a reading.
-		{ID: "ERR-7", Source: "MPI-5.0 §9.4, §15.3.10", Basis: harness.Interpretation,
+		{ID: "ERR-7", Source: "MPI-5.0 §9.4, §15.3.10", Basis: rulebook.Interpretation,
 			Text:  "MPI_Error_class maps each MPI_T_ERR_* code onto itself (reading 1: they are error classes) or not (reading 2: they are return codes only): which reading the library follows",
 			Judge: judgeErr7},
 		// §9.4 defines MPI_Error_string for error codes and classes; what text
 		// an MPI_T_ERR_* code gets is not said: a library that names them helps
 		// the user who prints a failed MPI_T call's code.
-		{ID: "ERR-8", Source: "MPI-5.0 §9.4, §15.3.10", Basis: harness.Quality,
+		{ID: "ERR-8", Source: "MPI-5.0 §9.4, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_Error_string gives each MPI_T_ERR_* code a text of its own, not another code's and not an \"unknown\" one",
 			Injectors: []string{"inject_mpit_error_string_same"}, Judge: judgeErr8},
 	},
@@ -82,16 +84,16 @@ type mpiClassRec struct {
 const errorsRanks = 2
 
 // errorsRun is the errors job with the records of every rank.
-func errorsRun(x *harness.X) *harness.Records {
-	_, recs := x.JobOnce(harness.Job{Name: "mpit_errors", Ranks: errorsRanks, Program: x.Fixture("mpit_errors")})
+func errorsRun(x *rulebook.X) *mpi.Records {
+	_, recs := x.JobOnce(mpi.Job{Name: "mpit_errors", Ranks: errorsRanks, Program: x.Fixture("mpit_errors")})
 	return recs
 }
 
 // errorsJob is rank 0's records of the errors job: every rank makes the
 // same calls, and the rules but INIT-11 judge one rank's.
-func errorsJob(x *harness.X) *harness.Records {
+func errorsJob(x *rulebook.X) *mpi.Records {
 	recs := errorsRun(x)
-	rank0 := &harness.Records{Fixture: recs.Fixture}
+	rank0 := &mpi.Records{Fixture: recs.Fixture}
 	for _, r := range recs.All {
 		if r.Rank == 0 {
 			rank0.All = append(rank0.All, r)
@@ -100,7 +102,7 @@ func errorsJob(x *harness.X) *harness.Records {
 	return rank0
 }
 
-func toolClasses(x *harness.X) []errClassRec {
+func toolClasses(x *rulebook.X) []errClassRec {
 	cls := decode[errClassRec](errorsJob(x), "class")
 	if len(cls) == 0 {
 		x.Errorf("", "mpit_errors recorded no MPI_T_ERR_* code")
@@ -108,7 +110,7 @@ func toolClasses(x *harness.X) []errClassRec {
 	return cls
 }
 
-func judgeErr1(x *harness.X) harness.Verdict {
+func judgeErr1(x *rulebook.X) verdict.Verdict {
 	recs := decode[errHandlerRec](errorsJob(x), "handler")
 	if len(recs) == 0 {
 		x.Errorf("", "mpit_errors recorded no MPI_T call")
@@ -127,10 +129,10 @@ func judgeErr1(x *harness.X) harness.Verdict {
 	failOn(x, bad, "")
 	// the rule covers calls that succeed as well as those that fail: each
 	// could have invoked the handler set on MPI_COMM_WORLD and MPI_COMM_SELF
-	return harness.Exposed(len(recs), "MPI_T calls", "%d MPI_T calls, %d of them failing (%s), invoked no error handler", len(recs), len(failing), examples(failing))
+	return rulebook.Exposed(len(recs), "MPI_T calls", "%d MPI_T calls, %d of them failing (%s), invoked no error handler", len(recs), len(failing), examples(failing))
 }
 
-func judgeErr2(x *harness.X) harness.Verdict {
+func judgeErr2(x *rulebook.X) verdict.Verdict {
 	recs := errorsJob(x)
 	tool := toolClasses(x)
 	last, classes := 0, map[int][]string{}
@@ -159,10 +161,10 @@ func judgeErr2(x *harness.X) harness.Verdict {
 		}
 	}
 	failOn(x, bad, "")
-	return harness.Exposed(len(tool), "MPI_T_ERR_* codes", "%d MPI_T_ERR_* codes, distinct, in (0, %d], none equal to any of %d MPI error classes", len(tool), last, len(classes))
+	return rulebook.Exposed(len(tool), "MPI_T_ERR_* codes", "%d MPI_T_ERR_* codes, distinct, in (0, %d], none equal to any of %d MPI error classes", len(tool), last, len(classes))
 }
 
-func judgeErr7(x *harness.X) harness.Verdict {
+func judgeErr7(x *rulebook.X) verdict.Verdict {
 	var other []string
 	tool := toolClasses(x)
 	for _, c := range tool {
@@ -172,14 +174,14 @@ func judgeErr7(x *harness.X) harness.Verdict {
 	}
 	// the class is preset to -1: each code's answer shows a reading
 	if len(other) == 0 {
-		return harness.Exposed(len(tool), "MPI_T_ERR_* codes", "reading 1: MPI_Error_class maps all %d MPI_T_ERR_* codes onto themselves", len(tool))
+		return rulebook.Exposed(len(tool), "MPI_T_ERR_* codes", "reading 1: MPI_Error_class maps all %d MPI_T_ERR_* codes onto themselves", len(tool))
 	}
-	v := harness.Exposed(len(tool), "MPI_T_ERR_* codes", "reading 2: MPI_Error_class does not map %d of %d MPI_T_ERR_* codes onto themselves: %s", len(other), len(tool), examples(other))
+	v := rulebook.Exposed(len(tool), "MPI_T_ERR_* codes", "reading 2: MPI_Error_class does not map %d of %d MPI_T_ERR_* codes onto themselves: %s", len(other), len(tool), examples(other))
 	v.Evidence = strings.Join(other, "\n")
 	return v
 }
 
-func judgeErr8(x *harness.X) harness.Verdict {
+func judgeErr8(x *rulebook.X) verdict.Verdict {
 	tool := toolClasses(x)
 	byText := map[string][]string{}
 	var bad []string
@@ -209,7 +211,7 @@ func judgeErr8(x *harness.X) harness.Verdict {
 	}
 	failOn(x, bad, strings.Join(all, "\n"))
 	// the text buffer starts empty: a text the library did not write shows
-	return harness.Exposed(len(tool), "MPI_T_ERR_* codes", "MPI_Error_string gives each of the %d MPI_T_ERR_* codes its own text", len(tool))
+	return rulebook.Exposed(len(tool), "MPI_T_ERR_* codes", "MPI_Error_string gives each of the %d MPI_T_ERR_* codes its own text", len(tool))
 }
 
 type afterFailures struct {
@@ -218,7 +220,7 @@ type afterFailures struct {
 	Want        int `json:"want"`
 }
 
-func judgeInit11(x *harness.X) harness.Verdict {
+func judgeInit11(x *rulebook.X) verdict.Verdict {
 	recs := errorsRun(x)
 	// the failed MPI_T calls of each rank, then the reduction over all
 	// ranks (the sum of 3 from each)
@@ -258,10 +260,10 @@ func judgeInit11(x *harness.X) harness.Verdict {
 		x.Errorf("", "mpit_errors recorded the MPI_Allreduce after the failed calls on %d of %d ranks", ranks, errorsRanks)
 	}
 	failOn(x, bad, "")
-	return harness.Exposed(total, "failed MPI_T calls", "after %s failed MPI_T calls on the %d ranks, MPI_Allreduce over them gave %d on every rank", strings.Join(counts, " and "), errorsRanks, 3*errorsRanks)
+	return rulebook.Exposed(total, "failed MPI_T calls", "after %s failed MPI_T calls on the %d ranks, MPI_Allreduce over them gave %d on every rank", strings.Join(counts, " and "), errorsRanks, 3*errorsRanks)
 }
 
-func judgeMeta1(x *harness.X) harness.Verdict {
+func judgeMeta1(x *rulebook.X) verdict.Verdict {
 	v := decode[struct {
 		Values []int `json:"values"`
 	}](errorsJob(x), "verbosity")
@@ -273,5 +275,5 @@ func judgeMeta1(x *harness.X) harness.Verdict {
 			x.Failf("", "the verbosity constants do not increase in table order: %v (the %d. is not above the %d.)", v[0].Values, i+1, i)
 		}
 	}
-	return harness.Exposed(len(v[0].Values), "verbosity constants", "the verbosity constants increase in table order: %v", v[0].Values)
+	return rulebook.Exposed(len(v[0].Values), "verbosity constants", "the verbosity constants increase in table order: %v", v[0].Values)
 }

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // What the native mpi.h and library owe the tool chapter of the MPI version
@@ -18,33 +20,33 @@ import (
 // header judges compile a small probe with the implementation's compiler (a
 // name the header lacks is a compiler error naming it); the library judges
 // look each routine up in a process linked with it (fixtures/c/mpit/symbols.c).
-var headerCheck = harness.Define(harness.Check{
+var headerCheck = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-HEADER",
 	Needs: "mpit",
 	Title: "mpi.h declares, and the library defines, every constant, type and routine of the tool information interface of the MPI version the header claims",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3: "MPI implementations are only required to provide C bindings
 		// for functions and constants introduced in this section." The names:
 		// Annex A.1.1-A.1.3 (constants, types, callback prototypes) and A.3.16
 		// (routines).
-		{ID: "NATIVE-HDR-01", Source: "MPI-5.0 §15.3, §A.1.1, §A.3.16", Basis: harness.Normative,
+		{ID: "NATIVE-HDR-01", Source: "MPI-5.0 §15.3, §A.1.1, §A.3.16", Basis: rulebook.Normative,
 			Text:  "mpi.h declares every MPI_T_ constant, type and routine prototype of the MPI version its MPI_VERSION and MPI_SUBVERSION claim",
 			Judge: judgeHeaderNames},
 		// Nothing in the text lets a constant of mpi.h need another header: a
 		// tool that includes only mpi.h should compile.
-		{ID: "NATIVE-HDR-04", Source: "MPI-5.0 §15.3, §A.1.1", Basis: harness.Quality,
+		{ID: "NATIVE-HDR-04", Source: "MPI-5.0 §15.3, §A.1.1", Basis: rulebook.Quality,
 			Text:  "every MPI_T_ constant of mpi.h compiles in a file that includes nothing but mpi.h",
 			Judge: judgeSelfContained},
 		// The same sentence of §15.3: the routines are provided, i.e. a
 		// process linked with the library finds each of them.
-		{ID: "NATIVE-HDR-03", Source: "MPI-5.0 §15.3, §A.3.16", Basis: harness.Normative,
+		{ID: "NATIVE-HDR-03", Source: "MPI-5.0 §15.3, §A.3.16", Basis: rulebook.Normative,
 			Text:      "the MPI library defines every MPI_T_ routine of the MPI version its header claims (a process linked with it finds each)",
 			Injectors: []string{"inject_mpit_symbol_hidden"}, Judge: judgeSymbols("MPI_")},
 		// §15.3.11: "All requirements for the profiling interface, as described
 		// in Section Profiling Interface [§15.2], also apply to the MPI tool
 		// information interface." §15.2 requires every MPI procedure to be
 		// callable by its PMPI_ name.
-		{ID: "ERR-6", Source: "MPI-5.0 §15.3.11, §15.2", Basis: harness.Normative,
+		{ID: "ERR-6", Source: "MPI-5.0 §15.3.11, §15.2", Basis: rulebook.Normative,
 			Text:      "every MPI_T_ routine of the claimed version has a PMPI_T_ twin in the library (a process linked with it finds each)",
 			Injectors: []string{"inject_mpit_symbol_hidden"}, Judge: judgeSymbols("PMPI_")},
 	},
@@ -147,7 +149,7 @@ func claimedNames(list []string, major, minor int) []string {
 	return out
 }
 
-func claimedVersion(x *harness.X) (int, int) {
+func claimedVersion(x *rulebook.X) (int, int) {
 	var major, minor int
 	if _, err := fmt.Sscanf(x.Caps.MPIVersion, "%d.%d", &major, &minor); err != nil {
 		x.Errorf("", "the probe gave no MPI version (%q)", x.Caps.MPIVersion)
@@ -157,7 +159,7 @@ func claimedVersion(x *harness.X) (int, int) {
 
 // probe compiles one C file (syntax only) with the implementation's
 // compiler and returns the compiler's output and whether it succeeded.
-func probe(x *harness.X, name, source string) (string, bool) {
+func probe(x *rulebook.X, name, source string) (string, bool) {
 	im := x.Impl
 	if im.CC == "" {
 		x.Unsupported("not measurable here: %s has no C compiler wrapper", im.ID)
@@ -172,7 +174,7 @@ func probe(x *harness.X, name, source string) (string, bool) {
 		x.Errorf("", "cannot write the probe: %v", err)
 	}
 	args := append(append([]string{}, im.CFlags...), "-std=gnu11", "-fmax-errors=0", "-w", "-fsyntax-only", im.InnerPath(src))
-	res, err := harness.Run(harness.Job{Impl: im, Name: "probe " + name, Program: im.CC, Args: args, Deadline: 2 * time.Minute})
+	res, err := mpi.Run(mpi.Job{Impl: im, Name: "probe " + name, Program: im.CC, Args: args, Deadline: 2 * time.Minute})
 	if err != nil {
 		x.Errorf("", "the probe did not run: %v", err)
 	}
@@ -207,12 +209,12 @@ func constantsProbe(major, minor int, includes ...string) (string, []string) {
 
 var noteRE = regexp.MustCompile(`in expansion of macro (?:'|‘)(MPI_T_\w+)(?:'|’)`)
 
-func judgeSelfContained(x *harness.X) harness.Verdict {
+func judgeSelfContained(x *rulebook.X) verdict.Verdict {
 	major, minor := claimedVersion(x)
 	src, names := constantsProbe(major, minor, "mpi.h")
 	out, ok := probe(x, "alone", src)
 	if ok {
-		return harness.Exposed(len(names), "MPI_T constants and types", "all %d MPI_T constants and types of MPI %d.%d compile with only mpi.h included", len(names), major, minor)
+		return rulebook.Exposed(len(names), "MPI_T constants and types", "all %d MPI_T constants and types of MPI %d.%d compile with only mpi.h included", len(names), major, minor)
 	}
 	failing, missing := map[string]bool{}, map[string]bool{}
 	for _, m := range noteRE.FindAllStringSubmatch(out, -1) {
@@ -230,10 +232,10 @@ func judgeSelfContained(x *harness.X) harness.Verdict {
 	if len(list) == 0 {
 		// a name mpi.h lacks cannot show whether mpi.h alone suffices
 		declared := max(len(names)-len(missing), 0)
-		return harness.Passed(len(names), declared, "MPI_T constants and types", "the %d MPI_T constants and types that mpi.h declares compile with only mpi.h included (the %d missing are NATIVE-HDR-01's)", declared, len(missing))
+		return rulebook.Passed(len(names), declared, "MPI_T constants and types", "the %d MPI_T constants and types that mpi.h declares compile with only mpi.h included (the %d missing are NATIVE-HDR-01's)", declared, len(missing))
 	}
-	x.Failf(out, "with only mpi.h included, %d MPI_T constants do not compile: %s (%s)", len(list), examples(list), harness.FirstLine(errorLine(out)))
-	return harness.Verdict{}
+	x.Failf(out, "with only mpi.h included, %d MPI_T constants do not compile: %s (%s)", len(list), examples(list), verdict.FirstLine(errorLine(out)))
+	return verdict.Verdict{}
 }
 
 // errorLine is the compiler's first error that is not a missing MPI_T name.
@@ -246,7 +248,7 @@ func errorLine(out string) string {
 	return out
 }
 
-func judgeHeaderNames(x *harness.X) harness.Verdict {
+func judgeHeaderNames(x *rulebook.X) verdict.Verdict {
 	major, minor := claimedVersion(x)
 	// <stddef.h> first: whether mpi.h needs it is NATIVE-HDR-04's
 	src, names := constantsProbe(major, minor, "stddef.h", "mpi.h")
@@ -275,7 +277,7 @@ func judgeHeaderNames(x *harness.X) harness.Verdict {
 	if len(list) > 0 {
 		x.Failf(strings.Join(list, "\n")+"\n\n"+out, "mpi.h claims MPI %d.%d but lacks %d of its %d MPI_T constants, types and routines: %s", major, minor, len(list), len(names), examples(list))
 	}
-	return harness.Exposed(len(names), "MPI_T constants, types and routines", "mpi.h (MPI %d.%d) declares all %d MPI_T constants, types and routines of that version", major, minor, len(names))
+	return rulebook.Exposed(len(names), "MPI_T constants, types and routines", "mpi.h (MPI %d.%d) declares all %d MPI_T constants, types and routines of that version", major, minor, len(names))
 }
 
 type symbolRec struct {
@@ -283,14 +285,14 @@ type symbolRec struct {
 	Found int    `json:"found"`
 }
 
-func judgeSymbols(prefix string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeSymbols(prefix string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		major, minor := claimedVersion(x)
 		var args []string
 		for _, n := range claimedNames(toolRoutines, major, minor) {
 			args = append(args, n, "P"+n)
 		}
-		_, recs := x.JobOnce(harness.Job{Name: "mpit_symbols", Program: x.Fixture("mpit_symbols"), Args: args})
+		_, recs := x.JobOnce(mpi.Job{Name: "mpit_symbols", Program: x.Fixture("mpit_symbols"), Args: args})
 		var missing []string
 		n := 0
 		for _, r := range decode[symbolRec](recs, "symbol") {
@@ -308,6 +310,6 @@ func judgeSymbols(prefix string) func(x *harness.X) harness.Verdict {
 		if len(missing) > 0 {
 			x.Failf(strings.Join(missing, "\n"), "the library (mpi.h claims MPI %d.%d) lacks %d of the %d %sT_ routines: %s", major, minor, len(missing), n, prefix, examples(missing))
 		}
-		return harness.Exposed(n, prefix+"T_ routines", "all %d %sT_ routines of MPI %d.%d are found in a process linked with the library", n, prefix, major, minor)
+		return rulebook.Exposed(n, prefix+"T_ routines", "all %d %sT_ routines of MPI %d.%d are found in a process linked with the library", n, prefix, major, minor)
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // MPI_T initialization and finalization (MPI-5.0 §15.3.4), judged from one
@@ -13,21 +15,21 @@ import (
 // zero and initializing again ("down_up") once in a fresh process that
 // never calls MPI_Init and once at the end of the main process, after
 // MPI_Finalize; one finalize too many in a fresh process of its own.
-var initFinalize = harness.Define(harness.Check{
+var initFinalize = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-INIT-001",
 	Needs: "mpit",
 	Title: "MPI_T_init_thread/MPI_T_finalize: nesting, counting, re-initialization, and use before MPI_Init, in between and after MPI_Finalize",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3: "In particular, the routines of this interface can be called
 		// before MPI is initialized and after MPI is finalized." MPI_T_finalize
 		// included (§15.3.4: "an application must have called MPI_T_INIT_THREAD
 		// and MPI_T_FINALIZE an equal number of times").
-		{ID: "INIT-1", Source: "MPI-5.0 §15.3, §15.3.4", Basis: harness.Normative,
+		{ID: "INIT-1", Source: "MPI-5.0 §15.3, §15.3.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_init_thread, MPI_T_finalize and MPI_T queries succeed (and do not crash) before MPI_Init and after MPI_Finalize",
 			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit1},
 		// §15.3.4: "A user can initialize the MPI tool information interface by
 		// calling MPI_T_INIT_THREAD, which can be called multiple times."
-		{ID: "INIT-2", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
+		{ID: "INIT-2", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Normative,
 			Text:      "a nested MPI_T_init_thread (the interface already initialized) returns MPI_SUCCESS",
 			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit2},
 		// §15.3.4: "Calling this routine when the MPI tool information interface
@@ -35,25 +37,25 @@ var initFinalize = harness.Define(harness.Check{
 		// count of how often the interface has been initialized." and "The call
 		// returns in provided information about the actual level of thread
 		// support that will be provided": the level in force, unchanged.
-		{ID: "INIT-4", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
+		{ID: "INIT-4", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Normative,
 			Text:      "a nested MPI_T_init_thread, asking for another level, returns in provided the level the outer call provided (it changes nothing but the count)",
 			Injectors: []string{"inject_mpit_nested_level"}, Judge: judgeInit4},
 		// §15.3.4: "The call returns in provided information about the actual level of
 		// thread support ... It can be one of the four values".
-		{ID: "INIT-3", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
+		{ID: "INIT-3", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Normative,
 			Text:      "every successful MPI_T_init_thread, nested ones included, returns one of the four MPI_THREAD_* levels in provided",
 			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit3},
 		// §15.3.4: "As long as the number of calls to MPI_T_FINALIZE is smaller
 		// than the number of calls to MPI_T_INIT_THREAD up to the current point of
 		// execution, the MPI tool information interface remains initialized and
 		// calls to its routines are permissible."
-		{ID: "INIT-5", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
+		{ID: "INIT-5", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Normative,
 			Text:      "while MPI_T_finalize has been called fewer times than MPI_T_init_thread, the interface stays initialized and calls succeed",
 			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit5},
 		// §15.3.4: MPI_T_FINALIZE "may be called as often as the corresponding
 		// MPI_T_INIT_THREAD routine up to the current point of execution. Calling
 		// it more times returns a corresponding return code."
-		{ID: "INIT-6", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
+		{ID: "INIT-6", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Normative,
 			Text:      "one MPI_T_finalize more than MPI_T_init_thread returns an error code",
 			Injectors: []string{"inject_mpit_finalize_extra"}, Judge: judgeInit6},
 		// §15.3.4: "All programs or tools that use the MPI tool information
@@ -62,18 +64,18 @@ var initFinalize = harness.Define(harness.Check{
 		// routines." A call while uninitialized is erroneous (§15.3.10:
 		// undefined); Table 23 names MPI_T_ERR_NOT_INITIALIZED ("Interface not
 		// initialized"): quality.
-		{ID: "INIT-7", Source: "MPI-5.0 §15.3.4, §15.3.10", Basis: harness.Quality,
+		{ID: "INIT-7", Source: "MPI-5.0 §15.3.4, §15.3.10", Basis: rulebook.Quality,
 			Text:      "a call while the interface is not initialized (after finalizing to zero) returns MPI_T_ERR_NOT_INITIALIZED and does not crash",
 			Injectors: []string{"inject_mpit_unchecked"}, Judge: judgeInit7},
 		// §15.3.4: "The user can reinitialize the interface by a subsequent call to
 		// MPI_T_INIT_THREAD."
-		{ID: "INIT-8", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
+		{ID: "INIT-8", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Normative,
 			Text:      "after finalizing to zero, MPI_T_init_thread initializes the interface again and calls succeed (before MPI_Init and after MPI_Finalize)",
 			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit8},
 		// The text says nothing of how a process ends once its MPI_T calls
 		// are balanced; a library whose exit-time code aborts because the
 		// interface was initialized again after MPI_Finalize is not robust.
-		{ID: "INIT-X1", Source: "MPI-5.0 §15.3.4", Basis: harness.Quality,
+		{ID: "INIT-X1", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Quality,
 			Text:      "a process that initialized MPI_T again after MPI_Finalize, used it and finalized it exits normally when main returns",
 			Injectors: []string{"inject_mpit_exit_abort"}, Judge: judgeInitX1},
 		// §15.3: "The MPI tool information interface can be used independently
@@ -82,7 +84,7 @@ var initFinalize = harness.Define(harness.Check{
 		// is finalized. In order to support this behavior cleanly, the MPI tool
 		// information interface uses separate initialization and finalization
 		// routines." Its initialization survives MPI_Init.
-		{ID: "INIT-9", Source: "MPI-5.0 §15.3, §15.3.4", Basis: harness.Normative,
+		{ID: "INIT-9", Source: "MPI-5.0 §15.3, §15.3.4", Basis: rulebook.Normative,
 			Text:      "initialized before MPI_Init, the interface stays usable between MPI_Init and MPI_Finalize (queries, nested finalize, a pvar session)",
 			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit9},
 	},
@@ -117,7 +119,7 @@ type phaseRec struct {
 
 // initRun is what the one run of mpit_init_finalize recorded.
 type initRun struct {
-	res      *harness.Result
+	res      *mpi.Result
 	steps    []stepRec
 	provided []providedRec
 	before   *downUpRec // the exit of the fresh "before" process
@@ -132,8 +134,8 @@ type initRun struct {
 	crash      string
 }
 
-func initJob(x *harness.X) *initRun {
-	res, recs, err := x.LaunchOnce(harness.Job{Name: "mpit_init_finalize", Ranks: 1, Program: x.Fixture("mpit_init_finalize")})
+func initJob(x *rulebook.X) *initRun {
+	res, recs, err := x.LaunchOnce(mpi.Job{Name: "mpit_init_finalize", Ranks: 1, Program: x.Fixture("mpit_init_finalize")})
 	if err != nil {
 		x.Errorf(res.Evidence(), "%v", err)
 	}
@@ -189,7 +191,7 @@ func (r *initRun) stageAfter(s *stepRec) string {
 
 // judgeSteps fails on the steps a rule owns that did not succeed, and on a
 // crash of the main process in a call of the rule.
-func (r *initRun) judge(x *harness.X, rule string, owns func(s stepRec) bool, pass string) harness.Verdict {
+func (r *initRun) judge(x *rulebook.X, rule string, owns func(s stepRec) bool, pass string) verdict.Verdict {
 	var bad []string
 	n := 0
 	for _, s := range r.steps {
@@ -211,10 +213,10 @@ func (r *initRun) judge(x *harness.X, rule string, owns func(s stepRec) bool, pa
 		x.Unsupported("not measurable here: the calls of this rule were not reached")
 	}
 	// every call recorded returned, and could have returned an error
-	return harness.Exposed(n, "calls", "%d calls succeeded: %s", n, pass)
+	return rulebook.Exposed(n, "calls", "%d calls succeeded: %s", n, pass)
 }
 
-func judgeInit1(x *harness.X) harness.Verdict {
+func judgeInit1(x *rulebook.X) verdict.Verdict {
 	r := initJob(x)
 	return r.judge(x, "INIT-1", func(s stepRec) bool {
 		return (s.Phase == "before" || s.Phase == "after") && !strings.Contains(s.Call, "(") && !r.inDownUp(s)
@@ -227,13 +229,13 @@ func (r *initRun) inDownUp(s stepRec) bool {
 	return strings.Contains(s.Call, "(again)") || strings.Contains(s.Call, "(one too many)")
 }
 
-func judgeInit2(x *harness.X) harness.Verdict {
+func judgeInit2(x *rulebook.X) verdict.Verdict {
 	r := initJob(x)
 	return r.judge(x, "INIT-2", func(s stepRec) bool { return s.Call == "MPI_T_init_thread (nested)" },
 		"nested MPI_T_init_thread before MPI_Init and between MPI_Init and MPI_Finalize")
 }
 
-func judgeInit3(x *harness.X) harness.Verdict {
+func judgeInit3(x *rulebook.X) verdict.Verdict {
 	r := initJob(x)
 	var bad, levels []string
 	for _, pr := range r.provided {
@@ -253,10 +255,10 @@ func judgeInit3(x *harness.X) harness.Verdict {
 		x.Unsupported("not measurable here: no MPI_T_init_thread succeeded")
 	}
 	// provided is preset to -4711: a level the library did not write shows
-	return harness.Exposed(len(levels), "successful MPI_T_init_thread calls", "provided %s", strings.Join(levels, " "))
+	return rulebook.Exposed(len(levels), "successful MPI_T_init_thread calls", "provided %s", strings.Join(levels, " "))
 }
 
-func judgeInit4(x *harness.X) harness.Verdict {
+func judgeInit4(x *rulebook.X) verdict.Verdict {
 	r := initJob(x)
 	outer := ""
 	var bad, seen []string
@@ -286,17 +288,17 @@ func judgeInit4(x *harness.X) harness.Verdict {
 	if len(seen) == 0 {
 		x.Unsupported("not measurable here: no nested MPI_T_init_thread succeeded after an outer one that provided a level")
 	}
-	return harness.Passed(len(seen), exposed, "nested MPI_T_init_thread calls", "outer call provided %s; nested: %s", strings.TrimPrefix(outer, "MPI_THREAD_"), strings.Join(seen, ", "))
+	return rulebook.Passed(len(seen), exposed, "nested MPI_T_init_thread calls", "outer call provided %s; nested: %s", strings.TrimPrefix(outer, "MPI_THREAD_"), strings.Join(seen, ", "))
 }
 
-func judgeInit5(x *harness.X) harness.Verdict {
+func judgeInit5(x *rulebook.X) verdict.Verdict {
 	r := initJob(x)
 	return r.judge(x, "INIT-5", func(s stepRec) bool {
 		return s.Call == "MPI_T_finalize (nested)" || s.Call == "MPI_T_cvar_get_num (count still 1)"
 	}, "a nested MPI_T_finalize and a query after it, before MPI_Init and between MPI_Init and MPI_Finalize")
 }
 
-func judgeInit6(x *harness.X) harness.Verdict {
+func judgeInit6(x *rulebook.X) verdict.Verdict {
 	r := initJob(x)
 	var bad, got []string
 	for _, s := range r.steps {
@@ -328,7 +330,7 @@ func judgeInit6(x *harness.X) harness.Verdict {
 	if len(got) == 0 {
 		x.Errorf(r.res.Evidence(), "the process finalizing once too often recorded no extra MPI_T_finalize")
 	}
-	return harness.Exposed(len(got), "extra MPI_T_finalize calls", "one MPI_T_finalize too many returns %s", strings.Join(uniq(got), ", "))
+	return rulebook.Exposed(len(got), "extra MPI_T_finalize calls", "one MPI_T_finalize too many returns %s", strings.Join(uniq(got), ", "))
 }
 
 // step is the first step of that call.
@@ -360,14 +362,14 @@ func (r *initRun) unreached() string {
 	return "the sequence did not run"
 }
 
-func judgeInit7(x *harness.X) harness.Verdict {
+func judgeInit7(x *rulebook.X) verdict.Verdict {
 	r := initJob(x)
 	rc, ok := r.uninit["before"]
 	switch {
 	case ok && rc != "MPI_T_ERR_NOT_INITIALIZED":
 		x.Failf("", "MPI_T_cvar_get_num with the interface initialized and finalized to zero returned %s, not MPI_T_ERR_NOT_INITIALIZED", rc)
 	case ok:
-		return harness.Exposed(1, "calls while uninitialized", "MPI_T_cvar_get_num with the interface finalized to zero returns MPI_T_ERR_NOT_INITIALIZED")
+		return rulebook.Exposed(1, "calls while uninitialized", "MPI_T_cvar_get_num with the interface finalized to zero returns MPI_T_ERR_NOT_INITIALIZED")
 	case r.uninitExit != nil && r.uninitExit.Signal != 0:
 		x.Failf("", "MPI_T_cvar_get_num with the interface initialized and finalized to zero killed the process (%s)", signalName(r.uninitExit.Signal))
 	case r.uninitExit != nil && libraryExit(r.uninitExit.Exit) && r.opensFresh():
@@ -375,7 +377,7 @@ func judgeInit7(x *harness.X) harness.Verdict {
 		x.Failf(r.res.Evidence(), "MPI_T_cvar_get_num with the interface initialized and finalized to zero ended the process with exit status %d instead of returning (the same MPI_T_init_thread and MPI_T_finalize returned in a fresh process of their own)", r.uninitExit.Exit)
 	}
 	x.Errorf(r.res.Evidence(), "the process making a call while uninitialized recorded nothing")
-	return harness.Verdict{}
+	return verdict.Verdict{}
 }
 
 // opensFresh says whether the process finalizing twice got through the
@@ -388,7 +390,7 @@ func (r *initRun) opensFresh() bool {
 	return ok1 && ok2 && i.RC == "MPI_SUCCESS" && z.RC == "MPI_SUCCESS"
 }
 
-func judgeInit8(x *harness.X) harness.Verdict {
+func judgeInit8(x *rulebook.X) verdict.Verdict {
 	r := initJob(x)
 	var bad []string
 	n := 0
@@ -431,10 +433,10 @@ func judgeInit8(x *harness.X) harness.Verdict {
 			where = append(where, phaseWord(p))
 		}
 	}
-	return harness.Exposed(n, "calls after initializing again", "re-initialized and used %s (%d calls succeeded)", strings.Join(where, " and "), n)
+	return rulebook.Exposed(n, "calls after initializing again", "re-initialized and used %s (%d calls succeeded)", strings.Join(where, " and "), n)
 }
 
-func judgeInitX1(x *harness.X) harness.Verdict {
+func judgeInitX1(x *rulebook.X) verdict.Verdict {
 	r := initJob(x)
 	if r.crashAfter != nil && !r.done[r.crashAfter.Phase] {
 		x.Unsupported("not measurable here: the process died before the end of its sequence, after %s (%s)", r.crashAfter.Call, r.crash)
@@ -445,10 +447,10 @@ func judgeInitX1(x *harness.X) harness.Verdict {
 	if r.crashAfter != nil {
 		x.Failf(r.res.Evidence(), "after MPI_Finalize: finalizing to zero, MPI_T_init_thread, a call and MPI_T_finalize all answered, and the process died on its way out (%s)", r.crash)
 	}
-	return harness.Exposed(1, "process exits", "after MPI_Finalize: MPI_T initialized again, used and finalized; the process exited with status 0")
+	return rulebook.Exposed(1, "process exits", "after MPI_Finalize: MPI_T initialized again, used and finalized; the process exited with status 0")
 }
 
-func judgeInit9(x *harness.X) harness.Verdict {
+func judgeInit9(x *rulebook.X) verdict.Verdict {
 	r := initJob(x)
 	return r.judge(x, "INIT-9", func(s stepRec) bool { return s.Phase == "between" && s.Call != "MPI_T_init_thread (nested)" },
 		"queries, a pvar session and a nested finalize between MPI_Init and MPI_Finalize, the interface initialized before MPI_Init")

@@ -6,11 +6,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // decode is harness.DecodeKind that ends the rule's judgement with Error on a bad record.
-func decode[T any](recs *harness.Records, kind string) []T { return harness.Decode[T](recs, kind) }
+func decode[T any](recs *mpi.Records, kind string) []T { return mpi.Decode[T](recs, kind) }
 
 // problems collects the broken rules of one check; fail ends it with Fail
 // listing all of them (the reason names the first and how many).
@@ -23,7 +25,7 @@ func (p *problems) add(format string, args ...any) {
 	p.list = append(p.list, fmt.Sprintf(format, args...))
 }
 
-func (p *problems) fail(x *harness.X, what string) {
+func (p *problems) fail(x *rulebook.X, what string) {
 	if len(p.list) == 0 {
 		return
 	}
@@ -155,15 +157,15 @@ func plural(n int, one, many string) string {
 }
 
 // signalName names a signal number as the harness does.
-func signalName(n int) string { return harness.SignalName(n) }
+func signalName(n int) string { return mpi.SignalName(n) }
 
 // firstAndMore is a fail reason from a list of problems: the first, and how
 // many more.
-func firstAndMore(list []string) string { return harness.FirstAndMore(list) }
+func firstAndMore(list []string) string { return verdict.FirstAndMore(list) }
 
 // failOn ends a rule with Fail when bad holds problems (evidence: all of
 // them, then extra).
-func failOn(x *harness.X, bad []string, extra string) { x.FailOn(bad, extra) }
+func failOn(x *rulebook.X, bad []string, extra string) { x.FailOn(bad, extra) }
 
 // examples lists up to three examples and how many there are.
 func examples(ex []string) string {

@@ -4,86 +4,87 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Metadata of control and performance variables, enumerations, event types
 // (verbosity and binding only) and categories, judged from the walk
 // (fixtures/c/mpit/walk.c): each value in its allowed set, each rule its own
 // verdict.
-var metadataCheck = harness.Define(harness.Check{
+var metadataCheck = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-META-001",
 	Needs: "mpit",
 	Title: "verbosity, binding, scope, datatype, class, flags and enumerations of every variable are in their allowed sets; enumerations answer; categories list valid members, form no cycle, and their update number never goes back",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.6.1: "The argument verbosity returns the verbosity level of the
 		// variable (see Section Verbosity Levels [§15.3.1])." (§15.3.7.2 and
 		// §15.3.8.3 alike); §15.3.1 lists the nine MPI_T_VERBOSITY_* constants.
-		{ID: "META-2", Source: "MPI-5.0 §15.3.1, §15.3.6-15.3.8", Basis: harness.Normative,
+		{ID: "META-2", Source: "MPI-5.0 §15.3.1, §15.3.6-15.3.8", Basis: rulebook.Normative,
 			Text:      "control variables, performance variables and event types return one of the nine MPI_T_VERBOSITY_* constants",
 			Injectors: []string{"inject_mpit_meta"}, Judge: judgeMeta("verbosity")},
 		// §15.3.6.1: "The parameter bind returns the type of the MPI object to
 		// which the variable must be bound or the value MPI_T_BIND_NO_OBJECT (see
 		// Section Binding MPI Tool Information Interface Variables to MPI Objects
 		// [§15.3.2])." (§15.3.7.2 and §15.3.8.3 alike.)
-		{ID: "META-3", Source: "MPI-5.0 §15.3.2, §15.3.6-15.3.8", Basis: harness.Normative,
+		{ID: "META-3", Source: "MPI-5.0 §15.3.2, §15.3.6-15.3.8", Basis: rulebook.Normative,
 			Text:      "control variables, performance variables and event types return one of the MPI_T_BIND_* constants",
 			Injectors: []string{"inject_mpit_meta"}, Judge: judgeMeta("bind")},
 		// §15.3.6.1: "On successful return from MPI_T_CVAR_GET_INFO, the argument
 		// scope will be set to one of the constants listed in Table 20."
-		{ID: "CVAR-6", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+		{ID: "CVAR-6", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "the scope of every control variable is one of the seven MPI_T_SCOPE_* constants",
 			Injectors: []string{"inject_mpit_meta"}, Judge: judgeMeta("scope")},
 		// §15.3.5: "Table 19 lists all MPI datatypes that can be returned by the
 		// MPI tool information interface to represent its variables." (MPI_C_BOOL
 		// is not among them.)
-		{ID: "META-6", Source: "MPI-5.0 §15.3.5", Basis: harness.Normative,
+		{ID: "META-6", Source: "MPI-5.0 §15.3.5", Basis: rulebook.Normative,
 			Text:      "the datatype of every control and performance variable is one of the eleven of Table 19",
 			Injectors: []string{"inject_mpit_bad_datatype"}, Judge: judgeMeta("datatype")},
 		// §15.3.6.1: "If the datatype is not MPI_INT or the argument enumtype is
 		// the null pointer, no enumeration type is returned." (§15.3.7.2 alike.)
-		{ID: "META-9", Source: "MPI-5.0 §15.3.6.1, §15.3.7.2", Basis: harness.Normative,
+		{ID: "META-9", Source: "MPI-5.0 §15.3.6.1, §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "only MPI_INT control and performance variables return an enumeration; the others return MPI_T_ENUM_NULL",
 			Injectors: []string{"inject_mpit_meta"}, Judge: judgeMeta("enum")},
 		// §15.3.7.2: "The class must be one of the constants defined in Section
 		// Performance Variable Classes [§15.3.7.1]."
-		{ID: "PVAR-5", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+		{ID: "PVAR-5", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "the class of every performance variable is one of the ten MPI_T_PVAR_CLASS_* constants",
 			Injectors: []string{"inject_mpit_meta"}, Judge: judgeMeta("class")},
 		// §15.3.7.1, for each class, e.g. MPI_T_PVAR_CLASS_COUNTER: "Variables of
 		// this class can have one of the following datatypes: MPI_UNSIGNED,
 		// MPI_UNSIGNED_LONG, MPI_UNSIGNED_LONG_LONG."
-		{ID: "PVAR-6", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
+		{ID: "PVAR-6", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:      "the datatype of every performance variable is one its class allows (STATE MPI_INT; COUNTER unsigned; PERCENTAGE MPI_DOUBLE; LEVEL, SIZE, watermarks, AGGREGATE, TIMER unsigned or MPI_DOUBLE)",
 			Injectors: []string{"inject_mpit_bad_datatype"}, Judge: judgeMeta("classtype")},
 		// §15.3.7.2: "Upon return, the argument readonly is set to zero if the
 		// variable can be written or reset by the user. It is set to one if the
 		// variable can only be read." (continuous and atomic alike.)
-		{ID: "PVAR-7", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+		{ID: "PVAR-7", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "readonly, continuous and atomic of every performance variable are each 0 or 1",
 			Injectors: []string{"inject_mpit_meta"}, Judge: judgeMeta("flags")},
 		// §15.3.5: "If enumtype is a valid enumeration, this routine returns the
 		// number of items represented by this enumeration type as well as its
 		// name. N must be greater than 0, i.e., the enumeration must represent at
 		// least one value."
-		{ID: "META-10", Source: "MPI-5.0 §15.3.5", Basis: harness.Normative,
+		{ID: "META-10", Source: "MPI-5.0 §15.3.5", Basis: rulebook.Normative,
 			Text:      "MPI_T_enum_get_info succeeds on every enumeration a variable returned and gives N > 0",
 			Injectors: []string{"inject_mpit_enum_empty"}, Judge: judgeMeta("enuminfo")},
 		// §15.3.5 (MPI_T_ENUM_GET_ITEM): "If completed successfully, the routine
 		// returns the name/value pair that describes the enumeration at the
 		// specified index", an index "between 0 and N-1".
-		{ID: "META-11", Source: "MPI-5.0 §15.3.5", Basis: harness.Normative,
+		{ID: "META-11", Source: "MPI-5.0 §15.3.5", Basis: rulebook.Normative,
 			Text:      "MPI_T_enum_get_item succeeds for every index 0..N-1",
 			Injectors: []string{"inject_mpit_meta"}, Judge: judgeMeta("enumitem")},
 		// §15.3.9: "Categories can never include themselves, either directly or
 		// transitively within other included categories."
-		{ID: "CAT-5", Source: "MPI-5.0 §15.3.9", Basis: harness.Normative,
+		{ID: "CAT-5", Source: "MPI-5.0 §15.3.9", Basis: rulebook.Normative,
 			Text:      "no category contains itself, directly or transitively",
 			Injectors: []string{"inject_mpit_meta"}, Judge: judgeCatCycle},
 		// §15.3.9.2: MPI_T_CATEGORY_GET_CVARS "OUT indices | an integer array of
 		// size len, indicating control variable indices" (pvars, categories and
 		// events alike), of categories answered by MPI_T_category_get_info.
-		{ID: "CAT-6", Source: "MPI-5.0 §15.3.9.1-2", Basis: harness.Normative,
+		{ID: "CAT-6", Source: "MPI-5.0 §15.3.9.1-2", Basis: rulebook.Normative,
 			Text:      "MPI_T_category_get_cvars/pvars/categories/events succeed and list valid indices of their kind",
 			Injectors: []string{"inject_mpit_meta"}, Judge: judgeCatMembers},
 		// §15.3.9.2: "If the update number retrieved from the second call is
@@ -91,7 +92,7 @@ var metadataCheck = harness.Define(harness.Check{
 		// of changes to categories exceeds the limit of update_number, an
 		// implementation shall set update_number to the maximum possible value."
 		// It never goes back.
-		{ID: "CAT-8", Source: "MPI-5.0 §15.3.9.2", Basis: harness.Normative,
+		{ID: "CAT-8", Source: "MPI-5.0 §15.3.9.2", Basis: rulebook.Normative,
 			Text:      "MPI_T_category_changed succeeds and its update number never decreases",
 			Injectors: []string{"inject_mpit_meta"}, Judge: judgeCatChanged},
 	},
@@ -134,8 +135,8 @@ type changedRec struct {
 
 // judgeMeta judges one property of every variable (and event type, for
 // verbosity and binding).
-func judgeMeta(prop string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeMeta(prop string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		w := walk(x)
 		broken := tally{}
 		note := broken.note
@@ -281,12 +282,12 @@ func judgeMeta(prop string) func(x *harness.X) harness.Verdict {
 			// the fixture presets MPI_T_ENUM_NULL: a variable of another
 			// type shows a breach only when the library writes an
 			// enumeration there
-			return harness.Passed(n, exposed, metaItems[prop], "%d variables, %d of them not MPI_INT: none of those returned an enumeration %s", n, exposed, seen)
+			return rulebook.Passed(n, exposed, metaItems[prop], "%d variables, %d of them not MPI_INT: none of those returned an enumeration %s", n, exposed, seen)
 		}
 		// every other output is preset to a value outside its allowed
 		// set (-1, MPI_DATATYPE_NULL): each value judged could have broken
 		// the rule, a value the library did not write included
-		return harness.Exposed(n, metaItems[prop], "%d values allowed %s", n, seen)
+		return rulebook.Exposed(n, metaItems[prop], "%d values allowed %s", n, seen)
 	}
 }
 
@@ -304,7 +305,7 @@ var metaItems = map[string]string{
 	"enumitem":  "enumeration items",
 }
 
-func judgeCatCycle(x *harness.X) harness.Verdict {
+func judgeCatCycle(x *rulebook.X) verdict.Verdict {
 	w := walk(x)
 	sub := map[int][]int{}
 	for _, c := range w.categories {
@@ -325,10 +326,10 @@ func judgeCatCycle(x *harness.X) harness.Verdict {
 			nested++
 		}
 	}
-	return harness.Passed(len(sub), nested, "categories", "%d categories, %d of them listing subcategories: no cycle", len(sub), nested)
+	return rulebook.Passed(len(sub), nested, "categories", "%d categories, %d of them listing subcategories: no cycle", len(sub), nested)
 }
 
-func judgeCatMembers(x *harness.X) harness.Verdict {
+func judgeCatMembers(x *rulebook.X) verdict.Verdict {
 	w := walk(x)
 	broken := tally{}
 	// a member query is made only for a kind the category has members of
@@ -365,10 +366,10 @@ func judgeCatMembers(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: no category")
 	}
-	return harness.Passed(n, queried, "categories", "%d categories, %d of them with members: every member query succeeded and listed valid indices", n, queried)
+	return rulebook.Passed(n, queried, "categories", "%d categories, %d of them with members: every member query succeeded and listed valid indices", n, queried)
 }
 
-func judgeCatChanged(x *harness.X) harness.Verdict {
+func judgeCatChanged(x *rulebook.X) verdict.Verdict {
 	w := walk(x)
 	for _, ch := range decode[changedRec](w.recs, "changed") {
 		if ch.RCFirst != "MPI_SUCCESS" || ch.RCLast != "MPI_SUCCESS" {
@@ -377,10 +378,10 @@ func judgeCatChanged(x *harness.X) harness.Verdict {
 		if ch.Last < ch.First {
 			x.Failf("", "MPI_T_category_changed went back from %d to %d during the walk", ch.First, ch.Last)
 		}
-		return harness.Exposed(2, "MPI_T_category_changed calls", "update number %d, then %d", ch.First, ch.Last)
+		return rulebook.Exposed(2, "MPI_T_category_changed calls", "update number %d, then %d", ch.First, ch.Last)
 	}
 	x.Errorf("", "mpit_walk wrote no \"changed\" record")
-	return harness.Verdict{}
+	return verdict.Verdict{}
 }
 
 // findCycle returns a category cycle (as indices) or nil.

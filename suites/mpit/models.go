@@ -4,66 +4,68 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // MPI_T with the World and Sessions models and with thread levels
 // (MPI-5.0 §15.3.4, §11.3), one run of fixtures/c/mpit/models.c per
 // scenario: a crash in one scenario judges only its own rule.
-var modelsCheck = harness.Define(harness.Check{
+var modelsCheck = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-MODELS",
 	Needs: "mpit",
 	Title: "MPI_T before, inside and after MPI sessions, beside the World Model, concurrently with session cycles, and under every thread level",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3: the interface "can be used independently from the MPI
 		// communication functionality"; §11.3: "In the Sessions Model, MPI
 		// resources can be allocated and freed multiple times in an MPI
 		// process."
-		{ID: "SESS-1", Source: "MPI-5.0 §15.3.4, §11.3", Basis: harness.Normative,
+		{ID: "SESS-1", Source: "MPI-5.0 §15.3.4, §11.3", Basis: rulebook.Normative,
 			Text:      "MPI_T initialized before an MPI session is created stays usable while the session exists and after it is finalized, and the session works",
 			Injectors: []string{"inject_mpit_session_breaks"}, Judge: scenarioJudge("session_around")},
 		// The same sentences, the other way round: MPI_T opened and closed
 		// while a session exists, and the session still works after.
-		{ID: "SESS-2", Source: "MPI-5.0 §15.3.4, §11.3", Basis: harness.Normative,
+		{ID: "SESS-2", Source: "MPI-5.0 §15.3.4, §11.3", Basis: rulebook.Normative,
 			Text:      "MPI_T initialized and finalized inside a session's lifetime works, and the session works after MPI_T_finalize",
 			Injectors: []string{"inject_mpit_session_breaks"}, Judge: scenarioJudge("session_inside")},
 		// §11.3.1: "An MPI process may instantiate multiple Sessions." and a
 		// handle "can be used in any other session ... even if the second
 		// session was initialized after the first session had already been
 		// finalized and no other session existed in between."
-		{ID: "SESS-3", Source: "MPI-5.0 §11.3.1", Basis: harness.Normative,
+		{ID: "SESS-3", Source: "MPI-5.0 §11.3.1", Basis: rulebook.Normative,
 			Text:      "after every session has been finalized, a new MPI_Session_init succeeds and its session works, without and with MPI_T initialized",
 			Injectors: []string{"inject_mpit_session_breaks"}, Judge: scenarioJudge("session_again")},
 		// §11.3: "Note that an application may employ both the Sessions Model
 		// and World Model concurrently"; §15.3: MPI_T routines "can be called
 		// before MPI is initialized and after MPI is finalized".
-		{ID: "SESS-4", Source: "MPI-5.0 §11.3, §15.3.4", Basis: harness.Normative,
+		{ID: "SESS-4", Source: "MPI-5.0 §11.3, §15.3.4", Basis: rulebook.Normative,
 			Text:      "the World Model, a session and MPI_T coexist in one process, whether MPI_Init or MPI_T_init_thread comes first",
 			Injectors: []string{"inject_mpit_session_breaks"}, Judge: scenarioJudge("world_first", "tool_first")},
 		// §15.3.4: MPI_T_INIT_THREAD's "required" and "provided" levels, and
 		// §11.3.1's "thread_level" info key: at MPI_THREAD_MULTIPLE both may
 		// be used from several threads at once.
-		{ID: "SESS-5", Source: "MPI-5.0 §15.3.4, §11.3.1", Basis: harness.Normative,
+		{ID: "SESS-5", Source: "MPI-5.0 §15.3.4, §11.3.1", Basis: rulebook.Normative,
 			Text:      "under MPI_THREAD_MULTIPLE (MPI_T and a session both provide it), MPI_T init/finalize cycles in one thread and session init/finalize cycles in another all succeed",
 			Injectors: []string{"inject_mpit_session_breaks"}, Judge: judgeSess5},
 		// §11.2.1 (MPI_QUERY_THREAD): "The call returns in provided the current
 		// level of thread support, which will be the value returned in
 		// provided by MPI_INIT_THREAD, if MPI was initialized by a call to
 		// MPI_INIT_THREAD."
-		{ID: "THR-1", Source: "MPI-5.0 §11.2.1, §15.3.4", Basis: harness.Normative,
+		{ID: "THR-1", Source: "MPI-5.0 §11.2.1, §15.3.4", Basis: rulebook.Normative,
 			Text:      "MPI_Query_thread returns the level MPI_Init_thread provided, before, inside and after an MPI_T epoch opened at each of the four levels",
 			Injectors: []string{"inject_mpit_query_thread_follows"}, Judge: judgeThreadAnswers("MPI_Query_thread", "THR-1")},
 		// §11.2.1 (MPI_IS_THREAD_MAIN): "This function can be called by a
 		// thread to determine if it is the main thread (the thread that called
 		// MPI_INIT or MPI_INIT_THREAD)."
-		{ID: "THR-2", Source: "MPI-5.0 §11.2.1, §15.3.4", Basis: harness.Normative,
+		{ID: "THR-2", Source: "MPI-5.0 §11.2.1, §15.3.4", Basis: rulebook.Normative,
 			Text:      "MPI_Is_thread_main answers true in the thread that called MPI_Init_thread, before, inside and after an MPI_T epoch opened at each level",
 			Injectors: []string{"inject_mpit_is_thread_main_off"}, Judge: judgeThreadAnswers("MPI_Is_thread_main", "THR-2")},
 		// §15.3.4, advice to users: "If MPI_T_INIT_THREAD is called before
 		// MPI_INIT_THREAD, the requested and provided thread level for
 		// MPI_T_INIT_THREAD may influence the behavior and return value of
 		// MPI_INIT_THREAD."
-		{ID: "THR-3", Source: "MPI-5.0 §15.3.4", Basis: harness.Interpretation,
+		{ID: "THR-3", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Interpretation,
 			Text:  "with MPI_T opened at MPI_THREAD_MULTIPLE first, what MPI_Init_thread(MPI_THREAD_SINGLE) provides: the level asked for, or a higher one the MPI_T level influenced",
 			Judge: judgeThr3},
 	},
@@ -79,19 +81,19 @@ type modelStep struct {
 // scenarioRun is one run of the models fixture.
 type scenarioRun struct {
 	name  string
-	res   *harness.Result
-	recs  *harness.Records
+	res   *mpi.Result
+	recs  *mpi.Records
 	steps []modelStep
 	done  bool
 }
 
-func runScenario(x *harness.X, name string) *scenarioRun {
-	res, recs, err := x.LaunchOnce(harness.Job{Name: "mpit_models_" + name, Ranks: 1, Program: x.Fixture("mpit_models"), Args: []string{name}})
+func runScenario(x *rulebook.X, name string) *scenarioRun {
+	res, recs, err := x.LaunchOnce(mpi.Job{Name: "mpit_models_" + name, Ranks: 1, Program: x.Fixture("mpit_models"), Args: []string{name}})
 	if err != nil && res.OK() {
 		x.Errorf(res.Evidence(), "%s: %v", name, err)
 	}
 	if recs == nil {
-		recs = &harness.Records{} // it died before its first record: judged as a run that did not reach its end
+		recs = &mpi.Records{} // it died before its first record: judged as a run that did not reach its end
 	}
 	if len(recs.Kind("no_sessions", 0)) > 0 {
 		// Open MPI 5.0.7 claims 3.1 and declares the Sessions functions all
@@ -136,8 +138,8 @@ func (r *scenarioRun) problems() []string {
 	return bad
 }
 
-func scenarioJudge(names ...string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func scenarioJudge(names ...string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		var bad, ran []string
 		var evidence []string
 		calls, sums := 0, 0
@@ -158,7 +160,7 @@ func scenarioJudge(names ...string) func(x *harness.X) harness.Verdict {
 		}
 		failOn(x, bad, strings.Join(evidence, "\n\n"))
 		// every call recorded returned, and could have failed
-		return harness.Exposed(calls, "calls", "every call succeeded and every session reduction (%d, on mpi://SELF) gave %d: %s", sums, sessionSum, strings.Join(ran, ", "))
+		return rulebook.Exposed(calls, "calls", "every call succeeded and every session reduction (%d, on mpi://SELF) gave %d: %s", sums, sessionSum, strings.Join(ran, ", "))
 	}
 }
 
@@ -173,7 +175,7 @@ type cyclesRec struct {
 	SessionFailures int `json:"session_failures"`
 }
 
-func judgeSess5(x *harness.X) harness.Verdict {
+func judgeSess5(x *rulebook.X) verdict.Verdict {
 	r := runScenario(x, "concurrent")
 	lv := decode[sessLevelsRec](r.recs, "levels")
 	cy := decode[cyclesRec](r.recs, "cycles")
@@ -185,14 +187,14 @@ func judgeSess5(x *harness.X) harness.Verdict {
 		bad = append(bad, fmt.Sprintf("of %d cycles each, %d MPI_T calls and %d session calls failed", cy[0].Cycles, cy[0].ToolFailures, cy[0].SessionFailures))
 	}
 	failOn(x, bad, r.res.Evidence())
-	return harness.Exposed(2*cy[0].Cycles, "init/finalize cycles (MPI_T and session)", "%d MPI_T init/finalize cycles beside %d session init/finalize cycles, all succeeded", cy[0].Cycles, cy[0].Cycles)
+	return rulebook.Exposed(2*cy[0].Cycles, "init/finalize cycles (MPI_T and session)", "%d MPI_T init/finalize cycles beside %d session init/finalize cycles, all succeeded", cy[0].Cycles, cy[0].Cycles)
 }
 
 // judgeThreadAnswers compares every answer of one query (MPI_Query_thread
 // or MPI_Is_thread_main) in the levels scenario with its answer right
 // after MPI_Init_thread.
-func judgeThreadAnswers(query, rule string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeThreadAnswers(query, rule string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		r := runScenario(x, "levels")
 		var want *modelStep
 		var bad []string
@@ -226,20 +228,20 @@ func judgeThreadAnswers(query, rule string) func(x *harness.X) harness.Verdict {
 			x.Errorf(r.res.Evidence(), "the levels scenario recorded no %s", query)
 		}
 		// each answer is written over -1: one the library did not write shows
-		return harness.Exposed(n, query+" answers", "%s gave %d all %d times, before, inside and after MPI_T epochs at each level", query, want.Value, n)
+		return rulebook.Exposed(n, query+" answers", "%s gave %d all %d times, before, inside and after MPI_T epochs at each level", query, want.Value, n)
 	}
 }
 
-func judgeThr3(x *harness.X) harness.Verdict {
+func judgeThr3(x *rulebook.X) verdict.Verdict {
 	r := runScenario(x, "tool_level_first")
 	for _, s := range r.steps {
 		if s.Call == "MPI_Init_thread (SINGLE)" && s.RC == 0 {
 			if s.Value == 0 {
-				return harness.Exposed(1, "MPI_Init_thread calls", "MPI_Init_thread(MPI_THREAD_SINGLE) after MPI_T_init_thread(MPI_THREAD_MULTIPLE) provides MPI_THREAD_SINGLE: the MPI_T level does not influence it")
+				return rulebook.Exposed(1, "MPI_Init_thread calls", "MPI_Init_thread(MPI_THREAD_SINGLE) after MPI_T_init_thread(MPI_THREAD_MULTIPLE) provides MPI_THREAD_SINGLE: the MPI_T level does not influence it")
 			}
-			return harness.Exposed(1, "MPI_Init_thread calls", "MPI_Init_thread(MPI_THREAD_SINGLE) after MPI_T_init_thread(MPI_THREAD_MULTIPLE) provides level %d: the MPI_T level raised it", s.Value)
+			return rulebook.Exposed(1, "MPI_Init_thread calls", "MPI_Init_thread(MPI_THREAD_SINGLE) after MPI_T_init_thread(MPI_THREAD_MULTIPLE) provides level %d: the MPI_T level raised it", s.Value)
 		}
 	}
 	x.Errorf(r.res.Evidence(), "MPI_Init_thread after MPI_T_init_thread did not succeed: %s", strings.Join(r.problems(), "; "))
-	return harness.Verdict{}
+	return verdict.Verdict{}
 }

@@ -5,7 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Names and indices of control and performance variables, categories and
@@ -14,85 +15,85 @@ import (
 // unknown names are refused, and out-of-range indices (each tried in a fresh
 // process) are refused without a crash. Event types and sources are the
 // events suite's.
-var namesCheck = harness.Define(harness.Check{
+var namesCheck = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-NAMES-001",
 	Needs: "mpit",
 	Title: "indices below the count name objects, names are unique, get_index round-trips and refuses unknown names, out-of-range indices are refused (control and performance variables, categories, enumerations)",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.7.2: "An MPI implementation exports a set of N performance
 		// variables through the MPI tool information interface. If N is zero, then
 		// the MPI implementation does not export any performance variables,
 		// otherwise the provided performance variables are indexed from 0 to N-1."
 		// Two readings, as for control variables (see CVAR-1): every index
 		// answers, or an inactive variable's index may be refused.
-		{ID: "PVAR-1", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Interpretation,
+		{ID: "PVAR-1", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Interpretation,
 			Text:  "MPI_T_pvar_get_info answers every index from 0 to MPI_T_pvar_get_num - 1 (reading 1) or refuses some, as inactive variables (reading 2): which reading the library follows",
 			Judge: judgeIndexRange("pvar")},
 		// §15.3.9: "An MPI implementation exports a set of N categories through
 		// the MPI tool information interface. If N = 0, then the MPI implementation
 		// does not export any categories, otherwise the provided categories are
 		// indexed from 0 to N-1."
-		{ID: "CAT-1", Source: "MPI-5.0 §15.3.9", Basis: harness.Interpretation,
+		{ID: "CAT-1", Source: "MPI-5.0 §15.3.9", Basis: rulebook.Interpretation,
 			Text:  "MPI_T_category_get_info answers every index from 0 to MPI_T_category_get_num - 1 (reading 1) or refuses some (reading 2): which reading the library follows",
 			Judge: judgeIndexRange("category")},
 		// §15.3.6.1: "The name must be unique with respect to all other names for
 		// control variables used by the MPI implementation."
-		{ID: "CVAR-5", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+		{ID: "CVAR-5", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "control variable names are unique",
 			Injectors: []string{"inject_mpit_names"}, Judge: judgeUnique("cvar")},
 		// §15.3.7.2: "The combination of the name and the class of the
 		// performance variable must be unique with respect to all other names for
 		// performance variables used by the MPI implementation."
-		{ID: "PVAR-8", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+		{ID: "PVAR-8", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "the pair (name, class) is unique among performance variables",
 			Injectors: []string{"inject_mpit_names"}, Judge: judgeUnique("pvar")},
 		// §15.3.9.1: "This name must be unique with respect to all other names for
 		// categories used by the MPI implementation."
-		{ID: "CAT-2", Source: "MPI-5.0 §15.3.9.1", Basis: harness.Normative,
+		{ID: "CAT-2", Source: "MPI-5.0 §15.3.9.1", Basis: rulebook.Normative,
 			Text:      "category names are unique",
 			Injectors: []string{"inject_mpit_names"}, Judge: judgeUnique("category")},
 		// §15.3.5: "This name must be unique with respect to all other names for
 		// enumerations that the MPI implementation uses."
-		{ID: "META-12", Source: "MPI-5.0 §15.3.5", Basis: harness.Normative,
+		{ID: "META-12", Source: "MPI-5.0 §15.3.5", Basis: rulebook.Normative,
 			Text:      "enumeration names are unique",
 			Injectors: []string{"inject_mpit_names"}, Judge: judgeUnique("enum")},
 		// §15.3.5: "This name must be unique with respect to all other names of
 		// items for the same enumeration."
-		{ID: "META-13", Source: "MPI-5.0 §15.3.5", Basis: harness.Normative,
+		{ID: "META-13", Source: "MPI-5.0 §15.3.5", Basis: rulebook.Normative,
 			Text:      "item names are unique within their enumeration",
 			Injectors: []string{"inject_mpit_names"}, Judge: judgeUnique("item")},
 		// §15.3.7.2 (MPI_T_PVAR_GET_INDEX): "This routine returns MPI_SUCCESS on
 		// success" with pvar_index the index of the performance variable of that
 		// name and class.
-		{ID: "PVAR-9", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+		{ID: "PVAR-9", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_get_index(name, class) of every performance variable returns MPI_SUCCESS and its index",
 			Injectors: []string{"inject_mpit_names"}, Judge: judgeRoundTrip("pvar")},
 		// §15.3.9.1 (MPI_T_CATEGORY_GET_INDEX): the index of the category of that
 		// name, MPI_SUCCESS on success.
-		{ID: "CAT-4a", Source: "MPI-5.0 §15.3.9.1", Basis: harness.Normative,
+		{ID: "CAT-4a", Source: "MPI-5.0 §15.3.9.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_category_get_index(name) of every category returns MPI_SUCCESS and its index",
 			Injectors: []string{"inject_mpit_names"}, Judge: judgeRoundTrip("category")},
 		// §15.3.6.1: "This routine returns MPI_SUCCESS on success and returns
 		// MPI_T_ERR_INVALID_NAME if name does not match the name of any control
 		// variable provided by the implementation at the time of the call."
-		{ID: "CVAR-8", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+		{ID: "CVAR-8", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_cvar_get_index with an unknown name returns MPI_T_ERR_INVALID_NAME",
 			Injectors: []string{"inject_mpit_unknown_name"}, Judge: judgeBadName("MPI_T_cvar_get_index")},
 		// §15.3.7.2: "returns MPI_T_ERR_INVALID_NAME if name does not match the
 		// name of any performance variable of the specified var_class provided by
 		// the implementation at the time of the call."
-		{ID: "PVAR-10a", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+		{ID: "PVAR-10a", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_get_index with an unknown name returns MPI_T_ERR_INVALID_NAME",
 			Injectors: []string{"inject_mpit_names"}, Judge: judgeBadName("MPI_T_pvar_get_index")},
 		// The same sentence: a known name with a class no variable of that name
 		// has.
-		{ID: "PVAR-10b", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+		{ID: "PVAR-10b", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_get_index with a known name and a class no variable of that name has returns MPI_T_ERR_INVALID_NAME",
 			Injectors: []string{"inject_mpit_names"}, Judge: judgeBadName("MPI_T_pvar_get_index(name, other class)")},
 		// §15.3.9.1: "returns MPI_T_ERR_INVALID_NAME if name does not match the
 		// name of any category provided by the implementation at the time of the
 		// call."
-		{ID: "CAT-4b", Source: "MPI-5.0 §15.3.9.1", Basis: harness.Normative,
+		{ID: "CAT-4b", Source: "MPI-5.0 §15.3.9.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_category_get_index with an unknown name returns MPI_T_ERR_INVALID_NAME",
 			Injectors: []string{"inject_mpit_names"}, Judge: judgeBadName("MPI_T_category_get_index")},
 		// §15.3.10: "The MPI implementation is not required to check all
@@ -101,22 +102,22 @@ var namesCheck = harness.Define(harness.Check{
 		// names MPI_T_ERR_INVALID_INDEX ("The variable or category index is
 		// invalid"), but no sentence of §15.3.6.1 requires it: any error code is
 		// acceptable, MPI_SUCCESS or a crash is a quality finding.
-		{ID: "CVAR-9", Source: "MPI-5.0 §15.3.6.1, §15.3.10", Basis: harness.Quality,
+		{ID: "CVAR-9", Source: "MPI-5.0 §15.3.6.1, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_cvar_get_info with an out-of-range index (-1, num, num + 1000) returns an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and does not crash",
 			Injectors: []string{"inject_mpit_unchecked"}, Judge: judgeBadIndex("MPI_T_cvar_get_info", "MPI_T_ERR_INVALID_INDEX")},
 		// As CVAR-9, §15.3.10.
-		{ID: "PVAR-11", Source: "MPI-5.0 §15.3.7.2, §15.3.10", Basis: harness.Quality,
+		{ID: "PVAR-11", Source: "MPI-5.0 §15.3.7.2, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_pvar_get_info with an out-of-range index (-1, num, num + 1000) returns an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and does not crash",
 			Injectors: []string{"inject_mpit_unchecked"}, Conformers: []string{"conform_mpit_index_check"},
 			Judge: judgeBadIndex("MPI_T_pvar_get_info", "MPI_T_ERR_INVALID_INDEX")},
 		// As CVAR-9, §15.3.10.
-		{ID: "CAT-11", Source: "MPI-5.0 §15.3.9, §15.3.10", Basis: harness.Quality,
+		{ID: "CAT-11", Source: "MPI-5.0 §15.3.9, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_category_get_info and MPI_T_category_get_cvars with an out-of-range index (-1, num, num + 1000) return an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and do not crash",
 			Injectors: []string{"inject_mpit_unchecked"}, Judge: judgeBadIndex("MPI_T_category_get_info|MPI_T_category_get_cvars", "MPI_T_ERR_INVALID_INDEX")},
 		// As CVAR-9, §15.3.10; Table 23 names MPI_T_ERR_INVALID_INDEX for the
 		// enumeration procedures ("The enumeration index is invalid"), the
 		// deprecated MPI_T_ERR_INVALID_ITEM for items.
-		{ID: "META-14", Source: "MPI-5.0 §15.3.5, §15.3.10", Basis: harness.Quality,
+		{ID: "META-14", Source: "MPI-5.0 §15.3.5, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_enum_get_item outside 0..N-1 returns an error code (MPI_T_ERR_INVALID_INDEX or the deprecated MPI_T_ERR_INVALID_ITEM the ones Table 23 names) and does not crash",
 			Injectors: []string{"inject_mpit_unchecked"}, Conformers: []string{"conform_mpit_index_check"},
 			Judge: judgeBadIndex("MPI_T_enum_get_item", "MPI_T_ERR_INVALID_INDEX|MPI_T_ERR_INVALID_ITEM")},
@@ -152,8 +153,8 @@ func kindWords(kind string) string {
 	return kindWord[kind] + "s"
 }
 
-func judgeIndexRange(kind string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeIndexRange(kind string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		w := walk(x)
 		var refused []string
 		n := 0
@@ -185,18 +186,18 @@ func judgeIndexRange(kind string) func(x *harness.X) harness.Verdict {
 // are refused (reading 2, as the example of §15.3.6.1 anticipates: its loop
 // over 0..num-1 accepts MPI_T_ERR_INVALID_INDEX).
 // Every index below the count is asked, and each could show the reading.
-func indexReading(what string, n int, refused []string) harness.Verdict {
+func indexReading(what string, n int, refused []string) verdict.Verdict {
 	items := what + " indices"
 	if len(refused) == 0 {
-		return harness.Exposed(n, items, "reading 1: every %s index 0..%d answers get_info", what, n-1)
+		return rulebook.Exposed(n, items, "reading 1: every %s index 0..%d answers get_info", what, n-1)
 	}
-	v := harness.Exposed(n, items, "reading 2: get_info refuses %d of the %d %s indices below the count: %s", len(refused), n, what, examples(refused))
+	v := rulebook.Exposed(n, items, "reading 2: get_info refuses %d of the %d %s indices below the count: %s", len(refused), n, what, examples(refused))
 	v.Evidence = strings.Join(refused, "\n")
 	return v
 }
 
-func judgeUnique(kind string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeUnique(kind string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		w := walk(x)
 		names := map[string][]int{}
 		var bad []string
@@ -261,9 +262,9 @@ func judgeUnique(kind string) func(x *harness.X) harness.Verdict {
 			x.Unsupported("not measurable here: no %s after MPI_Init", kindWord[kind])
 		}
 		if kind == "item" {
-			return harness.Passed(count, exposed, "enumeration item names", "%d enumeration item names, all unique within their enumeration (%d of them in enumerations of two items or more)", count, exposed)
+			return rulebook.Passed(count, exposed, "enumeration item names", "%d enumeration item names, all unique within their enumeration (%d of them in enumerations of two items or more)", count, exposed)
 		}
-		return harness.Passed(count, exposed, kindWord[kind]+" names", "%d %s names, all unique", count, kindWord[kind])
+		return rulebook.Passed(count, exposed, kindWord[kind]+" names", "%d %s names, all unique", count, kindWord[kind])
 	}
 }
 
@@ -278,8 +279,8 @@ func dups(kind string, names map[string][]int) []string {
 	return out
 }
 
-func judgeRoundTrip(kind string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeRoundTrip(kind string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		w := walk(x)
 		var bad []string
 		n, unknown := 0, 0
@@ -314,14 +315,14 @@ func judgeRoundTrip(kind string) func(x *harness.X) harness.Verdict {
 		}
 		// the index asked for is preset to -1: each answer could be wrong
 		if unknown > 0 {
-			return harness.Exposed(n, kindWords(kind), "%d %s round-trip through get_index (%d with a class outside the standard's not asked: PVAR-5)", n, kindWords(kind), unknown)
+			return rulebook.Exposed(n, kindWords(kind), "%d %s round-trip through get_index (%d with a class outside the standard's not asked: PVAR-5)", n, kindWords(kind), unknown)
 		}
-		return harness.Exposed(n, kindWords(kind), "%d %s round-trip through get_index", n, kindWords(kind))
+		return rulebook.Exposed(n, kindWords(kind), "%d %s round-trip through get_index", n, kindWords(kind))
 	}
 }
 
-func judgeBadName(fn string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeBadName(fn string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		w := walk(x)
 		for _, b := range decode[badNameRec](w.recs, "badname") {
 			if b.Function != fn {
@@ -330,18 +331,18 @@ func judgeBadName(fn string) func(x *harness.X) harness.Verdict {
 			if b.RC != "MPI_T_ERR_INVALID_NAME" {
 				x.Failf("", "%s returned %s, not MPI_T_ERR_INVALID_NAME", fn, b.RC)
 			}
-			return harness.Exposed(1, "get_index calls naming no object", "%s returns MPI_T_ERR_INVALID_NAME", fn)
+			return rulebook.Exposed(1, "get_index calls naming no object", "%s returns MPI_T_ERR_INVALID_NAME", fn)
 		}
 		x.Unsupported("not measurable here: %s was not tried (no performance variable to take the name of)", fn)
-		return harness.Verdict{}
+		return verdict.Verdict{}
 	}
 }
 
 // judgeBadIndex: out-of-range indices of the functions (|-separated), each
 // tried in a fresh process. Any error code passes (the reason says whether
 // it is the one Table 23 names); MPI_SUCCESS and a crash fail (quality).
-func judgeBadIndex(fns, named string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeBadIndex(fns, named string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		w := walk(x)
 		var bad, got []string
 		for _, b := range decode[badIndexRec](w.recs, "badindex") {
@@ -380,6 +381,6 @@ func judgeBadIndex(fns, named string) func(x *harness.X) harness.Verdict {
 		}
 		// each call that returned (a crash fails above) could have
 		// returned MPI_SUCCESS
-		return harness.Exposed(len(got), "out-of-range calls", "out-of-range indices refused: %s", strings.Join(got, "; "))
+		return rulebook.Exposed(len(got), "out-of-range calls", "out-of-range indices refused: %s", strings.Join(got, "; "))
 	}
 }

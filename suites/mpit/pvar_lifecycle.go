@@ -5,31 +5,32 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Sessions and handles made and freed (MPI-5.0 §15.3.7.3, §15.3.7.4), from
 // the items run of fixtures/c/mpit/pvars.c (pvar_items.c: the probe of each
 // variable, the error cases, the freed-session item).
-var pvarLifecycleCheck = harness.Define(harness.Check{
+var pvarLifecycleCheck = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-PVAR-LIFECYCLE",
 	Needs: "mpit",
 	Title: "performance experiment sessions are created new and freed to MPI_T_PVAR_SESSION_NULL, handles freed to MPI_T_PVAR_HANDLE_NULL, and a freed session is refused",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.7.3: "This call creates a new performance experiment session
 		// for accessing performance variables and returns a handle for this
 		// performance experiment session in the argument pe_session".
-		{ID: "PVAR-21", Source: "MPI-5.0 §15.3.7.3", Basis: harness.Normative,
+		{ID: "PVAR-21", Source: "MPI-5.0 §15.3.7.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_session_create returns MPI_SUCCESS and a new session: not MPI_T_PVAR_SESSION_NULL, not one that exists",
 			Injectors: []string{"inject_mpit_pvar_lifecycle_off"}, Judge: judgePvar21},
 		// §15.3.7.3: "On a successful return, MPI sets the performance
 		// experiment session identifier to MPI_T_PVAR_SESSION_NULL."
-		{ID: "PVAR-22", Source: "MPI-5.0 §15.3.7.3", Basis: harness.Normative,
+		{ID: "PVAR-22", Source: "MPI-5.0 §15.3.7.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_session_free returns MPI_SUCCESS and sets the session to MPI_T_PVAR_SESSION_NULL",
 			Injectors: []string{"inject_mpit_pvar_lifecycle_off"}, Judge: judgePvar22},
 		// §15.3.7.4: "On a successful return, MPI sets the handle to
 		// MPI_T_PVAR_HANDLE_NULL."
-		{ID: "PVAR-28", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+		{ID: "PVAR-28", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "a successful MPI_T_pvar_handle_free sets the handle to MPI_T_PVAR_HANDLE_NULL",
 			Injectors: []string{"inject_mpit_pvar_lifecycle_off"}, Judge: judgePvar28},
 		// §15.3.7.3: "Calls to the MPI tool information interface can no
@@ -38,7 +39,7 @@ var pvarLifecycleCheck = harness.Define(harness.Check{
 		// undefined ("if a user passes invalid parameter values to any
 		// routine, the behavior of the implementation is undefined"), Table 23
 		// names MPI_T_ERR_INVALID_SESSION: quality.
-		{ID: "PVAR-42", Source: "MPI-5.0 §15.3.7.3, §15.3.10", Basis: harness.Quality,
+		{ID: "PVAR-42", Source: "MPI-5.0 §15.3.7.3, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_pvar_handle_alloc and MPI_T_pvar_start(MPI_T_PVAR_ALL_HANDLES) with a freed session (the null value it was set to, a stale copy) return an error code (MPI_T_ERR_INVALID_SESSION the one Table 23 names) and do not crash",
 			Injectors: []string{"inject_mpit_freed_session"}, Judge: judgePvar42},
 	},
@@ -53,7 +54,7 @@ var errFacts = map[string]string{
 
 // judgePvar21: the error cases begin by creating sessions A and B, then
 // compare them (session_create_new).
-func judgePvar21(x *harness.X) harness.Verdict {
+func judgePvar21(x *rulebook.X) verdict.Verdict {
 	r := pvarSessionJob(x)
 	errs := judgeErrs(x, r, "", "the session cases did not run", "session_create", "session_create_new")
 	creates, compared := 0, false
@@ -69,13 +70,13 @@ func judgePvar21(x *harness.X) harness.Verdict {
 		reason += "; the two sessions were neither MPI_T_PVAR_SESSION_NULL nor the same"
 	}
 	// each call could have failed, the comparison have found NULL or the same session twice
-	return harness.Exposed(len(errs), "session creation cases (calls and their comparison)", "%s", reason)
+	return rulebook.Exposed(len(errs), "session creation cases (calls and their comparison)", "%s", reason)
 }
 
 // judgePvar22: the error cases end by freeing a session with no handle,
 // then look at it (session_free_sets_null). The free of a freed session,
 // which §15.3.10 leaves undefined, is recorded in its evidence, not judged.
-func judgePvar22(x *harness.X) harness.Verdict {
+func judgePvar22(x *rulebook.X) verdict.Verdict {
 	r := pvarSessionJob(x)
 	undefined := pvarUndefined(r, func(what string) bool { return what == "session_free_freed_session" })
 	errs := judgeErrs(x, r, undefined, "the session cases did not run", "session_free", "session_free_sets_null")
@@ -92,12 +93,12 @@ func judgePvar22(x *harness.X) harness.Verdict {
 		reason += "; it left MPI_T_PVAR_SESSION_NULL in the session"
 	}
 	// each call could have failed, the look at the session have found it not null
-	v := harness.Exposed(len(errs), "session free cases (calls and the look at the session)", "%s", reason)
+	v := rulebook.Exposed(len(errs), "session free cases (calls and the look at the session)", "%s", reason)
 	v.Evidence = undefined
 	return v
 }
 
-func judgePvar28(x *harness.X) harness.Verdict {
+func judgePvar28(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	var bad []string
 	n := 0
@@ -116,13 +117,13 @@ func judgePvar28(x *harness.X) harness.Verdict {
 	if n == 0 {
 		x.Unsupported("not measurable here: no handle was freed successfully")
 	}
-	return harness.Exposed(n, "successfully freed handles", "%d handles freed to MPI_T_PVAR_HANDLE_NULL", n)
+	return rulebook.Exposed(n, "successfully freed handles", "%d handles freed to MPI_T_PVAR_HANDLE_NULL", n)
 }
 
 // freedCases are the freed-session items, in order (pvar_items.c, freed()).
 var freedCases = []string{"handle_alloc(freed session)", "start(freed session, MPI_T_PVAR_ALL_HANDLES)", "handle_alloc(stale copy of a freed session)"}
 
-func judgePvar42(x *harness.X) harness.Verdict {
+func judgePvar42(x *rulebook.X) verdict.Verdict {
 	r := pvarSessionJob(x)
 	var bad, got []string
 	for _, f := range r.freed {
@@ -155,5 +156,5 @@ func judgePvar42(x *harness.X) harness.Verdict {
 		reason += " (no performance variable: handle_alloc asked for index 0, which names none)"
 	}
 	// each call that returned could have returned MPI_SUCCESS (or died)
-	return harness.Exposed(len(got), "calls with a freed session", "%s", reason)
+	return rulebook.Exposed(len(got), "calls with a freed session", "%s", reason)
 }

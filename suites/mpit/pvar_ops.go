@@ -5,7 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // MPI-5.0 §15.3.7 (MPI-4.1 §16.3.7 in the HTML numbering): a handle for any listed variable can be allocated and read
@@ -28,57 +29,57 @@ import (
 // Each rule has a judge of its own, below in the order of the rules, on the
 // records of the items and traffic runs it concerns (pvarJob, run once for
 // all of them).
-var pvarOps = harness.Define(harness.Check{
+var pvarOps = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-PVAR-OPS-001",
 	Needs: "mpit",
 	Title: "every performance variable can be allocated, read within its count, and freed; continuous ones refuse start/stop, read-only ones write/reset, non-atomic ones readreset, a handle of another session is MPI_T_ERR_INVALID_HANDLE; MPI_T_PVAR_ALL_HANDLES start/stop/reset succeed; values are in range and DOUBLE timers advance no faster than MPI_Wtime",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// "count contains the number of elements ... used to represent this variable" (§15.3.7.4)
-		{ID: "PVAR-26", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+		{ID: "PVAR-26", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:  "MPI_T_pvar_handle_alloc succeeds for every listed variable, MPI_T_pvar_read of the new handle (started first where the variable is not continuous) succeeds and writes no more than its count, and the handle frees; none of it crashes",
 			Judge: judgePvar26},
 		// continuous variables "cannot be started or stopped" (§15.3.7.5; Table 23: MPI_T_ERR_PVAR_NO_STARTSTOP)
-		{ID: "PVAR-30", Source: "MPI-5.0 §15.3.7.5", Basis: harness.Normative,
+		{ID: "PVAR-30", Source: "MPI-5.0 §15.3.7.5", Basis: rulebook.Normative,
 			Text:      "starting or stopping a handle of a continuous variable returns MPI_T_ERR_PVAR_NO_STARTSTOP",
 			Injectors: []string{"inject_mpit_pvar_startstop"}, Judge: judgePvar30},
 		// "If it is not possible to change the variable, the function returns MPI_T_ERR_PVAR_NO_WRITE" (§15.3.7.6)
-		{ID: "PVAR-36", Source: "MPI-5.0 §15.3.7.6", Basis: harness.Normative,
+		{ID: "PVAR-36", Source: "MPI-5.0 §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "write and reset of a read-only variable return MPI_T_ERR_PVAR_NO_WRITE",
 			Injectors: []string{"inject_mpit_pvar_accept_write"}, Judge: judgePvar36},
 		// "If the variable cannot be read and reset atomically, this routine returns MPI_T_ERR_PVAR_NO_ATOMIC" (§15.3.7.6)
-		{ID: "PVAR-40", Source: "MPI-5.0 §15.3.7.6", Basis: harness.Normative,
+		{ID: "PVAR-40", Source: "MPI-5.0 §15.3.7.6", Basis: rulebook.Normative,
 			Text:  "readreset of a variable that is not atomic returns MPI_T_ERR_PVAR_NO_ATOMIC",
 			Judge: judgePvar40},
 		// "if the handle argument passed in is not associated with the pe_session argument, MPI_T_ERR_INVALID_HANDLE is returned"
-		{ID: "PVAR-27", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+		{ID: "PVAR-27", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:  "a handle used with a session it does not belong to gives MPI_T_ERR_INVALID_HANDLE",
 			Judge: judgePvar27},
 		// MPI_T_PVAR_START with MPI_T_PVAR_ALL_HANDLES: "the routine returns MPI_SUCCESS if all variables are started successfully (even if there are no noncontinuous variables to be started)" (§15.3.7.5)
-		{ID: "PVAR-33", Source: "MPI-5.0 §15.3.7.5", Basis: harness.Normative,
+		{ID: "PVAR-33", Source: "MPI-5.0 §15.3.7.5", Basis: rulebook.Normative,
 			Text:      "start with MPI_T_PVAR_ALL_HANDLES returns MPI_SUCCESS, skipping continuous and started handles, also in a session with no handle",
 			Injectors: []string{"inject_mpit_pvar_startstop"}, Judge: judgePvar33},
 		// MPI_T_PVAR_STOP with MPI_T_PVAR_ALL_HANDLES: "the routine returns MPI_SUCCESS if all variables are stopped successfully (even if there are no noncontinuous variables to be stopped)" (§15.3.7.5)
-		{ID: "PVAR-34", Source: "MPI-5.0 §15.3.7.5", Basis: harness.Normative,
+		{ID: "PVAR-34", Source: "MPI-5.0 §15.3.7.5", Basis: rulebook.Normative,
 			Text:      "stop with MPI_T_PVAR_ALL_HANDLES returns MPI_SUCCESS, skipping continuous handles, also in a session with no handle",
 			Injectors: []string{"inject_mpit_pvar_startstop"}, Judge: judgePvar34},
 		// MPI_T_PVAR_RESET with MPI_T_PVAR_ALL_HANDLES: "the routine returns MPI_SUCCESS if all variables are reset successfully (even if there are no valid handles or all are read-only)" (§15.3.7.6)
-		{ID: "PVAR-39", Source: "MPI-5.0 §15.3.7.6", Basis: harness.Normative,
+		{ID: "PVAR-39", Source: "MPI-5.0 §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "reset with MPI_T_PVAR_ALL_HANDLES returns MPI_SUCCESS, skipping read-only handles, also in a session with no handle",
 			Injectors: []string{"inject_mpit_pvar_startstop"}, Judge: judgePvar39},
 		// readonly "is set to zero if the variable can be written or reset by the user" (§15.3.7.2)
-		{ID: "PVAR-37a", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: harness.Normative,
+		{ID: "PVAR-37a", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: rulebook.Normative,
 			Text:       "write, reset and (where atomic) readreset of a writable variable (readonly = 0) succeed without a crash",
 			Conformers: []string{"conform_mpit_pvar_writable"}, Judge: judgePvar37a},
 		// LEVEL, SIZE, watermark, COUNTER, AGGREGATE, TIMER: their values "are nonnegative", "must be nonnegative" (§15.3.7.1)
-		{ID: "PVAR-12", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
+		{ID: "PVAR-12", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:  "LEVEL, SIZE, watermark, COUNTER, AGGREGATE and TIMER values are nonnegative",
 			Judge: judgePvar12},
 		// PERCENTAGE: "The value must always be between 0.0 (resource not used at all) and 1.0 (resource completely used)." (§15.3.7.1)
-		{ID: "PVAR-13", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
+		{ID: "PVAR-13", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:      "PERCENTAGE values lie within [0.0, 1.0]",
 			Injectors: []string{"inject_mpit_pvar_values_off"}, Judge: judgePvar13},
 		// a TIMER of type MPI_DOUBLE is in "units ... consistent with MPI_WTIME" (§15.3.7.1)
-		{ID: "PVAR-20", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
+		{ID: "PVAR-20", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:      "a TIMER of type MPI_DOUBLE grows by no more than the MPI_Wtime interval it was read across",
 			Injectors: []string{"inject_mpit_timer_fast"}, Judge: judgePvar20},
 	},
@@ -87,7 +88,7 @@ var pvarOps = harness.Define(harness.Check{
 // judgePvar26: every usable listed variable (the fixture has its datatype
 // and, where it is bound, an object to bind it to) is probed in an item of
 // its own: a fresh session, a handle, a read, the free.
-func judgePvar26(x *harness.X) harness.Verdict {
+func judgePvar26(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	note := broken.note
@@ -140,12 +141,12 @@ func judgePvar26(x *harness.X) harness.Verdict {
 	}
 	// every probed variable could have broken the rule (a failed call, a
 	// read past its count, a death): only those skipped were not exposed
-	return harness.Exposed(held, "probed variables", "%s", reason)
+	return rulebook.Exposed(held, "probed variables", "%s", reason)
 }
 
 // judgePvar30: each continuous variable's handle in session B of the
 // traffic run, started and then stopped.
-func judgePvar30(x *harness.X) harness.Verdict {
+func judgePvar30(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	for _, s := range r.startstop {
@@ -157,26 +158,26 @@ func judgePvar30(x *harness.X) harness.Verdict {
 	if len(r.startstop) == 0 {
 		x.Unsupported("not measurable here: no continuous performance variable")
 	}
-	return harness.Exposed(len(r.startstop), "continuous handles", "%s started and stopped: each start and each stop returned MPI_T_ERR_PVAR_NO_STARTSTOP",
+	return rulebook.Exposed(len(r.startstop), "continuous handles", "%s started and stopped: each start and each stop returned MPI_T_ERR_PVAR_NO_STARTSTOP",
 		plural(len(r.startstop), "continuous handle", "continuous handles"))
 }
 
 // judgePvar36: the error cases write and reset the handle of each read-only
 // variable (writing zeros).
-func judgePvar36(x *harness.X) harness.Verdict {
+func judgePvar36(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	errs := judgeErrs(x, r, "", "no read-only performance variable", "write_readonly", "reset_readonly")
 	n := map[string]int{}
 	for _, e := range errs {
 		n[e.What]++
 	}
-	return harness.Exposed(len(errs), "writes and resets of read-only handles", "%s: %s and %s, each MPI_T_ERR_PVAR_NO_WRITE",
+	return rulebook.Exposed(len(errs), "writes and resets of read-only handles", "%s: %s and %s, each MPI_T_ERR_PVAR_NO_WRITE",
 		plural(distinctVars(errs), "read-only variable", "read-only variables"), plural(n["write_readonly"], "write", "writes"), plural(n["reset_readonly"], "reset", "resets"))
 }
 
 // judgePvar40: the error cases readreset the handle of each variable that
 // is not atomic (a read-only one may give MPI_T_ERR_PVAR_NO_WRITE instead).
-func judgePvar40(x *harness.X) harness.Verdict {
+func judgePvar40(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	errs := judgeErrs(x, r, "", "no performance variable that is not atomic", "readreset_nonatomic")
 	readonly := 0
@@ -185,16 +186,16 @@ func judgePvar40(x *harness.X) harness.Verdict {
 			readonly++
 		}
 	}
-	return harness.Exposed(len(errs), "readresets of non-atomic handles", "readreset on %s of variables that are not atomic (%d of them read-only, which may give MPI_T_ERR_PVAR_NO_WRITE instead) returned %s",
+	return rulebook.Exposed(len(errs), "readresets of non-atomic handles", "readreset on %s of variables that are not atomic (%d of them read-only, which may give MPI_T_ERR_PVAR_NO_WRITE instead) returned %s",
 		plural(len(errs), "handle", "handles"), readonly, rcCounts(errs))
 }
 
 // judgePvar27: the error cases read each handle of session A (one per
 // variable it could allocate) through session B.
-func judgePvar27(x *harness.X) harness.Verdict {
+func judgePvar27(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	errs := judgeErrs(x, r, "", "no handle to try in another session", "read_other_session")
-	return harness.Exposed(len(errs), "reads through another session", "%s of session A read through session B: %s",
+	return rulebook.Exposed(len(errs), "reads through another session", "%s of session A read through session B: %s",
 		plural(len(errs), "handle", "handles"), rcCounts(errs))
 }
 
@@ -202,7 +203,7 @@ func judgePvar27(x *harness.X) harness.Verdict {
 // whose continuous handles cannot be started and whose other handles are
 // started already (nothing is left to start), and in a session with no
 // handle. A death in the error cases is filed here.
-func judgePvar33(x *harness.X) harness.Verdict {
+func judgePvar33(x *rulebook.X) verdict.Verdict {
 	return judgeAllHandles(x, "start", func(h sessionHandles) string {
 		return fmt.Sprintf("%d continuous, %d non-continuous and started before", h.continuous, h.n-h.continuous)
 	})
@@ -210,7 +211,7 @@ func judgePvar33(x *harness.X) harness.Verdict {
 
 // judgePvar34: stop(MPI_T_PVAR_ALL_HANDLES) after PVAR-33's start: the
 // continuous handles to skip, the others to stop.
-func judgePvar34(x *harness.X) harness.Verdict {
+func judgePvar34(x *rulebook.X) verdict.Verdict {
 	return judgeAllHandles(x, "stop", func(h sessionHandles) string {
 		return fmt.Sprintf("%d continuous, %d non-continuous and started", h.continuous, h.n-h.continuous)
 	})
@@ -218,7 +219,7 @@ func judgePvar34(x *harness.X) harness.Verdict {
 
 // judgePvar39: reset(MPI_T_PVAR_ALL_HANDLES) after PVAR-34's stop: the
 // read-only handles to skip, the others to reset.
-func judgePvar39(x *harness.X) harness.Verdict {
+func judgePvar39(x *rulebook.X) verdict.Verdict {
 	return judgeAllHandles(x, "reset", func(h sessionHandles) string {
 		return fmt.Sprintf("%d read-only, %d writable", h.readonly, h.n-h.readonly)
 	})
@@ -228,7 +229,7 @@ func judgePvar39(x *harness.X) harness.Verdict {
 // not kill: write its value + 7, reset, and where atomic readreset, in
 // session A (what they do to the values read, in A and in session B, is
 // judged by the sessions check, sessions.go).
-func judgePvar37a(x *harness.X) harness.Verdict {
+func judgePvar37a(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	note := broken.note
@@ -263,14 +264,14 @@ func judgePvar37a(x *harness.X) harness.Verdict {
 	} else {
 		reason += " (none atomic: no readreset)"
 	}
-	return harness.Exposed(calls, "writes, resets and readresets of writable handles", "%s", reason)
+	return rulebook.Exposed(calls, "writes, resets and readresets of writable handles", "%s", reason)
 }
 
 // judgePvar12: every value the traffic run read (sessions A and B, at each
 // point) of a variable of a class whose values are nonnegative. Only a
 // signed datatype can carry a negative value: the fixture prints unsigned
 // ones as such.
-func judgePvar12(x *harness.X) harness.Verdict {
+func judgePvar12(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	vars, signed, noted := map[int]bool{}, map[int]bool{}, map[int]bool{} // noted: one example per variable
@@ -296,12 +297,12 @@ func judgePvar12(x *harness.X) harness.Verdict {
 	})
 	failTally(x, broken, "")
 	// only a value of a signed datatype could read negative
-	return harness.Passed(values, signedValues, "values", "%s read from %s (LEVEL, SIZE, watermark, COUNTER, AGGREGATE, TIMER), none negative; %s of them (from %d variables) of a signed datatype, which could read negative",
+	return rulebook.Passed(values, signedValues, "values", "%s read from %s (LEVEL, SIZE, watermark, COUNTER, AGGREGATE, TIMER), none negative; %s of them (from %d variables) of a signed datatype, which could read negative",
 		plural(values, "value", "values"), plural(len(vars), "variable", "variables"), plural(signedValues, "value", "values"), len(signed))
 }
 
 // judgePvar13: every value the traffic run read of a PERCENTAGE variable.
-func judgePvar13(x *harness.X) harness.Verdict {
+func judgePvar13(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	vars, noted := map[int]bool{}, map[int]bool{} // noted: one example per variable
@@ -327,7 +328,7 @@ func judgePvar13(x *harness.X) harness.Verdict {
 	if !usable {
 		x.Unsupported("not measurable here: no PERCENTAGE variable")
 	}
-	return harness.Exposed(values, "PERCENTAGE values", "%s read from %s, all within [0, 1]",
+	return rulebook.Exposed(values, "PERCENTAGE values", "%s read from %s, all within [0, 1]",
 		plural(values, "value", "values"), plural(len(vars), "PERCENTAGE variable", "PERCENTAGE variables"))
 }
 
@@ -335,7 +336,7 @@ func judgePvar13(x *harness.X) harness.Verdict {
 // before the traffic to its end and by session B from its allocation on,
 // against MPI_Wtime across the same spans. Only a timer that grew could
 // grow too fast.
-func judgePvar20(x *harness.X) harness.Verdict {
+func judgePvar20(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	timers, grew := 0, 0
@@ -370,5 +371,5 @@ func judgePvar20(x *harness.X) harness.Verdict {
 		reason += fmt.Sprintf(" (session A's most: +%.3g s in %.3g s)", most, in)
 	}
 	// only a timer that grew could have grown too fast
-	return harness.Passed(timers, grew, "TIMERs of type MPI_DOUBLE", "%s", reason)
+	return rulebook.Passed(timers, grew, "TIMERs of type MPI_DOUBLE", "%s", reason)
 }

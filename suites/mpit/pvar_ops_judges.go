@@ -6,7 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // What the judges of the pvar operations check (pvar_ops.go) and of
@@ -15,7 +16,7 @@ import (
 
 // failTally ends a rule with Fail on the problems noted in t (evidence
 // after them); it returns when there are none.
-func failTally(x *harness.X, t tally, evidence string) {
+func failTally(x *rulebook.X, t tally, evidence string) {
 	p := problems{evidence: evidence}
 	t.into(&p, "; ")
 	p.fail(x, "broken")
@@ -24,7 +25,7 @@ func failTally(x *harness.X, t tally, evidence string) {
 // judgeErrs fails the rule on the error cases named one of what whose code
 // or fact is wrong (evidence after them), or ends it unsupported, "not
 // measurable here: " why, where none ran; it returns those cases.
-func judgeErrs(x *harness.X, r *pvarRecs, evidence, why string, what ...string) []errRec {
+func judgeErrs(x *rulebook.X, r *pvarRecs, evidence, why string, what ...string) []errRec {
 	errs := r.errsOf(what...)
 	failTally(x, noteErrs(errs), evidence)
 	if len(errs) == 0 {
@@ -123,7 +124,7 @@ func (r *pvarRecs) errSession() sessionHandles {
 // judgeAllHandles judges op(MPI_T_PVAR_ALL_HANDLES) ("start", "stop" or
 // "reset") from the error cases: in session A (what its handles give op to
 // skip and to do, as kinds says) and in a session with no handle.
-func judgeAllHandles(x *harness.X, op string, kinds func(sessionHandles) string) harness.Verdict {
+func judgeAllHandles(x *rulebook.X, op string, kinds func(sessionHandles) string) verdict.Verdict {
 	r := pvarSessionJob(x)
 	errs := r.errsOf(op+"_all_handles", op+"_all_handles_empty")
 	broken := noteErrs(errs)
@@ -156,11 +157,11 @@ func judgeAllHandles(x *harness.X, op string, kinds func(sessionHandles) string)
 	// every call that returned could have returned another code; where the
 	// error cases died before op, nothing was (the harness makes that
 	// unsupported: no calls to judge)
-	var v harness.Verdict
+	var v verdict.Verdict
 	if len(in) == 0 {
-		v = harness.Exposed(0, call+" calls", "the error cases died before %s (PVAR-33 fails on it)", call)
+		v = rulebook.Exposed(0, call+" calls", "the error cases died before %s (PVAR-33 fails on it)", call)
 	} else {
-		v = harness.Exposed(len(in), call+" calls", "%s returned MPI_SUCCESS %s", call, strings.Join(in, " and "))
+		v = rulebook.Exposed(len(in), call+" calls", "%s returned MPI_SUCCESS %s", call, strings.Join(in, " and "))
 	}
 	v.Evidence = undefined
 	return v

@@ -5,7 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // When handles count (MPI-5.0 §15.3.7.3, §15.3.7.5), from the traffic run
@@ -13,21 +14,21 @@ import (
 // traffic X and started after it, beside B's made after X; session A's are
 // stopped before R3 while B's run on and D's are started just before it
 // (what R3 moves); continuous handles are never started.
-var pvarStartStopCheck = harness.Define(harness.Check{
+var pvarStartStopCheck = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-PVAR-STARTSTOP",
 	Needs: "mpit",
 	Title: "continuous handles follow the library from allocation on, non-continuous ones count only once started, and a stop in one session does not stop another's handle",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.7.5: "Performance variables that have the continuous flag set
 		// during the query procedure are continuously updated once a handle
 		// has been allocated."
-		{ID: "PVAR-29", Source: "MPI-5.0 §15.3.7.5", Basis: harness.Normative,
+		{ID: "PVAR-29", Source: "MPI-5.0 §15.3.7.5", Basis: rulebook.Normative,
 			Text:      "a handle of a continuous variable, never started, follows the traffic that moves the variable",
 			Injectors: []string{"inject_mpit_pvar_frozen"}, Judge: judgePvar29},
 		// §15.3.7.5: "All other variables are in a stopped state after their
 		// handle has been allocated; their values are not updated until they
 		// have been started by the user."
-		{ID: "PVAR-31", Source: "MPI-5.0 §15.3.7.5", Basis: harness.Normative,
+		{ID: "PVAR-31", Source: "MPI-5.0 §15.3.7.5", Basis: rulebook.Normative,
 			Text:       "a handle of a non-continuous variable allocated before traffic X and started after it counts nothing of X: it reads what a handle made after X reads (and, where it can be read before its start, what it read at allocation)",
 			Injectors:  []string{"inject_mpit_pvar_counts_stopped"},
 			Conformers: []string{"conform_mpit_pvar_handles"}, Judge: judgePvar31},
@@ -35,14 +36,14 @@ var pvarStartStopCheck = harness.Define(harness.Check{
 		// variable in one performance experiment session shall not influence
 		// whether a variable is started, stopped, read, written, or reset in
 		// another performance experiment session."
-		{ID: "PVAR-23", Source: "MPI-5.0 §15.3.7.3", Basis: harness.Normative,
+		{ID: "PVAR-23", Source: "MPI-5.0 §15.3.7.3", Basis: rulebook.Normative,
 			Text:       "stopping a handle in session A leaves session B's handle of the variable started: it counts what a handle started in session D counts",
 			Injectors:  []string{"inject_mpit_pvar_stop_leaks"},
 			Conformers: []string{"conform_mpit_pvar_handles"}, Judge: judgePvar23},
 	},
 })
 
-func judgePvar29(x *harness.X) harness.Verdict {
+func judgePvar29(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	cont := map[int]bool{}
 	for _, v := range r.vars {
@@ -100,7 +101,7 @@ func judgePvar29(x *harness.X) harness.Verdict {
 		}
 	}
 	// only a variable the traffic moves could show a handle that does not follow it
-	return harness.Passed(len(seen), len(ok), "continuous variables whose value the traffic determines",
+	return rulebook.Passed(len(seen), len(ok), "continuous variables whose value the traffic determines",
 		"continuous handles never started followed the traffic: %s; %d continuous SUM-class handles moved", strings.Join(ok, ", "), others)
 }
 
@@ -117,7 +118,7 @@ func keysOf(m map[float64]bool, delta bool) string {
 	return strings.Join(s, ", ")
 }
 
-func judgePvar31(x *harness.X) harness.Verdict {
+func judgePvar31(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	var bad, held []string
 	refused, judged := 0, 0
@@ -158,7 +159,7 @@ func judgePvar31(x *harness.X) harness.Verdict {
 		reason += fmt.Sprintf("; reading a handle never started returned an error for %d (not judged)", refused)
 	}
 	// only a handle of a variable that traffic X moved could have counted X
-	return harness.Passed(judged, len(held), "handles started late", "%s", reason)
+	return rulebook.Passed(judged, len(held), "handles started late", "%s", reason)
 }
 
 // countedX finds an element of a COUNTER or AGGREGATE (exact counts; a
@@ -190,7 +191,7 @@ func countedX(u unstartedRec) (int, bool) {
 // where B's handle was seen counting before them (traffic P and R2 moved it,
 // sum record): a handle that never counted is not one a stop elsewhere
 // stopped.
-func judgePvar23(x *harness.X) harness.Verdict {
+func judgePvar23(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	countedBefore := map[int]bool{} // B's handle moved between its allocation and A's stop
 	for _, s := range r.sums {
@@ -246,5 +247,5 @@ func judgePvar23(x *harness.X) harness.Verdict {
 	}
 	// only a variable R3 moves (as D's handle saw) whose B handle counted
 	// before the stop could show B's handle stopped by it
-	return harness.Passed(judged, len(ran), "stopped variables with a handle in session D", "%s", reason)
+	return rulebook.Passed(judged, len(ran), "stopped variables with a handle in session D", "%s", reason)
 }

@@ -5,35 +5,36 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // How the values of one handle move between reads, by class (MPI-5.0
 // §15.3.7.1), from the traffic run of fixtures/c/mpit/pvars.c: each handle
 // of sessions A, B and D is read several times while it is started (or
 // continuous) and never reset.
-var pvarValuesCheck = harness.Define(harness.Check{
+var pvarValuesCheck = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-PVAR-VALUES",
 	Needs: "mpit",
 	Title: "COUNTER, AGGREGATE and TIMER values never decrease between resets; high-water marks never fall, low-water marks never rise",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.7.1, COUNTER, AGGREGATE and TIMER: "The value of a variable
 		// of this class increases monotonically from the initialization or
 		// reset of the performance variable."
-		{ID: "PVAR-15", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
+		{ID: "PVAR-15", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:      "a COUNTER, AGGREGATE or TIMER handle never reads less than it read before, as long as it is not reset",
 			Injectors: []string{"inject_mpit_pvar_values_off"}, Judge: judgeMonotone(sumNeverDown)},
 		// §15.3.7.1: a HIGHWATERMARK "is nonnegative and grows monotonically
 		// from the initialization or reset of the variable"; a LOWWATERMARK
 		// "is nonnegative and decreases monotonically from the initialization
 		// or reset of the variable".
-		{ID: "PVAR-17", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
+		{ID: "PVAR-17", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:      "a HIGHWATERMARK handle never reads less, a LOWWATERMARK handle never more, than it read before, as long as it is not reset",
 			Injectors: []string{"inject_mpit_pvar_values_off"}, Judge: judgeMonotone(marksKeepDirection)},
 		// §15.3.7.1, MPI_T_PVAR_CLASS_HIGHWATERMARK and _LOWWATERMARK: "The
 		// starting value is the current utilization level of the resource at
 		// the time that the variable is started or reset."
-		{ID: "PVAR-18", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
+		{ID: "PVAR-18", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:      "right after a reset, a HIGHWATERMARK handle reads no more (a LOWWATERMARK no less) than a handle of the same variable started before and never reset: the current level, not what was seen before",
 			Injectors: []string{"inject_mpit_watermark_reset"}, Judge: judgePvar18},
 	},
@@ -57,8 +58,8 @@ var (
 // judgeMonotone judges that no handle of m's classes moved the wrong way
 // between two reads; a variable that never moved could not have, so a run
 // where none moved is not measurable.
-func judgeMonotone(m monotone) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeMonotone(m monotone) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		r := pvarJob(x)
 		broken := tally{}
 		vars, moved := 0, 0
@@ -110,7 +111,7 @@ func judgeMonotone(m monotone) func(x *harness.X) harness.Verdict {
 			x.Unsupported("not measurable here: none of the %s read moved under the traffic, so none could have moved the wrong way", plural(vars, m.classes+" variable", m.classes+" variables"))
 		}
 		// only a variable that moved could have moved the wrong way
-		return harness.Passed(vars, moved, m.classes+" variables", "%s moved by the traffic (of %d read) kept their direction across every read", plural(moved, m.classes+" variable", m.classes+" variables"), vars)
+		return rulebook.Passed(vars, moved, m.classes+" variables", "%s moved by the traffic (of %d read) kept their direction across every read", plural(moved, m.classes+" variable", m.classes+" variables"), vars)
 	}
 }
 
@@ -159,7 +160,7 @@ func less(a, b json.Number, double bool) bool {
 // start, the current one included, so a high-water mark of A right after
 // the reset (the current level) reads at most B's, a low-water mark at
 // least B's.
-func judgePvar18(x *harness.X) harness.Verdict {
+func judgePvar18(x *rulebook.X) verdict.Verdict {
 	w := walk(x)
 	n, wm := 0, 0
 	for _, v := range w.pvars {
@@ -207,6 +208,6 @@ func judgePvar18(x *harness.X) harness.Verdict {
 	if judged == 0 {
 		x.Unsupported("not measurable here: no reset of the %d watermark variables succeeded", wm)
 	}
-	return harness.Passed(judged, away, "watermark resets", "%s read, right after a reset, within what a handle never reset has seen; %d of them read beyond it before the reset",
+	return rulebook.Passed(judged, away, "watermark resets", "%s read, right after a reset, within what a handle never reset has seen; %d of them read beyond it before the reset",
 		plural(judged, "watermark variable", "watermark variables"), away)
 }

@@ -4,7 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
 )
 
 // The records of fixtures/c/mpit/pvars.c, shared by the session and the
@@ -13,7 +14,7 @@ import (
 // with known counts, without the variables whose allocation killed the
 // items run).
 type pvarRecs struct {
-	recs      *harness.Records
+	recs      *mpi.Records
 	summary   pvarSummary
 	vars      []pvarListed
 	probes    []probeRec
@@ -190,7 +191,7 @@ type ubRec struct {
 // pvarJob runs the session job (once per implementation and injector set)
 // for a rule about a variable's handle or value: after checking that there
 // are performance variables to run it with.
-func pvarJob(x *harness.X) *pvarRecs {
+func pvarJob(x *rulebook.X) *pvarRecs {
 	if x.Caps.AfterInit.Pvars == 0 {
 		x.Unsupported("MPI_T_pvar_get_num gives 0 after MPI_Init: no performance variables")
 	}
@@ -202,14 +203,14 @@ func pvarJob(x *harness.X) *pvarRecs {
 // freed session), which needs no variable: the items run's error and
 // freed-session cases make and use sessions whatever MPI_T_pvar_get_num
 // gives.
-func pvarSessionJob(x *harness.X) *pvarRecs {
+func pvarSessionJob(x *rulebook.X) *pvarRecs {
 	if n := x.Caps.AfterInit.Pvars; n < 0 {
 		x.Unsupported("MPI_T_pvar_get_num could not be asked after MPI_Init (%s)", x.Caps.AfterInit.Note)
 	}
 	// Both ranks on one node, also through Slurm: what the traffic must move
 	// (MPICH's receive-queue variables) moves for messages on the
 	// shared-memory path, not for those a network module matches.
-	items := x.LaunchResuming(harness.Job{Name: "mpit_pvars_items", Ranks: 2, Program: x.Fixture("mpit_pvars"), Args: []string{"items"}, OneNode: true})
+	items := x.LaunchResuming(mpi.Job{Name: "mpit_pvars_items", Ranks: 2, Program: x.Fixture("mpit_pvars"), Args: []string{"items"}, OneNode: true})
 	n := -1 // the number of listed variables: the items run counts 2n + 5 items
 	var avoid []string
 	for _, recs := range items.Records {
@@ -224,7 +225,7 @@ func pvarSessionJob(x *harness.X) *pvarRecs {
 			avoid = append(avoid, strconv.Itoa(d.Item))
 		}
 	}
-	_, recs := x.JobOnce(harness.Job{Name: "mpit_pvars", Ranks: 2, Program: x.Fixture("mpit_pvars"), OneNode: true,
+	_, recs := x.JobOnce(mpi.Job{Name: "mpit_pvars", Ranks: 2, Program: x.Fixture("mpit_pvars"), OneNode: true,
 		Args: []string{"traffic", "--avoid=" + strings.Join(avoid, ",")}})
 	r := &pvarRecs{recs: recs}
 	sums := decode[pvarSummary](recs, "summary")

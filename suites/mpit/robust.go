@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Robustness of MPI_T calls, from one run of fixtures/c/mpit/robust.c: each
@@ -16,32 +18,32 @@ import (
 // parameters; if a user passes invalid parameter values to any routine, the
 // behavior of the implementation is undefined."), so those rules are quality.
 // The event type cases the fixture records are the events suite's (EVT-7).
-var robustCheck = harness.Define(harness.Check{
+var robustCheck = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-ROBUST-001",
 	Needs: "mpit",
 	Title: "get_info ignores NULL OUT arguments; null and freed handles, a null enumeration and a NULL index array are refused without a crash",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.6.1: "If any OUT parameter to MPI_T_CVAR_GET_INFO is a NULL
 		// pointer, the implementation will ignore the parameter and not return a
 		// value for the parameter."
-		{ID: "CVAR-4", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+		{ID: "CVAR-4", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_cvar_get_info with any OUT argument NULL (each in turn, then all) ignores it: MPI_SUCCESS, no crash",
 			Injectors: []string{"inject_mpit_null_out_crash"}, Judge: judgeNullOut("MPI_T_cvar_get_info")},
 		// §15.3.7.2: "If any OUT parameter to MPI_T_PVAR_GET_INFO is a NULL
 		// pointer, the implementation will ignore the parameter and not return a
 		// value for the parameter."
-		{ID: "PVAR-4", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
+		{ID: "PVAR-4", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_get_info with any OUT argument NULL (each in turn, then all) ignores it: MPI_SUCCESS, no crash",
 			Injectors: []string{"inject_mpit_null_out_crash"}, Judge: judgeNullOut("MPI_T_pvar_get_info")},
 		// §15.3.9.1: "If any OUT parameter to MPI_T_CATEGORY_GET_INFO is the NULL
 		// pointer, the implementation will ignore the parameter and not return a
 		// value for the parameter."
-		{ID: "CAT-3", Source: "MPI-5.0 §15.3.9.1", Basis: harness.Normative,
+		{ID: "CAT-3", Source: "MPI-5.0 §15.3.9.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_category_get_info with any OUT argument NULL (each in turn, then all) ignores it: MPI_SUCCESS, no crash",
 			Injectors: []string{"inject_mpit_null_out_crash"}, Judge: judgeNullOut("MPI_T_category_get_info")},
 		// §15.3.10 (undefined); Table 23: MPI_T_ERR_INVALID_HANDLE "The handle is
 		// invalid".
-		{ID: "ERR-4a", Source: "MPI-5.0 §15.3.10", Basis: harness.Quality,
+		{ID: "ERR-4a", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_cvar_read and MPI_T_cvar_write on MPI_T_CVAR_HANDLE_NULL return an error code (MPI_T_ERR_INVALID_HANDLE the one Table 23 names) and do not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
 			Judge: judgeInvalid([]string{"MPI_T_cvar_read(MPI_T_CVAR_HANDLE_NULL)", "MPI_T_cvar_write(MPI_T_CVAR_HANDLE_NULL)"},
@@ -51,7 +53,7 @@ var robustCheck = harness.Define(harness.Check{
 		// argument passed in is not associated with the pe_session argument,
 		// MPI_T_ERR_INVALID_HANDLE is returned." The null handle is
 		// associated with no session (PVAR-27 judges another session's).
-		{ID: "ERR-4b", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+		{ID: "ERR-4b", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_read and MPI_T_pvar_start on MPI_T_PVAR_HANDLE_NULL return MPI_T_ERR_INVALID_HANDLE",
 			Injectors: []string{"inject_mpit_unchecked"},
 			Judge: judgeInvalid([]string{"MPI_T_pvar_read(MPI_T_PVAR_HANDLE_NULL)", "MPI_T_pvar_start(MPI_T_PVAR_HANDLE_NULL)"},
@@ -59,7 +61,7 @@ var robustCheck = harness.Define(harness.Check{
 		// §15.3.10 (undefined); Table 23: MPI_T_ERR_INVALID_INDEX "The variable
 		// index is invalid" (handle allocation). Event handles are the events
 		// suite's.
-		{ID: "ERR-3", Source: "MPI-5.0 §15.3.10", Basis: harness.Quality,
+		{ID: "ERR-3", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_cvar_handle_alloc and MPI_T_pvar_handle_alloc with the index just past the count return an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and do not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
 			Judge: judgeInvalid([]string{"MPI_T_cvar_handle_alloc(index = count)", "MPI_T_pvar_handle_alloc(index = count)"},
@@ -67,31 +69,31 @@ var robustCheck = harness.Define(harness.Check{
 		// Freeing a null control variable handle or a null session: no
 		// sentence says what happens (§15.3.10 leaves errors undefined): any
 		// return code, no crash.
-		{ID: "ERR-4c", Source: "MPI-5.0 §15.3.10", Basis: harness.Quality,
+		{ID: "ERR-4c", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_cvar_handle_free of MPI_T_CVAR_HANDLE_NULL and MPI_T_pvar_session_free of MPI_T_PVAR_SESSION_NULL do not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
 			Judge: judgeInvalid([]string{"MPI_T_cvar_handle_free(MPI_T_CVAR_HANDLE_NULL)", "MPI_T_pvar_session_free(MPI_T_PVAR_SESSION_NULL)"},
 				"MPI_T_ERR_INVALID_HANDLE|MPI_T_ERR_INVALID_SESSION", anyCode)},
 		// §15.3.7.4, the sentence of ERR-4b: MPI_T_pvar_handle_free takes
 		// pe_session and handle.
-		{ID: "ERR-4e", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+		{ID: "ERR-4e", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_handle_free of MPI_T_PVAR_HANDLE_NULL returns MPI_T_ERR_INVALID_HANDLE",
 			Injectors: []string{"inject_mpit_unchecked"},
 			Judge:     judgeInvalid([]string{"MPI_T_pvar_handle_free(MPI_T_PVAR_HANDLE_NULL)"}, "MPI_T_ERR_INVALID_HANDLE", namedCode)},
 		// Table 23: MPI_T_ERR_INVALID_SESSION "Session argument is not a valid
 		// session".
-		{ID: "ERR-4d", Source: "MPI-5.0 §15.3.10", Basis: harness.Quality,
+		{ID: "ERR-4d", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_pvar_read with a freed session returns an error code (MPI_T_ERR_INVALID_SESSION or MPI_T_ERR_INVALID_HANDLE the ones Table 23 names) and does not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
 			Judge:     judgeInvalid([]string{"MPI_T_pvar_read(freed session)"}, "MPI_T_ERR_INVALID_SESSION|MPI_T_ERR_INVALID_HANDLE", anyError)},
 		// Table 23: MPI_T_ERR_INVALID_INDEX "The enumeration index is invalid".
-		{ID: "META-15", Source: "MPI-5.0 §15.3.5, §15.3.10", Basis: harness.Quality,
+		{ID: "META-15", Source: "MPI-5.0 §15.3.5, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_enum_get_info(MPI_T_ENUM_NULL) returns an error code (MPI_T_ERR_INVALID_INDEX or MPI_T_ERR_INVALID_HANDLE) and does not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
 			Judge:     judgeInvalid([]string{"MPI_T_enum_get_info(MPI_T_ENUM_NULL)"}, "MPI_T_ERR_INVALID_INDEX|MPI_T_ERR_INVALID_HANDLE", anyError)},
 		// MPI_T_CATEGORY_GET_CVARS "OUT indices | an integer array of size len":
 		// NULL with len 4 is an invalid argument (§15.3.10).
-		{ID: "CAT-X1", Source: "MPI-5.0 §15.3.9.2, §15.3.10", Basis: harness.Quality,
+		{ID: "CAT-X1", Source: "MPI-5.0 §15.3.9.2, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_category_get_cvars with a NULL indices array and len 4 returns an error code and does not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
 			Judge:     judgeInvalid([]string{"MPI_T_category_get_cvars(indices NULL)"}, "MPI_T_ERR_INVALID", anyError)},
@@ -117,14 +119,14 @@ type robustExit struct {
 }
 
 type robustRun struct {
-	res      *harness.Result
+	res      *mpi.Result
 	rcs      map[string]string
 	attempts []robustCase
 	exits    []robustExit
 }
 
-func robustJob(x *harness.X) *robustRun {
-	res, recs := x.JobOnce(harness.Job{Name: "mpit_robust", Ranks: 1, Program: x.Fixture("mpit_robust")})
+func robustJob(x *rulebook.X) *robustRun {
+	res, recs := x.JobOnce(mpi.Job{Name: "mpit_robust", Ranks: 1, Program: x.Fixture("mpit_robust")})
 	r := &robustRun{res: res, rcs: map[string]string{}, exits: decode[robustExit](recs, "exit"), attempts: decode[robustCase](recs, "attempt")}
 	for _, c := range decode[robustCase](recs, "case") {
 		r.rcs[fmt.Sprintf("%s/%d", c.Case, c.Arg)] = c.RC
@@ -136,8 +138,8 @@ func robustJob(x *harness.X) *robustRun {
 // runs a function's null_out cases on.
 var nullOutTarget = map[string]string{"MPI_T_pvar_get_info": " (for a variable bound to no object, as the cases need)"}
 
-func judgeNullOut(fn string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeNullOut(fn string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		r := robustJob(x)
 		var bad []string
 		n := 0
@@ -185,7 +187,7 @@ func judgeNullOut(fn string) func(x *harness.X) harness.Verdict {
 			x.Unsupported("not measurable here: no index answered %s%s before MPI_Init, nor after MPI_Init (the case's process, finding none before, initializes MPI as a singleton and looks again)", fn, nullOutTarget[fn])
 		}
 		// each call could have failed or crashed
-		return harness.Exposed(n, fn+" calls with NULL OUT arguments", "%d calls of %s with NULL OUT arguments succeeded", n, fn)
+		return rulebook.Exposed(n, fn+" calls with NULL OUT arguments", "%d calls of %s with NULL OUT arguments succeeded", n, fn)
 	}
 }
 
@@ -207,8 +209,8 @@ const (
 
 // judgeInvalid judges erroneous calls: a crash fails, and so does a code
 // the acceptance does not take.
-func judgeInvalid(cases []string, named string, accept acceptance) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeInvalid(cases []string, named string, accept acceptance) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		r := robustJob(x)
 		in := set(cases...)
 		var bad, got []string
@@ -240,7 +242,7 @@ func judgeInvalid(cases []string, named string, accept acceptance) func(x *harne
 		}
 		// each call that returned could have crashed (or returned a code the
 		// acceptance does not take)
-		return harness.Exposed(len(got), "erroneous calls", "%s", strings.Join(got, "; "))
+		return rulebook.Exposed(len(got), "erroneous calls", "%s", strings.Join(got, "; "))
 	}
 }
 

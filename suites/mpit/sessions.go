@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
 )
 
 // MPI-4.1 §16.3.7 (Performance Experiment Sessions, classes, starting and
@@ -23,23 +23,23 @@ import (
 // PERCENTAGE describe the current state of a resource (the same in every
 // session). Seed 004 describes MPICH's intended design for exactly this
 // (accum/offset per handle).
-var sessionsCheck = harness.Define(harness.Check{
+var sessionsCheck = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-SESSION-001",
 	Needs: "mpit",
 	Title: "on traffic with known counts, a SUM-class handle of session A (made before traffic X) and one of session B (made after) read X+Y and Y, start at 0, stop only in their session; write, reset and readreset act on one session; STATE/LEVEL/SIZE/PERCENTAGE read the same in every session; queue lengths and match attempts equal the traffic's",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.7.1: the starting value of COUNTER, AGGREGATE and TIMER "is 0"
 		// ("the value that is assigned to the variable the first time that it
 		// is used"); non-continuous variables "are in a stopped state after
 		// their handle has been allocated". (Reset: PVAR-38, readreset: PVAR-41.)
-		{ID: "PVAR-14a", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
+		{ID: "PVAR-14a", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:       "a non-continuous COUNTER, AGGREGATE or TIMER handle reads 0 after allocation (before and after traffic)",
 			Injectors:  []string{"inject_mpit_pvar_frozen"},
 			Conformers: []string{"conform_mpit_pvar_handles"}, Judge: judgePvar14a},
 		// The same sentences, for continuous variables "continuously updated
 		// once a handle has been allocated": whether such a handle reads 0 at
 		// allocation or the running value, MPI Forum issue #268 leaves open.
-		{ID: "PVAR-14b", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Interpretation,
+		{ID: "PVAR-14b", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Interpretation,
 			Text:  "a continuous COUNTER, AGGREGATE or TIMER handle reads 0 at allocation and counts from there (reading 1), or reads the running value (reading 2): which the library follows",
 			Judge: judgePvar14b},
 		// §15.3.7.3: "Starting, stopping, reading, writing, or resetting a
@@ -47,31 +47,31 @@ var sessionsCheck = harness.Define(harness.Check{
 		// whether a variable is started, stopped, read, written, or reset in
 		// another": a non-continuous handle of session B made after traffic X
 		// counts only what came after.
-		{ID: "PVAR-24", Source: "MPI-5.0 §15.3.7.3", Basis: harness.Normative,
+		{ID: "PVAR-24", Source: "MPI-5.0 §15.3.7.3", Basis: rulebook.Normative,
 			Text:       "a non-continuous SUM-class handle of session B made after traffic X counts only later traffic while session A's counts all (A_end = A_mid + B_end)",
 			Injectors:  []string{"inject_mpit_pvar_frozen"},
 			Conformers: []string{"conform_mpit_pvar_handles"}, Judge: judgePvar24},
 		// The same sentence: write, reset and readreset are per session.
-		{ID: "PVAR-25", Source: "MPI-5.0 §15.3.7.3", Basis: harness.Normative,
+		{ID: "PVAR-25", Source: "MPI-5.0 §15.3.7.3", Basis: rulebook.Normative,
 			Text:      "write, reset and readreset of a handle in session A leave session B's handle of the variable alone",
 			Injectors: []string{"inject_mpit_pvar_reset_leaks"}, Judge: judgePvar25},
 		// §15.3.7.1: STATE, LEVEL, SIZE and PERCENTAGE describe the current
 		// state or utilization of a resource.
-		{ID: "PVAR-19", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Normative,
+		{ID: "PVAR-19", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:      "STATE, LEVEL, SIZE and PERCENTAGE variables read the same in two sessions at one moment",
 			Injectors: []string{"inject_mpit_pvar_session_skew"}, Judge: judgePvar19},
 		// §15.3.7.5: a stopped handle is not updated ("their values are not
 		// updated until they have been started" and after MPI_T_PVAR_STOP).
-		{ID: "PVAR-32", Source: "MPI-5.0 §15.3.7.5", Basis: harness.Normative,
+		{ID: "PVAR-32", Source: "MPI-5.0 §15.3.7.5", Basis: rulebook.Normative,
 			Text:       "a handle stopped in session A keeps its value while session B's handle of the variable counts on",
 			Injectors:  []string{"inject_mpit_pvar_frozen"},
 			Conformers: []string{"conform_mpit_pvar_handles"}, Judge: judgePvar32},
 		// §15.3.7.6 (MPI_T_PVAR_WRITE): "sets the value" of the variable.
-		{ID: "PVAR-37", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: harness.Normative,
+		{ID: "PVAR-37", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "a writable performance variable's handle reads back the value written to it",
 			Injectors: []string{"inject_mpit_pvar_frozen"}, Judge: judgePvar37},
 		// §15.3.7.6: MPI_T_PVAR_READ on a valid handle.
-		{ID: "PVAR-35", Source: "MPI-5.0 §15.3.7.6", Basis: harness.Normative,
+		{ID: "PVAR-35", Source: "MPI-5.0 §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_read succeeds on the handles of both sessions",
 			Injectors: []string{"inject_mpit_pvar_read_fails"}, Judge: judgePvar35},
 		// §15.3.7.6: "The MPI_T_PVAR_RESET call sets the performance variable
@@ -79,19 +79,19 @@ var sessionsCheck = harness.Define(harness.Check{
 		// value specified in Section Performance Variable Classes" (0 for
 		// COUNTER, AGGREGATE, TIMER; the current state, level, size or
 		// percentage for STATE, LEVEL, SIZE, PERCENTAGE).
-		{ID: "PVAR-38", Source: "MPI-5.0 §15.3.7.6", Basis: harness.Normative,
+		{ID: "PVAR-38", Source: "MPI-5.0 §15.3.7.6", Basis: rulebook.Normative,
 			Text:       "after a successful reset, a COUNTER, AGGREGATE or TIMER handle reads 0 and a STATE, LEVEL, SIZE or PERCENTAGE handle reads the current value (what another session's handle reads)",
 			Injectors:  []string{"inject_mpit_pvar_reset_noop"},
 			Conformers: []string{"conform_mpit_pvar_writable"}, Judge: judgePvar38},
 		// §15.3.7.6 (MPI_T_PVAR_READRESET): "This call atomically combines
 		// the functionality of MPI_T_PVAR_READ and MPI_T_PVAR_RESET with the
 		// same semantics as if these two calls were called separately."
-		{ID: "PVAR-41", Source: "MPI-5.0 §15.3.7.6", Basis: harness.Normative,
+		{ID: "PVAR-41", Source: "MPI-5.0 §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "a successful readreset of an atomic variable returns the value just written (what a read would) and leaves the handle at its starting value",
 			Injectors: []string{"inject_mpit_pvar_reset_noop"}, Judge: judgePvar41},
 		// What a variable counts is the implementation's own description of it
 		// (its name and desc), not the standard's: quality.
-		{ID: "PVAR-16", Source: "MPI-5.0 §15.3.7.1", Basis: harness.Quality,
+		{ID: "PVAR-16", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Quality,
 			Text:      "variables whose meaning the traffic determines (MPICH's queue lengths and match attempts) read what the traffic implies",
 			Injectors: []string{"inject_mpit_pvar_frozen"}, Judge: judgePvar16},
 	},
@@ -233,7 +233,7 @@ func atomicWritable(v pvarListed) bool { return v.Readonly == 0 && v.Atomic != 0
 
 // failNoted ends the rule with Fail on the problems noted: each problem with
 // its first examples, the first in the reason.
-func failNoted(x *harness.X, broken tally) {
+func failNoted(x *rulebook.X, broken tally) {
 	var p problems
 	broken.into(&p, "; ")
 	p.fail(x, "broken")
@@ -241,7 +241,7 @@ func failNoted(x *harness.X, broken tally) {
 
 // unsupportedHere ends the rule as not measurable, naming the variables of
 // its kind the items run died in.
-func unsupportedHere(x *harness.X, why, crashed string) {
+func unsupportedHere(x *rulebook.X, why, crashed string) {
 	x.Unsupported("not measurable here: %s%s", why, crashed)
 }
 

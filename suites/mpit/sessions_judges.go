@@ -5,7 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // The judges of MPIT-SESSION-001 (sessions.go), one a rule, each from the
@@ -19,7 +20,7 @@ import (
 // judgePvar14a (§15.3.7.1): a non-continuous COUNTER, AGGREGATE or TIMER
 // handle, started at allocation, reads 0 then, in session A (before traffic
 // X) and in session B (after it).
-func judgePvar14a(x *harness.X) harness.Verdict {
+func judgePvar14a(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	sums := sessionSums(r, false)
 	broken := tally{}
@@ -43,7 +44,7 @@ func judgePvar14a(x *harness.X) harness.Verdict {
 	// only where traffic X had moved the variable would a handle starting
 	// from the running value not read 0 (what the library counted before
 	// session A is not known)
-	return harness.Passed(len(sums), len(fromX), "non-continuous "+sumClassNames+" variables",
+	return rulebook.Passed(len(sums), len(fromX), "non-continuous "+sumClassNames+" variables",
 		"the handles of %s read 0 right after allocation in session A (before traffic X) and in session B (after it); %s had counted traffic X when B's handle was made, where a handle starting from the running value would not read 0%s",
 		plural(len(sums), "non-continuous "+sumClassNames+" variable", "non-continuous "+sumClassNames+" variables"), counted(fromX), crashed)
 }
@@ -52,7 +53,7 @@ func judgePvar14a(x *harness.X) harness.Verdict {
 // value the library follows (an interpretation: never fails). Reading 1: it
 // reads 0 at allocation and counts from there; reading 2: it reads the
 // running value.
-func judgePvar14b(x *harness.X) harness.Verdict {
+func judgePvar14b(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	sums := sessionSums(r, true)
 	running := tally{}
@@ -92,7 +93,7 @@ func judgePvar14b(x *harness.X) harness.Verdict {
 			seen = append(seen, note+": "+examples(ex))
 		}
 		sort.Strings(seen)
-		return harness.Passed(len(sums), told, "continuous "+sumClassNames+" variables", "%s", "reading 2 (a continuous handle reads the running value), of "+what+": "+strings.Join(seen, "; ")+crashed)
+		return rulebook.Passed(len(sums), told, "continuous "+sumClassNames+" variables", "%s", "reading 2 (a continuous handle reads the running value), of "+what+": "+strings.Join(seen, "; ")+crashed)
 	}
 	reason := "reading 1 (continuous handles start at 0 too), of " + what + ": each read 0 at allocation in session A (before traffic X) and in session B (after it), and B's counted only the traffic after it (A_end = A_mid + B_end)"
 	if len(fromX) == 0 {
@@ -102,7 +103,7 @@ func judgePvar14b(x *harness.X) harness.Verdict {
 	}
 	// only a variable that had counted something when B's handle was made
 	// tells the readings apart
-	return harness.Passed(len(sums), told, "continuous "+sumClassNames+" variables", "%s", reason+crashed)
+	return rulebook.Passed(len(sums), told, "continuous "+sumClassNames+" variables", "%s", reason+crashed)
 }
 
 // judgePvar24 (§15.3.7.3): a non-continuous SUM-class handle of session B,
@@ -110,7 +111,7 @@ func judgePvar14b(x *harness.X) harness.Verdict {
 // counts both (A_end = A_mid + B_end). Session independence also holds
 // watermarks: A's high-water mark, started earlier, is at least B's (a
 // low-water mark at most).
-func judgePvar24(x *harness.X) harness.Verdict {
+func judgePvar24(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	sums := sessionSums(r, false)
 	broken := tally{}
@@ -159,12 +160,12 @@ func judgePvar24(x *harness.X) harness.Verdict {
 	if marks > 0 {
 		reason += fmt.Sprintf("; %s: A's, started earlier, at or beyond B's (%d of them moved)", plural(marks, "watermark", "watermarks"), marksMoved)
 	}
-	return harness.Passed(len(sums)+marks, moved+marksMoved, "non-continuous "+sumClassNames+" variables and watermarks", "%s", reason+crashed)
+	return rulebook.Passed(len(sums)+marks, moved+marksMoved, "non-continuous "+sumClassNames+" variables and watermarks", "%s", reason+crashed)
 }
 
 // judgePvar19 (§15.3.7.1): STATE, LEVEL, SIZE and PERCENTAGE variables read
 // the same in sessions A and B at one moment.
-func judgePvar19(x *harness.X) harness.Verdict {
+func judgePvar19(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	compared, unread := 0, 0
@@ -193,12 +194,12 @@ func judgePvar19(x *harness.X) harness.Verdict {
 	}
 	// a variable reading 0 in both reads the same whether the value is the
 	// resource's or each session's own: only the others could differ
-	return harness.Passed(compared, len(nonzero), levelClassNames+" variables", "%s", reason+crashed)
+	return rulebook.Passed(compared, len(nonzero), levelClassNames+" variables", "%s", reason+crashed)
 }
 
 // judgePvar32 (§15.3.7.5): a handle stopped in session A keeps its value
 // through traffic R3 while session B's handle of the variable counts on.
-func judgePvar32(x *harness.X) harness.Verdict {
+func judgePvar32(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	var moved []string
@@ -222,12 +223,12 @@ func judgePvar32(x *harness.X) harness.Verdict {
 		reason += ", so R3 moved none of these variables"
 	}
 	// only a variable R3 moved could show a stopped handle that counts on
-	return harness.Passed(len(r.stops), len(moved), "handles stopped in session A", "%s", reason+crashed)
+	return rulebook.Passed(len(r.stops), len(moved), "handles stopped in session A", "%s", reason+crashed)
 }
 
 // judgePvar35 (§15.3.7.6): MPI_T_pvar_read succeeds on the handles of both
 // sessions.
-func judgePvar35(x *harness.X) harness.Verdict {
+func judgePvar35(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	sums, marks, levels := 0, 0, 0
@@ -259,14 +260,14 @@ func judgePvar35(x *harness.X) harness.Verdict {
 		reason += fmt.Sprintf(", and of %s", plural(marks, "watermark", "watermarks"))
 	}
 	// each read returned a code, which could have been an error
-	return harness.Exposed(sums+marks+levels, "variables read in sessions A and B", "%s", reason+crashed)
+	return rulebook.Exposed(sums+marks+levels, "variables read in sessions A and B", "%s", reason+crashed)
 }
 
 // judgePvar16 (quality): the variables whose values the traffic determines
 // (MPICH's and Open MPI's queue lengths, MPICH's match attempts) read what it
 // implies, except in a phase whose queue held entries of the library's own
 // before the traffic.
-func judgePvar16(x *harness.X) harness.Verdict {
+func judgePvar16(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	own := libraryOwn(r)
 	broken := tally{}
@@ -308,12 +309,12 @@ func judgePvar16(x *harness.X) harness.Verdict {
 		sort.Strings(why)
 		reason += fmt.Sprintf("; %s not judged: %s", plural(skipped, "reading", "readings"), strings.Join(why, "; "))
 	}
-	return harness.Passed(judged, exposed, "readings of variables the traffic determines", "%s", reason+crashed)
+	return rulebook.Passed(judged, exposed, "readings of variables the traffic determines", "%s", reason+crashed)
 }
 
 // judgePvar25 (§15.3.7.3): write, reset and readreset of a handle in session
 // A leave session B's handle of the variable as it was.
-func judgePvar25(x *harness.X) harness.Verdict {
+func judgePvar25(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	writes, resets, readresets := 0, 0, 0
@@ -355,14 +356,14 @@ func judgePvar25(x *harness.X) harness.Verdict {
 	// COUNTER, AGGREGATE or TIMER handle from other than 0 to 0 (whatever
 	// it did to A's own handle: one sent to the wrong session's handle
 	// leaves A's as it was)
-	return harness.Passed(writes+resets+readresets, writes+bMoved, "writes, resets and readresets in session A",
+	return rulebook.Passed(writes+resets+readresets, writes+bMoved, "writes, resets and readresets in session A",
 		"session B's handle read the same before and after %s, %s and %s in session A (B's "+sumClassNames+" handle read other than 0 before %d of the resets and readresets, where resetting the variable itself would show)%s",
 		plural(writes, "write", "writes"), plural(resets, "reset", "resets"), plural(readresets, "readreset", "readresets"), bMoved, crashed)
 }
 
 // judgePvar37 (§15.3.7.6, MPI_T_PVAR_WRITE): a handle reads back the value
 // written to it.
-func judgePvar37(x *harness.X) harness.Verdict {
+func judgePvar37(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	var written []string
@@ -382,7 +383,7 @@ func judgePvar37(x *harness.X) harness.Verdict {
 	}
 	// the value written is not the one read before: a write that did
 	// nothing would show
-	return harness.Exposed(len(written), "written handles", "%s read back the value written to it (what it read before plus 7 in each element, 7.5 for a double): %s%s",
+	return rulebook.Exposed(len(written), "written handles", "%s read back the value written to it (what it read before plus 7 in each element, 7.5 for a double): %s%s",
 		plural(len(written), "written handle", "written handles"), examples(written), crashed)
 }
 
@@ -392,7 +393,7 @@ func judgePvar37(x *harness.X) harness.Verdict {
 // of handles away from their starting value count: one of a SUM-class handle
 // reading 0 before it, or of a level-class handle reading what B's reads,
 // cannot be told from a reset that does nothing.
-func judgePvar38(x *harness.X) harness.Verdict {
+func judgePvar38(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	var shown []string
@@ -431,13 +432,13 @@ func judgePvar38(x *harness.X) harness.Verdict {
 	if idle > 0 {
 		reason += fmt.Sprintf("; %s reset at the starting value already (which shows nothing) not counted", plural(idle, "handle", "handles"))
 	}
-	return harness.Passed(len(shown)+idle, len(shown), "successful resets of COUNTER, AGGREGATE, TIMER, STATE, LEVEL, SIZE or PERCENTAGE handles", "%s", reason+crashed)
+	return rulebook.Passed(len(shown)+idle, len(shown), "successful resets of COUNTER, AGGREGATE, TIMER, STATE, LEVEL, SIZE or PERCENTAGE handles", "%s", reason+crashed)
 }
 
 // judgePvar41 (§15.3.7.6, MPI_T_PVAR_READRESET): a successful readreset
 // returns what a read would (the value just written) and leaves the handle at
 // its starting value (0, or for a level-class handle what session B's reads).
-func judgePvar41(x *harness.X) harness.Verdict {
+func judgePvar41(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	readresets, returned, left, away := 0, 0, 0, 0
@@ -481,6 +482,6 @@ func judgePvar41(x *harness.X) harness.Verdict {
 	if readresets == 0 {
 		unsupportedHere(x, "no atomic writable performance variable accepted a readreset", crashed)
 	}
-	return harness.Passed(readresets, exposed, "successful readresets", "%s of atomic handles: %d returned the value written just before it, %d left the handle at its starting value (a %s handle at 0, a %s handle at session B's value), %d of them away from it before the readreset%s",
+	return rulebook.Passed(readresets, exposed, "successful readresets", "%s of atomic handles: %d returned the value written just before it, %d left the handle at its starting value (a %s handle at 0, a %s handle at session B's value), %d of them away from it before the readreset%s",
 		plural(readresets, "successful readreset", "successful readresets"), returned, left, sumClassNames, levelClassNames, away, crashed)
 }

@@ -5,7 +5,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // The cells of the state × operation tables (cmd/mpits/states.go, rendered
@@ -17,60 +19,60 @@ import (
 // faults at once (a handle of another session of a read-only variable, say)
 // the text does not say which error wins: either code is accepted, and the
 // reason says how often that happened.
-var statesCheck = harness.Define(harness.Check{
+var statesCheck = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-STATES",
 	Needs: "mpit",
 	Title: "performance variable handles answer start, stop, write, reset, readreset and free in every state the text speaks of (never started, started, stopped, freed, of another session), a session holding handles frees, and MPI_T_finalize before any MPI_T_init_thread returns an error code",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.7.2: "Upon return, the argument continuous is set to zero if
 		// the variable can be started and stopped by the user, i.e., it is
 		// possible for the user to control if and when the value of a
 		// variable is updated." §15.3.7.5: "All other variables are in a
 		// stopped state after their handle has been allocated; their values
 		// are not updated until they have been started by the user."
-		{ID: "PVAR-32a", Source: "MPI-5.0 §15.3.7.2, §15.3.7.5", Basis: harness.Normative,
+		{ID: "PVAR-32a", Source: "MPI-5.0 §15.3.7.2, §15.3.7.5", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_start of a handle of a non-continuous variable, never started, returns MPI_SUCCESS",
 			Injectors: []string{"inject_mpit_pvar_start_refused"}, Judge: judgeCell(cellNeverStart)},
 		// §15.3.7.2, the sentence of PVAR-32a; §15.3.7.5: "This functions
 		// stops the performance variable with the handle identified by the
 		// parameter handle in the performance experiment session identified by
 		// the parameter pe_session."
-		{ID: "PVAR-32b", Source: "MPI-5.0 §15.3.7.2, §15.3.7.5", Basis: harness.Normative,
+		{ID: "PVAR-32b", Source: "MPI-5.0 §15.3.7.2, §15.3.7.5", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_stop of a started handle of a non-continuous variable returns MPI_SUCCESS",
 			Injectors: []string{"inject_mpit_pvar_stop_refused"}, Judge: judgeCell(cellStartedStop)},
 		// §15.3.7.2, the sentence of PVAR-32a; §15.3.7.5: "This functions
 		// starts the performance variable with the handle identified by the
 		// parameter handle in the performance experiment session identified by
 		// the parameter pe_session."
-		{ID: "PVAR-32c", Source: "MPI-5.0 §15.3.7.2, §15.3.7.5", Basis: harness.Normative,
+		{ID: "PVAR-32c", Source: "MPI-5.0 §15.3.7.2, §15.3.7.5", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_start of a stopped handle (started, then stopped) of a non-continuous variable returns MPI_SUCCESS",
 			Injectors: []string{"inject_mpit_pvar_stopped_state"}, Judge: judgeCell(cellStoppedStart)},
 		// §15.3.7.6 (MPI_T_PVAR_WRITE): "If it is not possible to change the
 		// variable, the function returns MPI_T_ERR_PVAR_NO_WRITE."
 		// §15.3.7.2: readonly "is set to one if the variable can only be read."
-		{ID: "PVAR-36a", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: harness.Normative,
+		{ID: "PVAR-36a", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_write of a never-started handle of a read-only variable returns MPI_T_ERR_PVAR_NO_WRITE",
 			Injectors: []string{"inject_mpit_pvar_accept_write"}, Judge: judgeCell(cellNeverWrite)},
 		// §15.3.7.6 (MPI_T_PVAR_RESET): "If it is not possible to change the
 		// variable, the function returns MPI_T_ERR_PVAR_NO_WRITE."
-		{ID: "PVAR-36b", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: harness.Normative,
+		{ID: "PVAR-36b", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_reset of a never-started handle of a read-only variable returns MPI_T_ERR_PVAR_NO_WRITE",
 			Injectors: []string{"inject_mpit_pvar_accept_write"}, Judge: judgeCell(cellNeverReset)},
 		// The sentences of PVAR-36a.
-		{ID: "PVAR-36c", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: harness.Normative,
+		{ID: "PVAR-36c", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_write of a stopped handle of a read-only variable returns MPI_T_ERR_PVAR_NO_WRITE",
 			Injectors: []string{"inject_mpit_pvar_accept_write"}, Judge: judgeCell(cellStoppedWrite)},
 		// The sentences of PVAR-36b.
-		{ID: "PVAR-36d", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: harness.Normative,
+		{ID: "PVAR-36d", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_reset of a stopped handle of a read-only variable returns MPI_T_ERR_PVAR_NO_WRITE",
 			Injectors: []string{"inject_mpit_pvar_accept_write"}, Judge: judgeCell(cellStoppedReset)},
 		// §15.3.7.6 (MPI_T_PVAR_READRESET): "If the variable cannot be read
 		// and reset atomically, this routine returns MPI_T_ERR_PVAR_NO_ATOMIC."
-		{ID: "PVAR-40a", Source: "MPI-5.0 §15.3.7.6", Basis: harness.Normative,
+		{ID: "PVAR-40a", Source: "MPI-5.0 §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_readreset of a never-started handle of a variable that is not atomic returns MPI_T_ERR_PVAR_NO_ATOMIC (MPI_T_ERR_PVAR_NO_WRITE accepted for a read-only one: the text does not say which error wins)",
 			Injectors: []string{"inject_mpit_pvar_stopped_state"}, Judge: judgeCell(cellNeverReadreset)},
 		// The sentence of PVAR-40a.
-		{ID: "PVAR-40b", Source: "MPI-5.0 §15.3.7.6", Basis: harness.Normative,
+		{ID: "PVAR-40b", Source: "MPI-5.0 §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_readreset of a stopped handle of a variable that is not atomic returns MPI_T_ERR_PVAR_NO_ATOMIC (MPI_T_ERR_PVAR_NO_WRITE accepted for a read-only one)",
 			Injectors: []string{"inject_mpit_pvar_stopped_state"}, Judge: judgeCell(cellStoppedReadreset)},
 		// §15.3.7.4: "When a handle is no longer needed, a user of the MPI
@@ -79,11 +81,11 @@ var statesCheck = harness.Define(harness.Check{
 		// the parameter pe_session and the associated resources in the MPI
 		// implementation. On a successful return, MPI sets the handle to
 		// MPI_T_PVAR_HANDLE_NULL."
-		{ID: "PVAR-28a", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+		{ID: "PVAR-28a", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_handle_free of a handle of a non-continuous variable, never started, returns MPI_SUCCESS and sets the handle to MPI_T_PVAR_HANDLE_NULL",
 			Injectors: []string{"inject_mpit_pvar_free_keeps"}, Judge: judgeCell(cellNeverFree)},
 		// The sentences of PVAR-28a.
-		{ID: "PVAR-28b", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+		{ID: "PVAR-28b", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_handle_free of a stopped handle returns MPI_SUCCESS and sets the handle to MPI_T_PVAR_HANDLE_NULL",
 			Injectors: []string{"inject_mpit_pvar_free_keeps"}, Judge: judgeCell(cellStoppedFree)},
 		// §15.3.7.4: "For all routines in the rest of this section that take
@@ -91,38 +93,38 @@ var statesCheck = harness.Define(harness.Check{
 		// argument passed in is not associated with the pe_session argument,
 		// MPI_T_ERR_INVALID_HANDLE is returned." (PVAR-27 judges
 		// MPI_T_pvar_read; these the other routines.)
-		{ID: "PVAR-27a", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+		{ID: "PVAR-27a", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_start with a handle of another session returns MPI_T_ERR_INVALID_HANDLE (MPI_T_ERR_PVAR_NO_STARTSTOP accepted for a continuous variable: the text does not say which error wins)",
 			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellOtherStart)},
-		{ID: "PVAR-27b", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+		{ID: "PVAR-27b", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_stop with a handle of another session returns MPI_T_ERR_INVALID_HANDLE (MPI_T_ERR_PVAR_NO_STARTSTOP accepted for a continuous variable)",
 			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellOtherStop)},
-		{ID: "PVAR-27c", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+		{ID: "PVAR-27c", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_write with a handle of another session returns MPI_T_ERR_INVALID_HANDLE (MPI_T_ERR_PVAR_NO_WRITE accepted for a read-only variable)",
 			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellOtherWrite)},
-		{ID: "PVAR-27d", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+		{ID: "PVAR-27d", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_reset with a handle of another session returns MPI_T_ERR_INVALID_HANDLE (MPI_T_ERR_PVAR_NO_WRITE accepted for a read-only variable)",
 			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellOtherReset)},
-		{ID: "PVAR-27e", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+		{ID: "PVAR-27e", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_readreset with a handle of another session returns MPI_T_ERR_INVALID_HANDLE (MPI_T_ERR_PVAR_NO_ATOMIC or _NO_WRITE accepted for a variable that is not atomic or read-only)",
 			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellOtherReadreset)},
-		{ID: "PVAR-27f", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+		{ID: "PVAR-27f", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_handle_free with a handle of another session returns MPI_T_ERR_INVALID_HANDLE",
 			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellOtherFree)},
 		// §15.3.7.4, the sentence of PVAR-27a: the null handle, which a
 		// successful MPI_T_pvar_handle_free leaves, is associated with no
 		// session (ERR-4b judges MPI_T_pvar_read and _start, ERR-4e
 		// MPI_T_pvar_handle_free).
-		{ID: "ERR-4f", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+		{ID: "ERR-4f", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_stop on MPI_T_PVAR_HANDLE_NULL returns MPI_T_ERR_INVALID_HANDLE",
 			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellNullStop)},
-		{ID: "ERR-4g", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+		{ID: "ERR-4g", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_write on MPI_T_PVAR_HANDLE_NULL returns MPI_T_ERR_INVALID_HANDLE",
 			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellNullWrite)},
-		{ID: "ERR-4h", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+		{ID: "ERR-4h", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_reset on MPI_T_PVAR_HANDLE_NULL returns MPI_T_ERR_INVALID_HANDLE",
 			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellNullReset)},
-		{ID: "ERR-4i", Source: "MPI-5.0 §15.3.7.4", Basis: harness.Normative,
+		{ID: "ERR-4i", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_readreset on MPI_T_PVAR_HANDLE_NULL returns MPI_T_ERR_INVALID_HANDLE",
 			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellNullReadreset)},
 		// §15.3.7.3: "This call frees an existing performance experiment
@@ -130,7 +132,7 @@ var statesCheck = harness.Define(harness.Check{
 		// experiment session identifier to MPI_T_PVAR_SESSION_NULL." Nothing
 		// asks the user to free the session's handles first (PVAR-22 judges a
 		// session with none).
-		{ID: "PVAR-22a", Source: "MPI-5.0 §15.3.7.3", Basis: harness.Normative,
+		{ID: "PVAR-22a", Source: "MPI-5.0 §15.3.7.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_session_free of a session that still holds handles (one of each variable, the non-continuous ones started) returns MPI_SUCCESS and sets the session to MPI_T_PVAR_SESSION_NULL",
 			Injectors: []string{"inject_mpit_pvar_free_keeps"}, Judge: judgeCell(cellSessionFree)},
 		// §15.3.4: MPI_T_FINALIZE "may be called as often as the
@@ -138,7 +140,7 @@ var statesCheck = harness.Define(harness.Check{
 		// execution. Calling it more times returns a corresponding return
 		// code." Before the first MPI_T_init_thread that is 0 times (INIT-6
 		// judges the call after finalizing to zero).
-		{ID: "INIT-6a", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
+		{ID: "INIT-6a", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_finalize in a process that never called MPI_T_init_thread returns an error code",
 			Injectors: []string{"inject_mpit_finalize_extra"}, Judge: judgeInit6a},
 	},
@@ -261,14 +263,14 @@ type stRun struct {
 
 // statesJob runs the pvar items of fixtures/c/mpit/states.c (two ranks),
 // resumed after each death, once per implementation and injector set.
-func statesJob(x *harness.X) *stRun {
+func statesJob(x *rulebook.X) *stRun {
 	switch n := x.Caps.AfterInit.Pvars; {
 	case n < 0:
 		x.Unsupported("MPI_T_pvar_get_num could not be asked after MPI_Init (%s)", x.Caps.AfterInit.Note)
 	case n == 0:
 		x.Unsupported("MPI_T_pvar_get_num gives 0 after MPI_Init: no performance variables")
 	}
-	rs := x.LaunchResuming(harness.Job{Name: "mpit_states", Ranks: 2, Program: x.Fixture("mpit_states"), Args: []string{"pvar"}, OneNode: true})
+	rs := x.LaunchResuming(mpi.Job{Name: "mpit_states", Ranks: 2, Program: x.Fixture("mpit_states"), Args: []string{"pvar"}, OneNode: true})
 	r := &stRun{vars: map[int]stVar{}}
 	last := map[int]stTry{}
 	for _, recs := range rs.Records {
@@ -343,8 +345,8 @@ func (r *stRun) who(c stateCell, index int) string {
 // the cell wants (and a free left the null value); a call that killed the
 // process fails it. Every call that returned could have shown a breach; a
 // session freed with no handle in it is not in the cell's state.
-func judgeCell(c stateCell) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeCell(c stateCell) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		r := statesJob(x)
 		var bad []string
 		got := map[string]int{}
@@ -396,7 +398,7 @@ func judgeCell(c stateCell) func(x *harness.X) harness.Verdict {
 		if second > 0 {
 			reason += fmt.Sprintf("; %d of them met a second fault of the variable, whose code was accepted too (the text does not say which error wins)", second)
 		}
-		return harness.Exposed(judged, "calls", "%s", reason)
+		return rulebook.Exposed(judged, "calls", "%s", reason)
 	}
 }
 
@@ -411,8 +413,8 @@ func contains(list []string, s string) bool {
 
 // judgeInit6a runs MPI_T_finalize as the first MPI call of a process
 // started without a launcher.
-func judgeInit6a(x *harness.X) harness.Verdict {
-	res, recs, err := x.LaunchOnce(harness.Job{Name: "mpit_states_epoch", Program: x.Fixture("mpit_states"), Args: []string{"epoch"}})
+func judgeInit6a(x *rulebook.X) verdict.Verdict {
+	res, recs, err := x.LaunchOnce(mpi.Job{Name: "mpit_states_epoch", Program: x.Fixture("mpit_states"), Args: []string{"epoch"}})
 	if err != nil && res.OK() {
 		x.Errorf(res.Evidence(), "%v", err)
 	}
@@ -436,5 +438,5 @@ func judgeInit6a(x *harness.X) harness.Verdict {
 	case rc == "MPI_SUCCESS":
 		x.Failf(res.Evidence(), "MPI_T_finalize with MPI_T never initialized returned MPI_SUCCESS, not an error code")
 	}
-	return harness.Exposed(1, "calls", "MPI_T_finalize with MPI_T never initialized returned %s", rc)
+	return rulebook.Exposed(1, "calls", "MPI_T_finalize with MPI_T never initialized returned %s", rc)
 }

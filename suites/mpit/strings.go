@@ -4,63 +4,64 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // The string convention (MPI-5.0 §15.3.3) on every name and description of
 // every control and performance variable, category, enumeration and item,
 // event type and source the walk (fixtures/c/mpit/walk.c) meets: each test
 // of each string is recorded on its own, so each rule has its own verdict.
-var stringsCheck = harness.Define(harness.Check{
+var stringsCheck = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-STRINGS-001",
 	Needs: "mpit",
 	Title: "every name and description of every MPI_T object follows the string convention (§15.3.3) and the name and description rules of its get_info",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.3: "On return, the function writes at most n-1 of the string's
 		// characters into the buffer, followed by a null terminator. If the
 		// returned string's length is greater than or equal to n, the string will
 		// be truncated to n-1 characters."
-		{ID: "STR-1", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative,
+		{ID: "STR-1", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative,
 			Text:      "with a buffer of length n (every n from 1 to the full length + 1) the call succeeds and writes the string's first min(n-1, length) characters and a NUL, nothing past the buffer",
 			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("prefix", allKinds, "every buffer length gives the string's prefix and a NUL, nothing past the buffer")},
 		// §15.3.3: "In this case, the length of the string plus one (for the
 		// terminating null character) is returned in the length argument." "The
 		// string" reads as the full string or as the (truncated) string returned.
-		{ID: "STR-2", Source: "MPI-5.0 §15.3.3", Basis: harness.Interpretation,
+		{ID: "STR-2", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Interpretation,
 			Text:  "when the string does not fit, the length returned is \"the length of the string plus one\": the full string's (reading 1) or the truncated string's, i.e. n (reading 2); which reading the library follows",
 			Judge: judgeStr2},
 		// The same sentence, under either reading: the length returned for a
 		// truncated string is the full length + 1 or n, nothing else.
-		{ID: "STR-2a", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative,
+		{ID: "STR-2a", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative,
 			Text:      "when the string does not fit, the length returned is the full length + 1 or n (the truncated string's length + 1), as one of the two readings of §15.3.3 has it",
 			Injectors: []string{"inject_mpit_string_len"}, Judge: judgeStr2a},
 		// §15.3.3: "If the user passes the null pointer as the buffer argument or
 		// passes 0 as the length argument, the function does not return the string
 		// and only returns the length of the string plus one in the length
 		// argument."
-		{ID: "STR-3", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative,
+		{ID: "STR-3", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative,
 			Text:      "with a NULL buffer the call succeeds and returns the string's length + 1",
 			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("null_buffer", allKinds, "a NULL buffer gives the length + 1")},
 		// The same sentence, for a length of 0.
-		{ID: "STR-4", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative,
+		{ID: "STR-4", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative,
 			Text:      "with a length of 0 the call succeeds, writes nothing and returns the string's length + 1",
 			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("zero_length", allKinds, "length 0 gives the length + 1 and leaves the buffer alone")},
 		// §15.3.3: "If the user passes the null pointer as the length argument,
 		// the buffer argument is ignored and nothing is returned."
-		{ID: "STR-5", Source: "MPI-5.0 §15.3.3", Basis: harness.Normative,
+		{ID: "STR-5", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative,
 			Text:      "with a NULL length pointer the buffer is not written",
 			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("null_length", allKinds, "a NULL length pointer leaves the buffer alone")},
 		// §15.3.6.1 (and §15.3.5, 15.3.7.2, 15.3.8.3, 15.3.9.1 alike): "If
 		// completed successfully, the routine is required to return a name of at
 		// least length one."
-		{ID: "STR-6", Source: "MPI-5.0 §15.3.5-15.3.9", Basis: harness.Normative,
+		{ID: "STR-6", Source: "MPI-5.0 §15.3.5-15.3.9", Basis: rulebook.Normative,
 			Text:      "every name returned (control and performance variable, category, enumeration, enumeration item, event type) has at least one character",
 			Injectors: []string{"inject_mpit_string_conv"}, Judge: judgeStr6},
 		// §15.3.6.1 (and §15.3.7.2, 15.3.8.3, 15.3.9.1 alike): "If an MPI
 		// implementation does not return a description, the first character for
 		// desc must be set to the null character and desc_len must be set to one
 		// at the return of this call."
-		{ID: "STR-7", Source: "MPI-5.0 §15.3.6-15.3.9", Basis: harness.Normative,
+		{ID: "STR-7", Source: "MPI-5.0 §15.3.6-15.3.9", Basis: rulebook.Normative,
 			Text:      "a missing description (control and performance variable, event type, category) reads as \"\" with desc_len 1",
 			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("empty_desc", descKinds, "every missing description gives \"\" and desc_len 1")},
 		// §15.3.6.1: "After a successful call to MPI_T_CVAR_GET_INFO for a
@@ -68,7 +69,7 @@ var stringsCheck = harness.Define(harness.Check{
 		// information about the same variable must return the same information."
 		// (§15.3.7.2, 15.3.8.3 alike; §15.3.3: output strings of identical
 		// internal arrays are equivalent.)
-		{ID: "STR-X1", Source: "MPI-5.0 §15.3.6.1, §15.3.7.2, §15.3.8.3", Basis: harness.Normative,
+		{ID: "STR-X1", Source: "MPI-5.0 §15.3.6.1, §15.3.7.2, §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "asked again, get_info returns the same name and description (control and performance variables, event types)",
 			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("stable", stableKinds, "every name and description is the same when asked again")},
 	},
@@ -108,7 +109,7 @@ type strFail struct {
 }
 
 // strRecs are the walk's string records of the kinds a rule covers.
-func strRecs(x *harness.X, kinds []string) (*walkRecs, []strSum, []strFail) {
+func strRecs(x *rulebook.X, kinds []string) (*walkRecs, []strSum, []strFail) {
 	w := walk(x)
 	in := set(kinds...)
 	var sums []strSum
@@ -138,8 +139,8 @@ func tried(sums []strSum) string {
 }
 
 // strTest judges one test of the string convention on the given kinds.
-func strTest(test string, kinds []string, pass string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func strTest(test string, kinds []string, pass string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		_, sums, fails := strRecs(x, kinds)
 		var bad []string
 		for _, s := range sums {
@@ -165,12 +166,12 @@ func strTest(test string, kinds []string, pass string) func(x *harness.X) harnes
 			// only a missing description can break the rule; the fixture
 			// sets desc_len to a large value first, so one the library left
 			// alone shows
-			return harness.Exposed(empty, "missing descriptions", "%s (%d missing descriptions)", pass, empty)
+			return rulebook.Exposed(empty, "missing descriptions", "%s (%d missing descriptions)", pass, empty)
 		}
 		// every string answered is tried (canaries after the buffer, the
 		// length set to another value first): each could break the test
 		n := strCount(sums)
-		return harness.Exposed(n, "strings", "%s: %s", pass, tried(sums))
+		return rulebook.Exposed(n, "strings", "%s: %s", pass, tried(sums))
 	}
 }
 
@@ -183,7 +184,7 @@ func strCount(sums []strSum) int {
 	return n
 }
 
-func judgeStr2(x *harness.X) harness.Verdict {
+func judgeStr2(x *rulebook.X) verdict.Verdict {
 	_, sums, _ := strRecs(x, allKinds)
 	var calls, full, n, other int
 	for _, s := range sums {
@@ -207,10 +208,10 @@ func judgeStr2(x *harness.X) harness.Verdict {
 	case n > 0 && full > 0:
 		reading = "both, object by object (" + detail + ")"
 	}
-	return harness.Exposed(calls, "truncated calls", "reading: %s", reading)
+	return rulebook.Exposed(calls, "truncated calls", "reading: %s", reading)
 }
 
-func judgeStr2a(x *harness.X) harness.Verdict {
+func judgeStr2a(x *rulebook.X) verdict.Verdict {
 	_, sums, _ := strRecs(x, allKinds)
 	var bad []string
 	calls := 0
@@ -224,10 +225,10 @@ func judgeStr2a(x *harness.X) harness.Verdict {
 	if calls == 0 {
 		x.Unsupported("not measurable here: no string was truncated")
 	}
-	return harness.Exposed(calls, "truncated calls", "%d truncated calls return the full length + 1 or n", calls)
+	return rulebook.Exposed(calls, "truncated calls", "%d truncated calls return the full length + 1 or n", calls)
 }
 
-func judgeStr6(x *harness.X) harness.Verdict {
+func judgeStr6(x *rulebook.X) verdict.Verdict {
 	_, sums, _ := strRecs(x, nameKinds)
 	var bad []string
 	for _, s := range sums {
@@ -244,5 +245,5 @@ func judgeStr6(x *harness.X) harness.Verdict {
 		names += s.Objects
 		by = append(by, fmt.Sprintf("%d %s", s.Objects, s.Object))
 	}
-	return harness.Exposed(names, "names", "no empty name among %d names (%s)", names, strings.Join(by, ", "))
+	return rulebook.Exposed(names, "names", "no empty name among %d names (%s)", names, strings.Join(by, ", "))
 }

@@ -2,14 +2,18 @@
 // interface (MPI-4.1 §16.3: control and performance variables, sessions).
 package mpit
 
-import "github.com/mpits/mpits/harness"
+import (
+	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+)
 
 // Suite is the MPI_T suite.
 var Suite = &harness.Suite{
 	Name: "MPI_T",
-	Checks: []harness.Check{cvarIndex, initFinalize, stringsCheck, namesCheck, metadataCheck, cvarRW,
+	Checks: []rulebook.Check{cvarIndex, initFinalize, stringsCheck, namesCheck, metadataCheck, cvarRW,
 		sessionsCheck, pvarOps, pvarValuesCheck, pvarStartStopCheck, pvarLifecycleCheck, threadsCheck, robustCheck, errorsCheck, modelsCheck, acrossCheck, headerCheck, enduranceCheck, bindingCheck, statesCheck},
-	Fixtures: []harness.Fixture{
+	Fixtures: []mpi.Fixture{
 		{Name: "mpit_cvar_index", Sources: []string{"mpit/cvar_index.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_init_finalize", Sources: []string{"mpit/init_finalize.c"}, Headers: []string{"mpit/mpit_util.h"}},
 		{Name: "mpit_walk", Sources: []string{"mpit/walk.c"}, Headers: []string{"mpit/mpit_util.h"}},
@@ -25,7 +29,7 @@ var Suite = &harness.Suite{
 		{Name: "mpit_models", Sources: []string{"mpit/models.c"}, Headers: []string{"mpit/mpit_util.h"}, Flags: []string{"-pthread"}},
 		{Name: "mpit_states", Sources: []string{"mpit/states.c"}, Headers: []string{"mpit/mpit_util.h"}},
 	},
-	Injectors: []harness.Fixture{
+	Injectors: []mpi.Fixture{
 		injector("inject_mpit_cvar_index_off", "inject/mpit_cvar_index_off.c"),
 		injector("inject_mpit_finalize_extra", "inject/mpit_finalize_extra.c"),
 		injector("inject_mpit_string_len", "inject/mpit_string_len.c"),
@@ -90,4 +94,4 @@ var Suite = &harness.Suite{
 	},
 }
 
-func injector(name, source string) harness.Fixture { return harness.Injector(name, source) }
+func injector(name, source string) mpi.Fixture { return rulebook.Injector(name, source) }

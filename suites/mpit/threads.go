@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // MPI_T from four threads at once (MPI-5.0 §15.3.4), from one run of
@@ -15,29 +17,29 @@ import (
 // one thread reads every control variable twice, the second time deeper in
 // its stack (a variable that differs then is unstable, not a thread-safety
 // question).
-var threadsCheck = harness.Define(harness.Check{
+var threadsCheck = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-THREADS-001",
 	Needs: "mpit",
 	Title: "under MPI_THREAD_MULTIPLE, 4 threads reading all control variables and (in their own sessions) performance variables at once: no crash, no failed call, the values one thread read alone",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// §15.3.4: MPI_T_init_thread "initializes the thread environment for
 		// all routines in the MPI tool information interface"; with
 		// MPI_THREAD_MULTIPLE provided, "multiple threads may call MPI, with no
 		// restrictions" (§11.6). A control variable that one thread read the
 		// same twice reads the same from four threads at once.
-		{ID: "INIT-10", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
+		{ID: "INIT-10", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Normative,
 			Text:      "with MPI_T at MPI_THREAD_MULTIPLE, 4 threads reading every control variable and (in their own sessions) performance variables at once: no crash, no failed call, and every control variable that reads the same twice in one thread reads that value in all four",
 			Injectors: []string{"inject_mpit_cvar_read_unsafe"}, Judge: runThreads},
 		// Table 20 (§15.3.6.1): MPI_T_SCOPE_CONSTANT "read-only, value is
 		// constant".
-		{ID: "CVAR-16", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
+		{ID: "CVAR-16", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "a control variable of scope MPI_T_SCOPE_CONSTANT reads the same value twice",
 			Injectors: []string{"inject_mpit_cvar_drift"}, Judge: judgeCvar16},
 		// Table 20: MPI_T_SCOPE_READONLY "read-only, cannot be written, but
 		// can change"; of the writable scopes the text does not say a value
 		// may change with nobody writing it, nor that it may not: a robust
 		// library does not hand out what lies on the reader's stack.
-		{ID: "CVAR-X2", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Quality,
+		{ID: "CVAR-X2", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Quality,
 			Text:      "a control variable of a writable scope that nobody writes reads the same value twice in one thread, the second 8 KiB deeper in its stack",
 			Injectors: []string{"inject_mpit_cvar_drift"}, Judge: judgeCvarX2},
 	},
@@ -51,7 +53,7 @@ type unstableRec struct {
 	Scope    int    `json:"scope"`
 }
 
-func judgeCvar16(x *harness.X) harness.Verdict {
+func judgeCvar16(x *rulebook.X) verdict.Verdict {
 	res, recs, err := x.LaunchOnce(threadsJob(x))
 	if recs == nil {
 		x.Errorf(res.Evidence(), "%v", err)
@@ -81,7 +83,7 @@ func judgeCvar16(x *harness.X) harness.Verdict {
 		reason += fmt.Sprintf("; %d others (their scope lets them change) did not: %s", len(other), examples(other))
 	}
 	// each constant that answered a read was read twice, and could have differed
-	return harness.Exposed(cs[0].N, "constant control variables", "%s", reason)
+	return rulebook.Exposed(cs[0].N, "constant control variables", "%s", reason)
 }
 
 type levelsRec struct {
@@ -103,20 +105,20 @@ type threadRec struct {
 }
 
 // threadsJob is the one run of fixtures/c/mpit/threads.c.
-func threadsJob(x *harness.X) harness.Job {
-	return harness.Job{Name: "mpit_threads", Ranks: 1, Program: x.Fixture("mpit_threads"), Args: []string{threadPvars(x)}}
+func threadsJob(x *rulebook.X) mpi.Job {
+	return mpi.Job{Name: "mpit_threads", Ranks: 1, Program: x.Fixture("mpit_threads"), Args: []string{threadPvars(x)}}
 }
 
 // threadPvars are the performance variables a handle can be made for
 // without a crash, from the session job ("-" if there are none or it could
 // not run).
-func threadPvars(x *harness.X) string {
+func threadPvars(x *rulebook.X) string {
 	pv := "-"
 	if x.Caps.AfterInit.Pvars > 0 {
 		func() {
 			// A job that could not run leaves "-"; a judge that broke still says where.
 			defer func() {
-				if b, broke := harness.StopOf(recover()).(harness.Broke); broke {
+				if b, broke := mpi.StopOf(recover()).(mpi.Broke); broke {
 					panic(b)
 				}
 			}()
@@ -141,12 +143,12 @@ func threadPvars(x *harness.X) string {
 	return pv
 }
 
-func runThreads(x *harness.X) harness.Verdict {
+func runThreads(x *rulebook.X) verdict.Verdict {
 	pv := threadPvars(x)
 	res, recs, err := x.LaunchOnce(threadsJob(x))
 	if err != nil {
 		if res.OK() {
-			return harness.Verdict{Status: harness.Error, Reason: err.Error(), Evidence: res.Evidence()}
+			return verdict.Verdict{Status: verdict.Error, Reason: err.Error(), Evidence: res.Evidence()}
 		}
 		x.Failf(res.Evidence(), "MPI_T from 4 threads: %s", res.Problem())
 	}
@@ -155,7 +157,7 @@ func runThreads(x *harness.X) harness.Verdict {
 		if !res.OK() {
 			x.Failf(res.Evidence(), "MPI_T from 4 threads: %s", res.Problem())
 		}
-		return harness.Verdict{Status: harness.Error, Reason: "mpit_threads recorded no thread levels", Evidence: res.Evidence()}
+		return verdict.Verdict{Status: verdict.Error, Reason: "mpit_threads recorded no thread levels", Evidence: res.Evidence()}
 	}
 	if lv[0].InitRC != 0 || lv[0].MPITProvided != lv[0].Multiple {
 		x.Unsupported("MPI_T_init_thread(MPI_THREAD_MULTIPLE) returned %d with provided = %d (MPI_THREAD_MULTIPLE is %d)", lv[0].InitRC, lv[0].MPITProvided, lv[0].Multiple)
@@ -185,10 +187,10 @@ func runThreads(x *harness.X) harness.Verdict {
 		reason += fmt.Sprintf("; %d SUM-class reads went down (judged by MPIT-PVAR-OPS-001)", decreases)
 	}
 	// each read could have failed (or, of a stable control variable, differed)
-	return harness.Exposed(reads+preads, "control and performance variable reads from 4 threads", "%s", reason)
+	return rulebook.Exposed(reads+preads, "control and performance variable reads from 4 threads", "%s", reason)
 }
 
-func judgeCvarX2(x *harness.X) harness.Verdict {
+func judgeCvarX2(x *rulebook.X) verdict.Verdict {
 	res, recs, err := x.LaunchOnce(threadsJob(x))
 	if recs == nil {
 		x.Errorf(res.Evidence(), "%v", err)
@@ -218,5 +220,5 @@ func judgeCvarX2(x *harness.X) harness.Verdict {
 	if len(readonly) > 0 {
 		reason += fmt.Sprintf("; %d of scope READONLY (which can change) did not: %s", len(readonly), examples(readonly))
 	}
-	return harness.Exposed(writable, "control variables of a writable scope", "%s", reason)
+	return rulebook.Exposed(writable, "control variables of a writable scope", "%s", reason)
 }

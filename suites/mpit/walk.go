@@ -1,11 +1,15 @@
 package mpit
 
-import "github.com/mpits/mpits/harness"
+import (
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
+)
 
 // The records of fixtures/c/mpit/walk.c: one walk over every MPI_T object
 // after MPI_Init, shared by the strings, names and metadata checks.
 type walkRecs struct {
-	recs       *harness.Records
+	recs       *mpi.Records
 	summary    walkSummary
 	cvars      []cvarRec
 	pvars      []pvarRec
@@ -98,16 +102,16 @@ type sourceRec struct {
 }
 
 // walk runs the walk (once per implementation and injector set).
-func walk(x *harness.X) *walkRecs {
-	_, recs := x.JobOnce(harness.Job{Name: "mpit_walk", Ranks: 1, Program: x.Fixture("mpit_walk")})
+func walk(x *rulebook.X) *walkRecs {
+	_, recs := x.JobOnce(mpi.Job{Name: "mpit_walk", Ranks: 1, Program: x.Fixture("mpit_walk")})
 	w := &walkRecs{recs: recs}
 	sums := decode[walkSummary](recs, "summary")
 	if len(sums) != 1 {
-		panic(harness.Verdict{Status: harness.Error, Reason: "mpit_walk wrote no summary (it stopped early)"})
+		panic(verdict.Verdict{Status: verdict.Error, Reason: "mpit_walk wrote no summary (it stopped early)"})
 	}
 	w.summary = sums[0]
 	if w.summary.InitRC != 0 {
-		panic(harness.Verdict{Status: harness.Error, Reason: "MPI_T_init_thread failed in mpit_walk"})
+		panic(verdict.Verdict{Status: verdict.Error, Reason: "MPI_T_init_thread failed in mpit_walk"})
 	}
 	w.cvars = decode[cvarRec](recs, "cvar")
 	w.pvars = decode[pvarRec](recs, "pvar")

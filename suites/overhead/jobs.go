@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
 )
 
 // sampleRecord is a "sample" record of bench.c or floor.c.
@@ -37,8 +37,8 @@ type skipRecord struct {
 
 // runJob runs a job and reads its records; problem says why it did not end
 // well (the job's folder is kept for the caller to read, then removed).
-func runJob(j harness.Job, ranks int) (res *harness.Result, recs *harness.Records, problem string) {
-	res, err := harness.Run(j)
+func runJob(j mpi.Job, ranks int) (res *mpi.Result, recs *mpi.Records, problem string) {
+	res, err := mpi.Run(j)
 	if err != nil {
 		return nil, nil, err.Error()
 	}
@@ -46,7 +46,7 @@ func runJob(j harness.Job, ranks int) (res *harness.Result, recs *harness.Record
 		defer res.Cleanup()
 		return nil, nil, res.Problem() + "\n" + res.Evidence()
 	}
-	recs, err = harness.ReadRecords(res.Dir, j.Name, ranks)
+	recs, err = mpi.ReadRecords(res.Dir, j.Name, ranks)
 	if err != nil {
 		defer res.Cleanup()
 		return nil, nil, err.Error() + "\n" + res.Evidence()
@@ -56,7 +56,7 @@ func runJob(j harness.Job, ranks int) (res *harness.Result, recs *harness.Record
 
 // checkTools says what is wrong with the tool setting of a job from the
 // records of rank 0 ("" if the tools were there as asked).
-func checkTools(c *config, recs *harness.Records) string {
+func checkTools(c *config, recs *mpi.Records) string {
 	switch {
 	case c.floor || c.tools == "0":
 		if len(recs.Kind("qmpi_init", 0))+len(recs.Kind("pmpi_loaded", 0)) > 0 {
@@ -99,7 +99,7 @@ func sample(u *unit, s Settings, round int, res *Results) string {
 		}
 	}
 	name := fmt.Sprintf("overhead %s round %d", c, round+1)
-	j := harness.Job{Impl: c.st.im, Name: name, Env: env, RankEnv: rankEnv, Deadline: 3 * time.Minute}
+	j := mpi.Job{Impl: c.st.im, Name: name, Env: env, RankEnv: rankEnv, Deadline: 3 * time.Minute}
 	ranks := u.ranks
 	if c.floor {
 		j.Program, j.Args = "taskset", append([]string{"-c", c.st.floorCPU, c.st.floor}, args...)
@@ -125,11 +125,11 @@ func sample(u *unit, s Settings, round int, res *Results) string {
 			return fmt.Sprintf("rank %d could not pin itself to core %d (sched_setaffinity returned %d)", r.Rank, pin.CPU, pin.RC)
 		}
 	}
-	skips, _ := harness.DecodeKind[skipRecord](recs, "skip")
+	skips, _ := mpi.DecodeKind[skipRecord](recs, "skip")
 	for _, sk := range skips {
 		return fmt.Sprintf("the fixture skipped %s: %s", sk.Call, sk.Reason)
 	}
-	got, err := harness.DecodeKind[sampleRecord](recs, "sample")
+	got, err := mpi.DecodeKind[sampleRecord](recs, "sample")
 	if err != nil {
 		return err.Error()
 	}
@@ -161,7 +161,7 @@ func count(u *unit, res *Results) string {
 	}
 	args := []string{"--tool=callgrind", "--dump-after=mpits_bench_mark", "--callgrind-out-file=callgrind.out.%p",
 		prog, "count", strings.Join(u.calls, ","), strconv.Itoa(CountN1), strconv.Itoa(CountN2)}
-	j := harness.Job{Impl: c.st.im, Name: fmt.Sprintf("overhead %s callgrind", c), Program: c.st.valgrind, Args: args,
+	j := mpi.Job{Impl: c.st.im, Name: fmt.Sprintf("overhead %s callgrind", c), Program: c.st.valgrind, Args: args,
 		Env: env, RankEnv: rankEnv, Deadline: 5 * time.Minute}
 	ranks := 1
 	if !c.floor {
@@ -175,7 +175,7 @@ func count(u *unit, res *Results) string {
 	if why := checkTools(c, recs); why != "" {
 		return why + "\n" + job.Evidence()
 	}
-	marks, err := harness.DecodeKind[Mark](recs, "mark")
+	marks, err := mpi.DecodeKind[Mark](recs, "mark")
 	if err != nil {
 		return err.Error()
 	}
@@ -234,16 +234,16 @@ func profile(u *unit, marks []Mark, dir string, per map[string]float64, res *Res
 // both registered, were initialized and saw every MPI_Comm_rank and
 // MPI_Barrier of the run, else why not (a measured reason).
 func probeQMPI(st *implState) string {
-	tool := harness.Build(st.im, qmpiTool)
+	tool := mpi.Build(st.im, qmpiTool)
 	if tool.Error != "" {
 		return "the pass-through QMPI tool does not build: " + buildError(tool.Error)
 	}
-	counting := harness.Build(st.im, qmpiCounting)
+	counting := mpi.Build(st.im, qmpiCounting)
 	if counting.Error != "" {
 		return "the counting QMPI tool does not build: " + buildError(counting.Error)
 	}
 	st.qmpiTool, st.qmpiCount = tool.Path, counting.Path
-	j := harness.Job{Impl: st.im, Name: "overhead QMPI probe " + st.im.ID, Ranks: 1, Program: st.bench,
+	j := mpi.Job{Impl: st.im, Name: "overhead QMPI probe " + st.im.ID, Ranks: 1, Program: st.bench,
 		Args:    []string{"count", "Comm_rank,Barrier", "10", "20"},
 		Env:     map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "p:p"},
 		RankEnv: map[string]string{"LD_PRELOAD": st.qmpiCount}}
@@ -252,7 +252,7 @@ func probeQMPI(st *implState) string {
 		return "the QMPI probe (2 instances) failed: " + firstLine(problem)
 	}
 	defer job.Cleanup()
-	regs, _ := harness.DecodeKind[rcRecord](recs, "qmpi_register")
+	regs, _ := mpi.DecodeKind[rcRecord](recs, "qmpi_register")
 	if len(regs) == 0 {
 		return "the preloaded QMPI tool did not run its constructor (not loaded?): " + firstLine(job.Stderr)
 	}
@@ -270,7 +270,7 @@ func probeQMPI(st *implState) string {
 		Tool  int              `json:"tool"`
 		Calls map[string]int64 `json:"calls"`
 	}
-	calls, err := harness.DecodeKind[callsRecord](recs, "qmpi_calls")
+	calls, err := mpi.DecodeKind[callsRecord](recs, "qmpi_calls")
 	if err != nil {
 		return err.Error()
 	}
@@ -290,16 +290,16 @@ func probeQMPI(st *implState) string {
 // probePMPI builds the PMPI tool and shows with its counting build that the
 // calls go through it; "" if they do, else why not.
 func probePMPI(st *implState) string {
-	tool := harness.Build(st.im, pmpiTool)
+	tool := mpi.Build(st.im, pmpiTool)
 	if tool.Error != "" {
 		return "the pass-through PMPI tool does not build: " + buildError(tool.Error)
 	}
-	counting := harness.Build(st.im, pmpiCounting)
+	counting := mpi.Build(st.im, pmpiCounting)
 	if counting.Error != "" {
 		return "the counting PMPI tool does not build: " + buildError(counting.Error)
 	}
 	st.pmpiTool, st.pmpiCount = tool.Path, counting.Path
-	j := harness.Job{Impl: st.im, Name: "overhead PMPI probe " + st.im.ID, Ranks: 1, Program: st.bench,
+	j := mpi.Job{Impl: st.im, Name: "overhead PMPI probe " + st.im.ID, Ranks: 1, Program: st.bench,
 		Args: []string{"count", "Comm_rank,Barrier", "10", "20"}, RankEnv: map[string]string{"LD_PRELOAD": st.pmpiCount}}
 	job, recs, problem := runJob(j, 1)
 	if problem != "" {
@@ -309,7 +309,7 @@ func probePMPI(st *implState) string {
 	type callsRecord struct {
 		Calls map[string]int64 `json:"calls"`
 	}
-	calls, err := harness.DecodeKind[callsRecord](recs, "pmpi_calls")
+	calls, err := mpi.DecodeKind[callsRecord](recs, "pmpi_calls")
 	if err != nil {
 		return err.Error()
 	}

@@ -10,19 +10,20 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/settings"
 )
 
 // Fixtures of the benchmarks. The tools' *_count builds count the calls each
 // instance sees: they are the probes that show a chain is really walked; the
 // timed runs use the builds that only pass calls on.
 var (
-	benchFixture = harness.Fixture{Name: "bench", Sources: []string{"bench/bench.c"}, Flags: []string{"-O2"}}
-	floorFixture = harness.Fixture{Name: "bench_floor", Sources: []string{"bench/floor.c"}, Flags: []string{"-O2"}}
-	qmpiTool     = harness.Fixture{Name: "bench_qmpi_pass", Sources: []string{"bench/tool_qmpi_pass.c"}, Shared: true, Flags: []string{"-O2"}}
-	qmpiCounting = harness.Fixture{Name: "bench_qmpi_pass_count", Sources: []string{"bench/tool_qmpi_pass.c"}, Shared: true, Flags: []string{"-O2", "-DMPITS_BENCH_COUNT"}}
-	pmpiTool     = harness.Fixture{Name: "bench_pmpi_pass", Sources: []string{"bench/tool_pmpi_pass.c"}, Shared: true, Flags: []string{"-O2"}}
-	pmpiCounting = harness.Fixture{Name: "bench_pmpi_pass_count", Sources: []string{"bench/tool_pmpi_pass.c"}, Shared: true, Flags: []string{"-O2", "-DMPITS_BENCH_COUNT"}}
+	benchFixture = mpi.Fixture{Name: "bench", Sources: []string{"bench/bench.c"}, Flags: []string{"-O2"}}
+	floorFixture = mpi.Fixture{Name: "bench_floor", Sources: []string{"bench/floor.c"}, Flags: []string{"-O2"}}
+	qmpiTool     = mpi.Fixture{Name: "bench_qmpi_pass", Sources: []string{"bench/tool_qmpi_pass.c"}, Shared: true, Flags: []string{"-O2"}}
+	qmpiCounting = mpi.Fixture{Name: "bench_qmpi_pass_count", Sources: []string{"bench/tool_qmpi_pass.c"}, Shared: true, Flags: []string{"-O2", "-DMPITS_BENCH_COUNT"}}
+	pmpiTool     = mpi.Fixture{Name: "bench_pmpi_pass", Sources: []string{"bench/tool_pmpi_pass.c"}, Shared: true, Flags: []string{"-O2"}}
+	pmpiCounting = mpi.Fixture{Name: "bench_pmpi_pass_count", Sources: []string{"bench/tool_pmpi_pass.c"}, Shared: true, Flags: []string{"-O2", "-DMPITS_BENCH_COUNT"}}
 )
 
 // qmpiFunctions is how many functions tool_qmpi_pass.c registers.
@@ -104,7 +105,7 @@ func (c *config) key(call string) Key {
 
 // implState is an implementation's fixtures and what it was found to do.
 type implState struct {
-	im                          *harness.Impl
+	im                          *mpi.Impl
 	bench, floor                string // fixture paths as the implementation sees them
 	qmpiTool, qmpiCount         string
 	pmpiTool, pmpiCount         string
@@ -118,11 +119,11 @@ type implState struct {
 // Run measures what the settings select and writes one progress line a round.
 func Run(s Settings, progress io.Writer) (*Results, error) {
 	start := time.Now()
-	impls, err := harness.LoadImpls()
+	impls, err := mpi.LoadImpls()
 	if err != nil {
 		return nil, err
 	}
-	if s.Short && harness.Setting("MPITS_IMPLS").String() == "" {
+	if s.Short && settings.Setting("MPITS_IMPLS").String() == "" {
 		impls = twins(impls)
 	}
 	res := &Results{Samples: map[Key][]float64{}, Instrs: map[Key]float64{}, Profile: map[Key]Profile{},
@@ -154,7 +155,7 @@ func Run(s Settings, progress io.Writer) (*Results, error) {
 		st.valgrind, st.noCount = findValgrind(im, s.Callgrind)
 		note.Count = yesOr(st.noCount)
 		if wantFloor {
-			if b := harness.Build(im, floorFixture); b.Error == "" {
+			if b := mpi.Build(im, floorFixture); b.Error == "" {
 				st.floor = b.Path
 				floorCfg = &config{st: st, floor: true}
 			} else {
@@ -165,7 +166,7 @@ func Run(s Settings, progress io.Writer) (*Results, error) {
 			continue
 		}
 		t0 := time.Now()
-		b := harness.Build(im, benchFixture)
+		b := mpi.Build(im, benchFixture)
 		st.bench, st.benchErr = b.Path, b.Error
 		st.qmpi = "not probed (no QMPI or PMPI configuration selected)"
 		if st.benchErr == "" && needsProbe(tools) {
@@ -337,7 +338,7 @@ func yesOr(why string) string {
 
 // twins keeps the implementations that are a twin build or have one (the
 // short run's pair); all of them if there is none.
-func twins(impls []*harness.Impl) []*harness.Impl {
+func twins(impls []*mpi.Impl) []*mpi.Impl {
 	keep := map[string]bool{}
 	for _, im := range impls {
 		if im.TwinOf != "" {
@@ -347,7 +348,7 @@ func twins(impls []*harness.Impl) []*harness.Impl {
 	if len(keep) == 0 {
 		return impls
 	}
-	var out []*harness.Impl
+	var out []*mpi.Impl
 	for _, im := range impls {
 		if keep[im.ID] {
 			out = append(out, im)
@@ -410,7 +411,7 @@ func parseCPUList(list string) []int {
 }
 
 // findValgrind finds valgrind where the implementation's jobs run.
-func findValgrind(im *harness.Impl, want bool) (path, why string) {
+func findValgrind(im *mpi.Impl, want bool) (path, why string) {
 	if !want {
 		return "", "instruction counts turned off (MPITS_OVERHEAD_CALLGRIND=0)"
 	}

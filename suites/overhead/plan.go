@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/settings"
 )
 
 // Settings say what a benchmark run measures. From the go test flags
@@ -38,20 +38,20 @@ func ReadSettings(rounds int, short bool, bench string) (Settings, error) {
 	if s.Rounds < 1 {
 		s.Rounds = 1
 	}
-	if err := harness.CheckSettings(); err != nil {
+	if err := settings.CheckSettings(); err != nil {
 		return s, err
 	}
-	if v := harness.Setting("MPITS_OVERHEAD_SAMPLE_SECONDS"); v.String() != "" {
+	if v := settings.Setting("MPITS_OVERHEAD_SAMPLE_SECONDS"); v.String() != "" {
 		s.SampleSeconds = v.Float()
 	}
-	if v := harness.Setting("MPITS_OVERHEAD_TOOLS").String(); v != "" {
+	if v := settings.Setting("MPITS_OVERHEAD_TOOLS").String(); v != "" {
 		tools, err := ParseTools(v)
 		if err != nil {
 			return s, fmt.Errorf("MPITS_OVERHEAD_TOOLS=%q: %v", v, err)
 		}
 		s.Tools = tools
 	}
-	switch harness.Setting("MPITS_OVERHEAD_CALLGRIND").String() {
+	switch settings.Setting("MPITS_OVERHEAD_CALLGRIND").String() {
 	case "0", "off", "no":
 		s.Callgrind = false
 	}

@@ -5,7 +5,9 @@ import (
 	"path"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 	. "github.com/onsi/gomega"
 )
 
@@ -16,22 +18,22 @@ import (
 // and active at the same time, the address will be that of the PMPI
 // function, rather than the application." An address: a code address inside
 // the calling function, as dladdr sees it.
-var callingAddress = harness.Define(harness.Check{
+var callingAddress = rulebook.Define(rulebook.Check{
 	ID:    "QMPI-ADDR",
 	Needs: "qmpi",
 	Title: "QMPI_Get_calling_address gives an address inside the application function that called (from main and from a nested function), and with a PMPI tool loaded, inside the PMPI tool's function",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// seed 000: "The the address of the point where the application
 		// originally called the MPI function before entering the QMPI tool
 		// stack."
-		{ID: "QMPI-ADDR-01", Source: "seed 000", Basis: harness.SeedBasis,
+		{ID: "QMPI-ADDR-01", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:       "QMPI_Get_calling_address gives an address inside the application function that called MPI_Barrier (main, and a function nested two calls deep)",
 			Injectors:  []string{"inject_qmpi_wrong_address"},
 			Conformers: []string{"conform_qmpi_calling_address"}, Judge: judgeCallingAddress(false)},
 		// seed 000: "If both a PMPI and QMPI tool are registered and active
 		// at the same time, the address will be that of the PMPI function,
 		// rather than the application."
-		{ID: "QMPI-ADDR-02", Source: "seed 000", Basis: harness.SeedBasis,
+		{ID: "QMPI-ADDR-02", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:       "with a PMPI tool wrapping MPI_Barrier loaded as well, QMPI_Get_calling_address gives an address inside the PMPI tool's MPI_Barrier",
 			Injectors:  []string{"inject_qmpi_wrong_address"},
 			Conformers: []string{"conform_qmpi_calling_address"}, Judge: judgeCallingAddress(true)},
@@ -40,7 +42,7 @@ var callingAddress = harness.Define(harness.Check{
 		// stack." A Fortran application calls the MPI library's Fortran
 		// binding: the point where it called is in the application, not in
 		// the binding that then calls the C function.
-		{ID: "QMPI-ADDR-03", Source: "seed 000", Basis: harness.SeedBasis,
+		{ID: "QMPI-ADDR-03", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:       "for MPI_BARRIER called through mpif.h (from the main program and from a subroutine), QMPI_Get_calling_address gives an address inside the Fortran application, not inside the MPI library's Fortran binding",
 			Injectors:  []string{"inject_qmpi_wrong_address"},
 			Conformers: []string{"conform_qmpi_fortran_address"}, Judge: judgeFortranCallingAddress},
@@ -85,8 +87,8 @@ func deref(s *string) string {
 
 // judgeCallingAddress runs app_addr under the addr tool, with or without a
 // PMPI tool wrapping MPI_Barrier, and judges the 3 calling addresses.
-func judgeCallingAddress(withPMPI bool) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeCallingAddress(withPMPI bool) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		app := x.Fixture("qmpi_app_addr")
 		pmpi := x.Fixture("qmpi_pmpi_tool")
 		preload := x.Fixture("qmpi_tool_addr")
@@ -95,7 +97,7 @@ func judgeCallingAddress(withPMPI bool) func(x *harness.X) harness.Verdict {
 			preload = pmpi + ":" + preload
 			name += " with a PMPI tool"
 		}
-		_, recs := x.JobOnce(harness.Job{
+		_, recs := x.JobOnce(mpi.Job{
 			Name: name, Ranks: 1, Program: app,
 			RankEnv: map[string]string{"LD_PRELOAD": preload},
 			Env:     map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "addr", "MPITS_QMPI_TRACE": "none"},
@@ -118,7 +120,7 @@ func judgeCallingAddress(withPMPI bool) func(x *harness.X) harness.Verdict {
 				got = append(got, a)
 			}
 		}
-		var f harness.Problems
+		var f rulebook.Problems
 		if len(got) != 3 {
 			f.Add(ev, "%s: the tool saw %d of the application's 3 MPI_Barrier calls", name, len(got))
 		}
@@ -135,20 +137,20 @@ func judgeCallingAddress(withPMPI bool) func(x *harness.X) harness.Verdict {
 		f.FailOn(x)
 		// Each address the tool got could have lain anywhere else.
 		if withPMPI {
-			return harness.Exposed(len(got), "calling addresses", "with a PMPI tool loaded, the calling address of all %d MPI_Barrier calls lay inside the PMPI tool's MPI_Barrier", len(got))
+			return rulebook.Exposed(len(got), "calling addresses", "with a PMPI tool loaded, the calling address of all %d MPI_Barrier calls lay inside the PMPI tool's MPI_Barrier", len(got))
 		}
-		return harness.Exposed(len(got), "calling addresses", "the calling address lay inside main and inside the nested caller, for all %d MPI_Barrier calls", len(got))
+		return rulebook.Exposed(len(got), "calling addresses", "the calling address lay inside main and inside the nested caller, for all %d MPI_Barrier calls", len(got))
 	}
 }
 
 // judgeFortranCallingAddress runs the mpif.h program fortran_addr.f90 under
 // the addr tool (one rank) and judges where its 2 calling addresses lie.
-func judgeFortranCallingAddress(x *harness.X) harness.Verdict {
+func judgeFortranCallingAddress(x *rulebook.X) verdict.Verdict {
 	if !x.Caps.Fortran.MPIFH {
 		x.Unsupported("not measurable here: no working mpif.h binding: %s", x.Caps.Fortran.Reason)
 	}
 	app := x.Fixture("qmpi_fortran_addr")
-	res, recs := x.JobOnce(harness.Job{
+	res, recs := x.JobOnce(mpi.Job{
 		Name: "qmpi_fortran_addr", Ranks: 1, Program: app,
 		RankEnv: map[string]string{"LD_PRELOAD": x.Fixture("qmpi_tool_addr")},
 		Env:     map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "addr", "MPITS_QMPI_TRACE": "none"},
@@ -163,7 +165,7 @@ func judgeFortranCallingAddress(x *harness.X) harness.Verdict {
 		x.Expect(r.Decode(&a)).To(Succeed())
 		got = append(got, a)
 	}
-	var f harness.Problems
+	var f rulebook.Problems
 	if len(got) != 2 {
 		f.Add(ev, "the tool saw %d of the Fortran program's 2 MPI_BARRIER calls", len(got))
 	}
@@ -177,5 +179,5 @@ func judgeFortranCallingAddress(x *harness.X) harness.Verdict {
 		where = append(where, fmt.Sprintf("%s (symbol %q)", from, deref(a.Sym)))
 	}
 	f.FailOn(x)
-	return harness.Exposed(len(got), "calling addresses", "the calling address of both MPI_BARRIER calls of the mpif.h program lay inside the application: %s", strings.Join(where, ", "))
+	return rulebook.Exposed(len(got), "calling addresses", "the calling address of both MPI_BARRIER calls of the mpif.h program lay inside the application: %s", strings.Join(where, ", "))
 }

@@ -3,39 +3,41 @@ package qmpi
 import (
 	"fmt"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Seed 001: tool routines call the "follow on routine" like PMPI wrappers
 // do, so what a tool passes on is what the layer below (and MPI) gets, and
 // what a tool returns is what its caller gets. The three rules judge one
 // run of app_args under mod:rec (fixtures/c/qmpi/tool_args.c).
-var argsAndResults = harness.Define(harness.Check{
+var argsAndResults = rulebook.Define(rulebook.Check{
 	ID:    "QMPI-ARGS",
 	Needs: "qmpi",
 	Title: "a tool's change to an argument (tag, count, buffer) reaches the layer below and MPI, and a return code a tool sets or an error it returns reaches the application under MPI_ERRORS_RETURN",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// seed 001, "Requirements": "Complete coverage of all tool
 		// functionality - Incl. changes to parameters or routines used".
-		{ID: "QMPI-ARGS-X1", Source: "seed 001", Basis: harness.SeedBasis,
+		{ID: "QMPI-ARGS-X1", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "what an outer tool passes on in place of the application's arguments (tag 10→1010, count 1→2, its own buffer) is what the inner tool gets and what MPI sends",
 			Injectors: []string{"inject_qmpi_alter_args"}, Judge: judgeArgs("changed")},
 		// seed 000, QMPI_Register_function: "This function pointer will be
 		// the same signature as the MPI function, with an additional
 		// QMPI_Context argument in the first position": the tool gets the
 		// application's arguments.
-		{ID: "QMPI-FUNC-02", Source: "seed 000", Basis: harness.SeedBasis,
+		{ID: "QMPI-FUNC-02", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "the first tool's interception function receives the application's MPI_Send arguments unchanged (buffer value 5, count 1, MPI_INT, dest 1, tag 10, MPI_COMM_WORLD)",
 			Injectors: []string{"inject_qmpi_entry_alters"}, Judge: judgeArgs("received")},
 		// seed 001, "Tools Responsibilities": a tool calls the "follow on
 		// routine", which "Can be actual MPI or another tool - transparent";
 		// MPI-5.0 §9.3: with MPI_ERRORS_RETURN the error code is returned.
-		{ID: "QMPI-FUNC-03", Source: "seed 001", Basis: harness.SeedBasis,
+		{ID: "QMPI-FUNC-03", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "an error code the inner tool returns (MPI_ERR_TYPE from MPI_Type_size) reaches the outer tool that called it, and the application through it, unchanged",
 			Injectors: []string{"inject_qmpi_drop_error"}, Judge: judgeArgs("passed")},
 		// seed 001, "Requirements": "Incl. changes to parameters or routines
 		// used": the outermost tool's return value is the call's.
-		{ID: "QMPI-ARGS-X2", Source: "seed 001", Basis: harness.SeedBasis,
+		{ID: "QMPI-ARGS-X2", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "a return code the outermost tool returns in place of MPI's (MPI_ERR_OTHER from MPI_Barrier) is what the application's call returns",
 			Injectors: []string{"inject_qmpi_drop_error"}, Judge: judgeArgs("set")},
 	},
@@ -63,22 +65,22 @@ type recSend struct {
 }
 
 // judgeArgs judges one statement on the one run of app_args under mod:rec.
-func judgeArgs(what string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
-		_, recs := x.JobOnce(harness.Job{
+func judgeArgs(what string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
+		_, recs := x.JobOnce(mpi.Job{
 			Name: "qmpi_app_args", Ranks: 2, Program: x.Fixture("qmpi_app_args"),
 			RankEnv: map[string]string{"LD_PRELOAD": x.Fixture("qmpi_tool_args")},
 			Env:     map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "mod:rec"},
 		})
 		ev := recordsText(recs)
-		apps := harness.Decode[argsApp](recs, "app_args")
+		apps := mpi.Decode[argsApp](recs, "app_args")
 		if len(apps) != 2 {
 			x.Errorf(ev, "want an app_args record from each of 2 ranks, got %d", len(apps))
 		}
 		if inits := recs.Kind("init", -1); len(inits) != 4 {
 			x.Errorf(ev, "want init callbacks for mod and rec on both ranks, got %d (QMPI-REG-02 judges the callbacks)", len(inits))
 		}
-		var f harness.Problems
+		var f rulebook.Problems
 		// n: the places judged, each of which could have shown the
 		// argument or code other than the tool gave it.
 		n := 0
@@ -87,7 +89,7 @@ func judgeArgs(what string) func(x *harness.X) harness.Verdict {
 			type modIn struct {
 				Tag, Count, V0, Dest, Int, World int
 			}
-			got := harness.Decode[modIn](recs, "mod_send_in")
+			got := mpi.Decode[modIn](recs, "mod_send_in")
 			n = len(got)
 			if len(got) != 1 {
 				f.Add(ev, "the outer tool saw %d MPI_Send calls, want 1", len(got))
@@ -98,7 +100,7 @@ func judgeArgs(what string) func(x *harness.X) harness.Verdict {
 				}
 			}
 		case "changed":
-			sent := harness.Decode[recSend](recs, "rec_send")
+			sent := mpi.Decode[recSend](recs, "rec_send")
 			n = len(sent)
 			if len(sent) != 1 {
 				f.Add(ev, "rec saw %d MPI_Send calls, want 1", len(sent))
@@ -117,7 +119,7 @@ func judgeArgs(what string) func(x *harness.X) harness.Verdict {
 			type modTS struct {
 				RCBelow int `json:"rc_below"`
 			}
-			for _, m := range harness.Decode[modTS](recs, "mod_type_size") {
+			for _, m := range mpi.Decode[modTS](recs, "mod_type_size") {
 				n++
 				if m.RCBelow != apps[0].ErrType {
 					f.Add(ev, "the outer tool got %d from the inner tool's MPI_Type_size, which returned MPI_ERR_TYPE (%d)", m.RCBelow, apps[0].ErrType)
@@ -144,7 +146,7 @@ func judgeArgs(what string) func(x *harness.X) harness.Verdict {
 			"passed":   "receivers of the inner tool's error (the outer tool, the application)",
 			"set":      "MPI_Barrier calls of the application",
 		}[what]
-		return harness.Exposed(n, items, "%s", map[string]string{
+		return rulebook.Exposed(n, items, "%s", map[string]string{
 			"received": "mod:rec: the outer tool got MPI_Send's arguments as the application passed them (value 5, count 1, MPI_INT, dest 1, tag 10, MPI_COMM_WORLD)",
 			"changed":  "mod:rec: tag 10→1010, count 1→2 and the buffer swapped by mod reached rec and rank 1's MPI_Recv",
 			"passed":   "mod:rec: MPI_ERR_TYPE returned by rec's MPI_Type_size reached mod and the application",
@@ -154,7 +156,7 @@ func judgeArgs(what string) func(x *harness.X) harness.Verdict {
 }
 
 // recordsText is every record of a job, rank by rank, capped.
-func recordsText(recs *harness.Records) string {
+func recordsText(recs *mpi.Records) string {
 	var lines []string
 	for _, r := range recs.All {
 		lines = append(lines, fmt.Sprintf("rank %d: %s", r.Rank, r.Raw))

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Seed 000 defines the inputs: a tool_name that "needs to match the one
@@ -17,32 +19,32 @@ import (
 // hook's own post-call work with its context after the inner MPI_Finalize
 // returned (QMPI_Get_tool_storage, QMPI_Get_function, QMPI_Get_calling_address
 // there are not judged).
-var badInput = harness.Define(harness.Check{
+var badInput = rulebook.Define(rulebook.Check{
 	ID:    "QMPI-BADINPUT",
 	Needs: "qmpi",
 	Title: "inputs the proposal does not define (enum values out of range, ids never handed out, unlisted or listed-but-absent tools, odd list shapes, registration after MPI_Finalize) give error codes, no crash, no corrupted tables",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// seed 000: QMPI_Register_function and QMPI_Get_function take "enum
 		// QMPI_Functions_enum function_enum"; -1 and MPI_LAST_FUNC_T are none.
-		{ID: "QMPI-BAD-01", Source: "seed 000", Basis: harness.Quality,
+		{ID: "QMPI-BAD-01", Source: "seed 000", Basis: rulebook.Quality,
 			Text:      "QMPI_Register_function and QMPI_Get_function with an enum value out of range (-1, MPI_LAST_FUNC_T) return an error code, write nothing and do not crash",
 			Injectors: []string{"inject_qmpi_drop_error"}, Judge: judgeBad("enum_below", "enum_last")},
 		// seed 000: tool_id is the identifier handed to the init callback.
-		{ID: "QMPI-BAD-02", Source: "seed 000", Basis: harness.Quality,
+		{ID: "QMPI-BAD-02", Source: "seed 000", Basis: rulebook.Quality,
 			Text:      "every QMPI routine that takes a tool id refuses ids never handed out (0, 12345, -1) with an error code, without a crash or a change to another tool's or MPI's entries",
 			Injectors: []string{"inject_qmpi_drop_error"}, Judge: judgeBad("id_zero", "id_unknown", "id_negative")},
 		// seed 000: tool_name "needs to match the one provided in the
 		// environment variable".
-		{ID: "QMPI-BAD-03", Source: "seed 000", Basis: harness.Quality,
+		{ID: "QMPI-BAD-03", Source: "seed 000", Basis: rulebook.Quality,
 			Text:      "QMPI_Register_tool_name with a name not in the tool list returns an error code (or registers nothing and says so), never a silent success",
 			Injectors: []string{"inject_qmpi_drop_error"}, Judge: judgeBad("unlisted")},
-		{ID: "QMPI-BAD-04", Source: "seed 000", Basis: harness.Quality,
+		{ID: "QMPI-BAD-04", Source: "seed 000", Basis: rulebook.Quality,
 			Text:  "a tool named in the tool list that is never loaded (it never registers) does not crash MPI initialization",
 			Judge: judgeBad("listed_not_loaded")},
-		{ID: "QMPI-BAD-05", Source: "seed 000", Basis: harness.Quality,
+		{ID: "QMPI-BAD-05", Source: "seed 000", Basis: rulebook.Quality,
 			Text:      "QMPI registration calls made after MPI_Finalize returned (name, storage, function) return an error code and do not crash",
 			Injectors: []string{"inject_qmpi_drop_error"}, Judge: judgeBad("after_finalize")},
-		{ID: "QMPI-BAD-X1", Source: "seed 000", Basis: harness.Quality,
+		{ID: "QMPI-BAD-X1", Source: "seed 000", Basis: rulebook.Quality,
 			Text:  "odd tool lists (a trailing ':', a 300-character name) give a working stack or an error code, never a success followed by a crash",
 			Judge: judgeBad("trailing_colon", "long_name")},
 	},
@@ -91,8 +93,8 @@ var postCallWork = map[string]bool{
 }
 
 // judgeBad runs the named cases, each in a job of its own.
-func judgeBad(names ...string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeBad(names ...string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		want := map[string]bool{}
 		for _, n := range names {
 			want[n] = true
@@ -117,17 +119,17 @@ func judgeBad(names ...string) func(x *harness.X) harness.Verdict {
 		x.FailOn(problems, strings.Join(evidence, "\n"))
 		// Each case is a job of its own that could have crashed; the calls
 		// with bad input that returned could each have said MPI_SUCCESS.
-		return harness.Exposed(cases, "bad-input cases (a job each)", "error codes (%d calls with bad input refused; for list shapes, a working stack), no crash: %s", calls, strings.Join(fine, "; "))
+		return rulebook.Exposed(cases, "bad-input cases (a job each)", "error codes (%d calls with bad input refused; for list shapes, a working stack), no crash: %s", calls, strings.Join(fine, "; "))
 	}
 }
 
 // calls is how many calls with bad input returned and were judged.
-func runBadCase(x *harness.X, c badCase) (mine []string, evidence string, calls int) {
+func runBadCase(x *rulebook.X, c badCase) (mine []string, evidence string, calls int) {
 	env := map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": c.list, "MPITS_QMPI_BAD_CASE": c.name}
 	if c.toolAs != "" {
 		env["MPITS_QMPI_BAD_NAME"] = c.toolAs
 	}
-	res, recs, recErr := x.LaunchOnce(harness.Job{
+	res, recs, recErr := x.LaunchOnce(mpi.Job{
 		Name: "qmpi_app_layer bad input " + c.name, Ranks: 1, Program: x.Fixture("qmpi_app_layer"), Args: []string{"init", "1"},
 		RankEnv: map[string]string{"LD_PRELOAD": x.Fixture("qmpi_tool_bad")}, Env: env,
 	})
@@ -149,7 +151,7 @@ func runBadCase(x *harness.X, c badCase) (mine []string, evidence string, calls 
 		x.Errorf(res.Evidence(), "%v", recErr)
 	}
 	if recs != nil {
-		for _, b := range harness.Decode[badCall](recs, "bad_call") {
+		for _, b := range mpi.Decode[badCall](recs, "bad_call") {
 			if c.name == "after_finalize" && postCallWork[b.Call] {
 				continue
 			}
@@ -158,7 +160,7 @@ func runBadCase(x *harness.X, c badCase) (mine []string, evidence string, calls 
 				add("%s returned MPI_SUCCESS", b.Call)
 			}
 		}
-		for _, b := range harness.Decode[badCheck](recs, "bad_check") {
+		for _, b := range mpi.Decode[badCheck](recs, "bad_check") {
 			if !b.OK {
 				add("%s: no (%s)", b.What, b.Detail)
 			}
@@ -180,14 +182,14 @@ func runBadCase(x *harness.X, c badCase) (mine []string, evidence string, calls 
 }
 
 // judgeListShape checks the cases made by the tool list itself.
-func judgeListShape(x *harness.X, c badCase, recs *harness.Records, add func(string, ...any)) {
+func judgeListShape(x *rulebook.X, c badCase, recs *mpi.Records, add func(string, ...any)) {
 	type reg struct {
 		RC int `json:"rc"`
 	}
-	regs := harness.Decode[reg](recs, "bad_register")
+	regs := mpi.Decode[reg](recs, "bad_register")
 	inits := len(recs.Kind("bad_init", -1))
 	hooks := len(recs.Kind("bad_hook", -1))
-	apps := harness.Decode[appInit](recs, "app_init_returned")
+	apps := mpi.Decode[appInit](recs, "app_init_returned")
 	regRC, initRC := -1, -1
 	if len(regs) > 0 {
 		regRC = regs[0].RC
@@ -210,7 +212,7 @@ func judgeListShape(x *harness.X, c badCase, recs *harness.Records, add func(str
 
 // crashPoint names where a job died: in the bad call under way (recorded
 // before it was made and not after), or in MPI_Init.
-func crashPoint(recs *harness.Records) string {
+func crashPoint(recs *mpi.Records) string {
 	pending := ""
 	for _, r := range recs.All {
 		var b badCall

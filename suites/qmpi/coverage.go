@@ -9,35 +9,37 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // A tool generated from the implementation's own header intercepts every
 // function it offers; an application calls as many MPI functions as can be
 // called safely in one job. The three rules judge the one run.
-var coverage = harness.Define(harness.Check{
+var coverage = rulebook.Define(rulebook.Check{
 	ID:    "QMPI-COVER",
 	Needs: "qmpi",
 	Title: "a tool generated from the header's QMPI_Functions_enum and QMPI_<Name>_t typedefs intercepts each call of an application calling ~300 distinct MPI functions exactly once (figure and misses reported)",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// seed 001, "Requirements": "Complete coverage of all MPI routines
 		// (except where exempted already in MPI 3)". MPI-5.0 §2.6.4 lets
 		// only MPI_AINT_ADD and MPI_AINT_DIFF be macros (MPI 3 also
 		// MPI_WTIME, MPI_WTICK and the handle conversions of §19.3.4); none
 		// of these counts as a miss.
-		{ID: "QMPI-COV-01", Source: "seed 001", Basis: harness.SeedBasis,
+		{ID: "QMPI-COV-01", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "every MPI routine the application calls (about 300, MPI_T aside) can be registered through QMPI_Functions_enum and is intercepted exactly once per call",
 			Injectors: []string{"inject_qmpi_drop_register"}, Judge: judgeCoverage("routines")},
 		// seed 001, "Requirements": "Complete coverage of all tool
 		// functionality"; MPI-5.0 §15.2.7: MPI_PCONTROL's "other values of
 		// level have profile library defined effects and additional
 		// arguments", so they are the tool's to read.
-		{ID: "QMPI-COV-02", Source: "seed 001", Basis: harness.SeedBasis,
+		{ID: "QMPI-COV-02", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "the variadic argument of MPI_Pcontrol(1, 0x5eed) reaches the tool that intercepts it",
 			Injectors: []string{"inject_qmpi_drop_register"}, Judge: judgeCoverage("pcontrol")},
 		// seed 001: "Complete coverage of all MPI routines": the MPI_T
 		// routines are MPI routines (MPI-5.0 §15.3).
-		{ID: "QMPI-COV-04", Source: "seed 001", Basis: harness.SeedBasis,
+		{ID: "QMPI-COV-04", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "every MPI_T routine the application calls can be registered through QMPI_Functions_enum and is intercepted exactly once per call",
 			Injectors: []string{"inject_qmpi_drop_mpit"}, Judge: judgeCoverage("mpit")},
 	},
@@ -57,7 +59,7 @@ type coverBuild struct {
 // aborts, say), is left out and named, and the rest is run again: the
 // rules judge what was intercepted, and a death in one MPI function must
 // not hide the other three hundred.
-func buildCoverage(x *harness.X) *coverBuild {
+func buildCoverage(x *rulebook.X) *coverBuild {
 	return coverBuilt.Do(x.Impl.ID, func() *coverBuild {
 		died := map[string]string{}
 		for {
@@ -66,7 +68,7 @@ func buildCoverage(x *harness.X) *coverBuild {
 				return b
 			}
 			res, recs, err := x.Own().X().LaunchOnce(coverJob(b))
-			var partial *harness.MissingRecords
+			var partial *mpi.MissingRecords
 			if recs == nil && errors.As(err, &partial) {
 				recs = partial.Partial // a rank that died before its first record
 			}
@@ -91,7 +93,7 @@ const maxDiedSections = 4
 // launcher kills the other wherever it is: a rank still behind (in "init"
 // while the other died in "errors") was killed, and its section is not to
 // be left out for it. The sections run in the same order on every rank.
-func diedIn(recs *harness.Records) string {
+func diedIn(recs *mpi.Records) string {
 	died, furthest := "", 0
 	for rank := 0; rank < 2; rank++ {
 		if len(recs.Kind("cover_app_done", rank)) > 0 {
@@ -118,9 +120,9 @@ func lastWords(out string) string {
 
 // coverBuilt keeps each implementation's build: the coverage and memcheck
 // rules all use it, and generating it preprocesses mpi.h.
-var coverBuilt harness.Memo[*coverBuild]
+var coverBuilt mpi.Memo[*coverBuild]
 
-func generateCoverage(x *harness.X, died map[string]string) *coverBuild {
+func generateCoverage(x *rulebook.X, died map[string]string) *coverBuild {
 	h := readQMPIHeader(x)
 	tool := coverTool(h)
 	app, skipped := coverApp(h, nil, died)
@@ -139,8 +141,8 @@ func generateCoverage(x *harness.X, died map[string]string) *coverBuild {
 	}
 	write("cover_tool.c", tool)
 	write("cover_app.c", app)
-	appFixture := harness.Fixture{Name: "qmpi_cover_app", Sources: []string{"cover_app.c"}, Dir: dir}
-	appBuilt := harness.Build(x.Impl, appFixture)
+	appFixture := mpi.Fixture{Name: "qmpi_cover_app", Sources: []string{"cover_app.c"}, Dir: dir}
+	appBuilt := mpi.Build(x.Impl, appFixture)
 	if len(appBuilt.Missing) > 0 {
 		// The header declares functions the library lacks: the application
 		// leaves out their sections, which the verdict names, and is linked
@@ -151,10 +153,10 @@ func generateCoverage(x *harness.X, died map[string]string) *coverBuild {
 		}
 		app, skipped = coverApp(h, lacked, died)
 		write("cover_app.c", app)
-		appBuilt = harness.Build(x.Impl, appFixture)
+		appBuilt = mpi.Build(x.Impl, appFixture)
 	}
 	return &coverBuild{
-		Tool:    x.Use(harness.Build(x.Impl, harness.Fixture{Name: "qmpi_cover_tool", Sources: []string{"cover_tool.c"}, Shared: true, Dir: dir})),
+		Tool:    x.Use(mpi.Build(x.Impl, mpi.Fixture{Name: "qmpi_cover_tool", Sources: []string{"cover_tool.c"}, Shared: true, Dir: dir})),
 		App:     x.Use(appBuilt),
 		Header:  h,
 		Skipped: skipped,
@@ -163,7 +165,7 @@ func generateCoverage(x *harness.X, died map[string]string) *coverBuild {
 
 // readQMPIHeader preprocesses `#include <mpi.h>` with the implementation's
 // own compiler wrapper and parses the result.
-func readQMPIHeader(x *harness.X) *qmpiHeader {
+func readQMPIHeader(x *rulebook.X) *qmpiHeader {
 	im := x.Impl
 	dir, err := os.MkdirTemp(im.HostPath("/tmp"), "mpits-qmpi-header-")
 	if err != nil {
@@ -175,7 +177,7 @@ func readQMPIHeader(x *harness.X) *qmpiHeader {
 		x.Errorf("", "%v", err)
 	}
 	args := append(append([]string{}, im.CFlags...), "-E", "-P", "-o", im.InnerPath(out), im.InnerPath(in))
-	res, err := harness.Run(harness.Job{Impl: im, Name: "preprocess mpi.h", Program: im.CC, Args: args, Deadline: time.Minute})
+	res, err := mpi.Run(mpi.Job{Impl: im, Name: "preprocess mpi.h", Program: im.CC, Args: args, Deadline: time.Minute})
 	if err != nil {
 		x.Errorf("", "%v", err)
 	}
@@ -209,12 +211,12 @@ type coverPcontrol struct {
 
 // coverRun runs the generated application under the generated tool, once
 // for the rules that judge it.
-func coverRun(x *harness.X, b *coverBuild) (*harness.Result, *harness.Records) {
+func coverRun(x *rulebook.X, b *coverBuild) (*mpi.Result, *mpi.Records) {
 	return x.JobOnce(coverJob(b))
 }
 
-func coverJob(b *coverBuild) harness.Job {
-	return harness.Job{
+func coverJob(b *coverBuild) mpi.Job {
+	return mpi.Job{
 		Name: "qmpi_cover_app", Ranks: 2, Program: b.App,
 		RankEnv:  map[string]string{"LD_PRELOAD": b.Tool},
 		Env:      map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "cover"},
@@ -247,7 +249,7 @@ func exemptMacro(fn string) bool {
 	return (strings.HasSuffix(fn, "_c2f") || strings.HasSuffix(fn, "_f2c")) && !strings.HasPrefix(fn, "MPI_Status_")
 }
 
-func analyseCoverage(x *harness.X) *coverFound {
+func analyseCoverage(x *rulebook.X) *coverFound {
 	b := buildCoverage(x)
 	res, recs := coverRun(x, b)
 	c := &coverFound{header: b.Header, skipped: b.Skipped, misses: map[string]string{}, ev: recordsText(recs) + "\n" + res.Evidence()}
@@ -338,8 +340,8 @@ func analyseCoverage(x *harness.X) *coverFound {
 
 // judgeCoverage judges the MPI_T routines ("mpit"), the others
 // ("routines"), or MPI_Pcontrol's variadic argument ("pcontrol").
-func judgeCoverage(what string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeCoverage(what string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		c := analyseCoverage(x)
 		if what == "pcontrol" {
 			if !contains(c.called, "MPI_Pcontrol") || c.misses["MPI_Pcontrol"] != "" {
@@ -348,7 +350,7 @@ func judgeCoverage(what string) func(x *harness.X) harness.Verdict {
 			if c.pcontrol != "" {
 				x.Failf(c.ev, "%s", c.pcontrol)
 			}
-			return harness.Exposed(c.pread, "readings of the variadic argument", "MPI_Pcontrol(1, %#x): the tool read the variadic argument %#x (%d readings)", coverPcontrolArg, coverPcontrolArg, c.pread)
+			return rulebook.Exposed(c.pread, "readings of the variadic argument", "MPI_Pcontrol(1, %#x): the tool read the variadic argument %#x (%d readings)", coverPcontrolArg, coverPcontrolArg, c.pread)
 		}
 		var mine, missText []string
 		exempt := 0 // not intercepted, but MPI 3 let them be macros: no miss
@@ -378,12 +380,12 @@ func judgeCoverage(what string) func(x *harness.X) harness.Verdict {
 		}
 		// Each routine called could have been missed, but those MPI 3 let
 		// be macros, which count as no miss when not intercepted.
-		return harness.Passed(len(mine), len(mine)-exempt, "routines called", "%s%s", figure, c.notes)
+		return rulebook.Passed(len(mine), len(mine)-exempt, "routines called", "%s%s", figure, c.notes)
 	}
 }
 
 // decodeRank decodes the records of one kind written by one rank.
-func decodeRank[T any](x *harness.X, recs *harness.Records, kind string, rank int) []T {
+func decodeRank[T any](x *rulebook.X, recs *mpi.Records, kind string, rank int) []T {
 	var out []T
 	for _, r := range recs.Kind(kind, rank) {
 		var v T
@@ -396,7 +398,7 @@ func decodeRank[T any](x *harness.X, recs *harness.Records, kind string, rank in
 }
 
 // lastSection is the last application section a rank started.
-func lastSection(recs *harness.Records, rank int) string {
+func lastSection(recs *mpi.Records, rank int) string {
 	last := "none"
 	for _, r := range recs.Kind("section", rank) {
 		var s struct {

@@ -7,7 +7,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // The application of the coverage check is C in fixtures/c/qmpi/cover_app.c,
@@ -43,18 +44,18 @@ var coverMarkers = []string{"prelude", "main", "section", "main-end"}
 // loadCoverApp reads cover_app.c. It runs in the judge, so a file that cannot
 // be read or parsed is an Error verdict.
 func loadCoverApp() *coverAppSource {
-	dir, err := harness.FixturesDir()
+	dir, err := mpi.FixturesDir()
 	if err != nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: "the coverage application: " + err.Error()})
+		panic(verdict.Verdict{Status: verdict.Error, Reason: "the coverage application: " + err.Error()})
 	}
 	path := filepath.Join(dir, coverAppFile)
 	text, err := os.ReadFile(path)
 	if err != nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: "the coverage application: " + err.Error()})
+		panic(verdict.Verdict{Status: verdict.Error, Reason: "the coverage application: " + err.Error()})
 	}
 	app, err := parseCoverApp(string(text))
 	if err != nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: path + ": " + err.Error()})
+		panic(verdict.Verdict{Status: verdict.Error, Reason: path + ": " + err.Error()})
 	}
 	return app
 }

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
 )
 
 // records writes one rank file per entry (its sections, then "done" when
 // the rank finished) and reads them back as a job's records.
-func records(t *testing.T, ranks ...[]string) *harness.Records {
+func records(t *testing.T, ranks ...[]string) *mpi.Records {
 	t.Helper()
 	dir := t.TempDir()
 	for rank, sections := range ranks {
@@ -33,7 +33,7 @@ func records(t *testing.T, ranks ...[]string) *harness.Records {
 			t.Fatal(err)
 		}
 	}
-	recs, err := harness.ReadRecords(dir, "qmpi_cover_app", len(ranks))
+	recs, err := mpi.ReadRecords(dir, "qmpi_cover_app", len(ranks))
 	if err != nil {
 		t.Fatal(err)
 	}

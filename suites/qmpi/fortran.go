@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 	. "github.com/onsi/gomega"
 )
 
@@ -12,12 +14,12 @@ import (
 // use mpif08)"; "Tools can implement functionality in C (in one place)
 // regardless of language bindings used"; "Groundrules": "Fortran mapping
 // has to be taken care of by the MPI library".
-var fortranBindings = harness.Define(harness.Check{
+var fortranBindings = rulebook.Define(rulebook.Check{
 	ID:    "QMPI-FORTRAN",
 	Needs: "qmpi",
 	Title: "a C QMPI tool stack (L0:L1) sees the MPI calls of mpif.h, use mpi and use mpi_f08 programs exactly once each",
-	Rules: []harness.Rule{
-		{ID: "QMPI-COV-03", Source: "seed 001", Basis: harness.SeedBasis,
+	Rules: []rulebook.Rule{
+		{ID: "QMPI-COV-03", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "a C tool stack (L0:L1) sees every MPI call of a program using mpif.h, use mpi or use mpi_f08 exactly once (each binding that builds and runs here)",
 			Injectors: []string{"inject_qmpi_drop_register"}, Judge: judgeFortranBindings},
 	},
@@ -29,7 +31,7 @@ var fortranCalls = []map[string]int64{
 	{"init": 1, "init_thread": 0, "finalize": 1, "send": 0, "recv": 3, "barrier": 1, "allreduce": 1, "comm_rank": 1},
 }
 
-func judgeFortranBindings(x *harness.X) harness.Verdict {
+func judgeFortranBindings(x *rulebook.X) verdict.Verdict {
 	bindings := []struct {
 		fixture, label string
 		works          bool
@@ -39,14 +41,14 @@ func judgeFortranBindings(x *harness.X) harness.Verdict {
 		{"qmpi_fortran_use_mpi_f08", "use mpi_f08", x.Caps.Fortran.UseMPIF08},
 	}
 	var done, missing []string
-	var f harness.Problems
+	var f rulebook.Problems
 	counts := 0 // call counts compared: binding × rank × tool instance × function
 	for _, b := range bindings {
 		if !b.works {
 			missing = append(missing, b.label)
 			continue
 		}
-		res, recs := x.Job(harness.Job{
+		res, recs := x.Job(mpi.Job{
 			Name: b.fixture, Ranks: 2, Program: x.Fixture(b.fixture),
 			RankEnv: map[string]string{"LD_PRELOAD": x.Fixture("qmpi_tool_layer")},
 			Env:     map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "L0:L1", "MPITS_QMPI_TRACE": "none"},
@@ -83,5 +85,5 @@ func judgeFortranBindings(x *harness.X) harness.Verdict {
 		reason += fmt.Sprintf("; not tried, the binding does not work here: %s (%s)", strings.Join(missing, ", "), x.Caps.Fortran.Reason)
 	}
 	// Each count could have been more or fewer than the calls made.
-	return harness.Exposed(counts, "call counts (per binding, rank, tool instance and function)", "%s", reason)
+	return rulebook.Exposed(counts, "call counts (per binding, rank, tool instance and function)", "%s", reason)
 }

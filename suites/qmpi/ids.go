@@ -4,28 +4,29 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Seed 000, "Registration": ids are handed to the init callbacks and
 // compared here only for equality (they "are not necessarily monotonically
 // increasing"). Both rules judge the same two runs: L0:L0:L1:L0:L2 and 32
 // instances.
-var instanceIDs = harness.Define(harness.Check{
+var instanceIDs = rulebook.Define(rulebook.Check{
 	ID:    "QMPI-IDS",
 	Needs: "qmpi",
 	Title: "every listed instance gets one id, all distinct, and its intercepted calls arrive with that id (ids are not assumed to increase)",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// seed 000: "Each instance of the tool receives a unique tool_id.
 		// These tool IDs are not necessarily monotonically increasing and
 		// cannot be assumed to do so."
-		{ID: "QMPI-REG-03", Source: "seed 000", Basis: harness.SeedBasis,
+		{ID: "QMPI-REG-03", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "every listed instance (5, with one name thrice; and 32) gets an id, and no two get the same (ids are compared only for equality)",
 			Injectors: []string{"inject_qmpi_same_id"}, Judge: judgeIDs(false)},
 		// seed 000: "This function accepts the parameter tool_id as the
 		// specific instance of a tool and should be matched with the one
 		// returned by the callback function that the tool registered with MPI."
-		{ID: "QMPI-IDS-X1", Source: "seed 000", Basis: harness.SeedBasis,
+		{ID: "QMPI-IDS-X1", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "every intercepted call reaches each instance with the id its init callback was given: no call arrives with another id, and each instance sees all of the application's MPI_Comm_rank calls and its one MPI_Init",
 			Injectors: []string{"inject_qmpi_same_id"}, Judge: judgeIDs(true)},
 	},
@@ -33,9 +34,9 @@ var instanceIDs = harness.Define(harness.Check{
 
 var idLists = []string{"L0:L0:L1:L0:L2", stackList(32)}
 
-func judgeIDs(calls bool) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
-		var f harness.Problems
+func judgeIDs(calls bool) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
+		var f rulebook.Problems
 		var shown []string
 		n := 0 // ids handed out (calls false), instances that reported (true)
 		for _, list := range idLists {
@@ -79,9 +80,9 @@ func judgeIDs(calls bool) func(x *harness.X) harness.Verdict {
 		}
 		f.FailOn(x)
 		if calls {
-			return harness.Exposed(n, "tool instances (all ranks)", "each instance's calls carry its own id: %s", strings.Join(shown, "; "))
+			return rulebook.Exposed(n, "tool instances (all ranks)", "each instance's calls carry its own id: %s", strings.Join(shown, "; "))
 		}
-		return harness.Exposed(n, "ids handed out (all ranks)", "distinct ids: %s", strings.Join(shown, "; "))
+		return rulebook.Exposed(n, "ids handed out (all ranks)", "distinct ids: %s", strings.Join(shown, "; "))
 	}
 }
 

@@ -3,39 +3,40 @@ package qmpi
 import (
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Seed 000, "Registration", and seed 001's "complete coverage of all MPI
 // routines" for MPI_Init, MPI_Init_thread and MPI_Finalize. Every rule
 // judges the same two runs of app_layer under L0:L1:L0 (MPI_Init and
 // MPI_Init_thread).
-var registrationInit = harness.Define(harness.Check{
+var registrationInit = rulebook.Define(rulebook.Check{
 	ID:    "QMPI-INIT",
 	Needs: "qmpi",
 	Title: "a tool registered from a constructor gets its init callback once per listed instance before MPI_Init returns, registers storage and functions there, and can intercept MPI_Init, MPI_Init_thread and MPI_Finalize",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// seed 000: "At some point before MPI is initialized, it will call
 		// all of the callback functions provided via init_function_ptr."
-		{ID: "QMPI-REG-01", Source: "seed 000", Basis: harness.SeedBasis,
+		{ID: "QMPI-REG-01", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "QMPI_Register_tool_name called from a constructor for a listed name succeeds, and every init callback runs before MPI_Init (or MPI_Init_thread) returns",
 			Injectors: []string{"inject_qmpi_name_refused"}, Judge: judgeInit("before")},
 		// seed 000: "This callback function is called one time for each
 		// instance of the tool that was requested via the environment
 		// variable specifying the order and quantity of tools."
-		{ID: "QMPI-REG-02", Source: "seed 000", Basis: harness.SeedBasis,
+		{ID: "QMPI-REG-02", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "the init callback runs exactly once per listed instance (L0:L1:L0: L0 twice, L1 once)",
 			Injectors: []string{"inject_qmpi_drop_instance"}, Judge: judgeInit("once")},
 		// seed 000: "Inside this callback function, the tool should register
 		// any tool-specific storage it will to use as well as any MPI
 		// functions it plans to intercept."
-		{ID: "QMPI-REG-X1", Source: "seed 000", Basis: harness.SeedBasis,
+		{ID: "QMPI-REG-X1", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "QMPI_Register_tool_storage and QMPI_Register_function called in an init callback with the id it was given succeed",
 			Injectors: []string{"inject_qmpi_register_refused"}, Judge: judgeInit("register")},
 		// seed 001, "Requirements": "Complete coverage of all MPI routines
 		// (except where exempted already in MPI 3)"; "Support for pre and
 		// post call activation".
-		{ID: "QMPI-INIT-X1", Source: "seed 001", Basis: harness.SeedBasis,
+		{ID: "QMPI-INIT-X1", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "MPI_Init, MPI_Init_thread and MPI_Finalize can be intercepted: under L0:L1:L0 they succeed and every instance sees each once, nested in list order",
 			Injectors: []string{"inject_qmpi_drop_register"}, Judge: judgeInit("intercept")},
 	},
@@ -46,10 +47,10 @@ const initList = "L0:L1:L0" // two instances of L0, one of L1
 var initCall = map[string]string{"init": "MPI_Init", "thread": "MPI_Init_thread"}
 
 // judgeInit judges one statement on both runs (MPI_Init, MPI_Init_thread).
-func judgeInit(what string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeInit(what string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		names := listNames(initList)
-		var f harness.Problems
+		var f rulebook.Problems
 		n := 0 // the items judged, each of which could have shown a breach
 		for _, mode := range []string{"init", "thread"} {
 			initFn := map[string]string{"init": "init", "thread": "init_thread"}[mode]
@@ -121,7 +122,7 @@ func judgeInit(what string) func(x *harness.X) harness.Verdict {
 			"register":  "init callbacks (per rank and init mode)",
 			"intercept": "instances (per rank and init mode)",
 		}[what]
-		return harness.Exposed(n, items, "%s", map[string]string{
+		return rulebook.Exposed(n, items, "%s", map[string]string{
 			"before":    initList + ": QMPI_Register_tool_name succeeded for each listed name, and all init callbacks ran before MPI_Init/MPI_Init_thread returned",
 			"once":      initList + ": 3 init callbacks per rank (L0 twice, L1 once), with MPI_Init and with MPI_Init_thread",
 			"register":  initList + ": QMPI_Register_tool_storage and QMPI_Register_function succeeded in every init callback",

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
 )
 
 // Runs of the configurable tool fixtures/c/qmpi/tool_layer.c (names L0 …
@@ -128,7 +129,7 @@ func capLines(lines []string, n int) string {
 
 // runLayer runs app_layer under tool_layer (once per identical job: the
 // rules of a check share it) and decodes every rank's records.
-func runLayer(x *harness.X, run layerRun) []*layerRank {
+func runLayer(x *rulebook.X, run layerRun) []*layerRank {
 	if run.Ranks == 0 {
 		run.Ranks = 2
 	}
@@ -154,14 +155,14 @@ func runLayer(x *harness.X, run layerRun) []*layerRank {
 	if name == "" {
 		name = "qmpi_app_layer " + run.List
 	}
-	_, recs := x.JobOnce(harness.Job{
+	_, recs := x.JobOnce(mpi.Job{
 		Name: name, Ranks: run.Ranks, Program: x.Fixture("qmpi_app_layer"), Args: run.Args,
 		Env: env, RankEnv: rankEnv,
 	})
 	return decodeLayer(x, recs, run.Ranks)
 }
 
-func decodeLayer(x *harness.X, recs *harness.Records, ranks int) []*layerRank {
+func decodeLayer(x *rulebook.X, recs *mpi.Records, ranks int) []*layerRank {
 	out := make([]*layerRank, ranks)
 	for i := range out {
 		out[i] = &layerRank{Rank: i}

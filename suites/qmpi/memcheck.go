@@ -10,7 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // The workloads of the stacking, arguments, calling-address and coverage
@@ -21,16 +23,16 @@ import (
 // calling-address rule is judged on the one workload whose tool calls
 // QMPI_Get_calling_address (fixtures/c/qmpi/tool_addr.c); the rest of the
 // layer on all four.
-var memcheck = harness.Define(harness.Check{
+var memcheck = rulebook.Define(rulebook.Check{
 	ID:    "QMPI-MEMCHECK",
 	Needs: "qmpi",
 	Title: "the workloads of the stacking, arguments, calling-address and coverage rules under valgrind memcheck: no invalid read, write or free in the QMPI layer",
-	Rules: []harness.Rule{
-		{ID: "QMPI-ADDR-04", Source: "seed 000", Basis: harness.Quality,
+	Rules: []rulebook.Rule{
+		{ID: "QMPI-ADDR-04", Source: "seed 000", Basis: rulebook.Quality,
 			Text:       "QMPI_Get_calling_address reads and writes only memory it owns (no memcheck error with it on the stack)",
 			Injectors:  []string{"inject_qmpi_address_overrun"},
 			Conformers: []string{"conform_qmpi_calling_address"}, Judge: judgeMemcheck(true, []string{wlAddress})},
-		{ID: "QMPI-MEM-X1", Source: "seed 001", Basis: harness.Quality,
+		{ID: "QMPI-MEM-X1", Source: "seed 001", Basis: rulebook.Quality,
 			Text:       "outside QMPI_Get_calling_address, the QMPI layer (registration, dispatch, storage, teardown) reads, writes and frees only memory it owns, before and after MPI_Finalize",
 			Injectors:  []string{"inject_qmpi_heap_overrun"},
 			Conformers: []string{"conform_qmpi_after_finalize"}, Judge: judgeMemcheck(false, []string{wlStack, wlArgs, wlAddress, wlCoverage})},
@@ -158,7 +160,7 @@ type memcheckRun struct {
 // memchecks keeps what memcheck found per implementation, preload and
 // workload: both rules judge the calling-address workload, and a workload
 // under valgrind costs seconds of CPU.
-var memchecks harness.Memo[*memcheckFound]
+var memchecks mpi.Memo[*memcheckFound]
 
 // memcheckFound is what memcheck found in one or more workloads.
 type memcheckFound struct {
@@ -186,8 +188,8 @@ func (e vgError) inCallingAddress() bool {
 	return contains(e.Stack, "QMPI_Get_calling_address")
 }
 
-func judgeMemcheck(address bool, workloads []string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeMemcheck(address bool, workloads []string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		m := memcheckAll(x, workloads)
 		errs, ev := m.rule(address)
 		notes := ""
@@ -221,7 +223,7 @@ func judgeMemcheck(address bool, workloads []string) func(x *harness.X) harness.
 		}
 		// Each workload that ran to its end under memcheck could have
 		// shown an invalid access.
-		return harness.Exposed(len(m.runs), "workloads under memcheck", "%s under memcheck: no invalid access %s%s", workloadsSaid(m.runs), where, notes)
+		return rulebook.Exposed(len(m.runs), "workloads under memcheck", "%s under memcheck: no invalid access %s%s", workloadsSaid(m.runs), where, notes)
 	}
 }
 
@@ -241,7 +243,7 @@ func workloadsSaid(names []string) string {
 // memcheckAll runs the named workloads under memcheck side by side (each
 // once per implementation and preload) and reads what they found in order,
 // as if one ran after the other: a workload that crashed ends the reading.
-func memcheckAll(x *harness.X, names []string) *memcheckFound {
+func memcheckAll(x *rulebook.X, names []string) *memcheckFound {
 	tool := memcheckTool(x.Impl)
 	if tool == "" {
 		x.Unsupported("not measurable here: no valgrind memcheck where %s runs (%s)", x.Impl.ID, strings.Join(memcheckTools, ", "))
@@ -251,7 +253,7 @@ func memcheckAll(x *harness.X, names []string) *memcheckFound {
 	var wg sync.WaitGroup
 	for i, name := range names {
 		wg.Go(func() {
-			defer func() { stops[i] = harness.StopOf(recover()) }()
+			defer func() { stops[i] = mpi.StopOf(recover()) }()
 			found[i] = memchecks.Do(x.Impl.ID+"\x00"+strings.Join(x.Preload, ":")+"\x00"+name, func() *memcheckFound {
 				return memcheckOne(x, tool, memcheckWorkload(x, name))
 			})
@@ -276,7 +278,7 @@ func memcheckAll(x *harness.X, names []string) *memcheckFound {
 }
 
 // memcheckWorkload is the named workload on x's implementation.
-func memcheckWorkload(x *harness.X, name string) memcheckRun {
+func memcheckWorkload(x *rulebook.X, name string) memcheckRun {
 	switch name {
 	case wlStack:
 		return memcheckRun{name: name, ranks: 2, app: x.Fixture("qmpi_app_layer"), args: []string{"init", "3"},
@@ -301,7 +303,7 @@ func memcheckWorkload(x *harness.X, name string) memcheckRun {
 var memcheckTools = []string{"/usr/libexec/valgrind/memcheck-amd64-linux", "/usr/lib/valgrind/memcheck-amd64-linux", "/usr/lib64/valgrind/memcheck-amd64-linux"}
 
 // memcheckTool is the first of memcheckTools in im's root, or "".
-func memcheckTool(im *harness.Impl) string {
+func memcheckTool(im *mpi.Impl) string {
 	for _, t := range memcheckTools {
 		if _, err := os.Stat(im.HostPath(t)); err == nil {
 			return t
@@ -312,7 +314,7 @@ func memcheckTool(im *harness.Impl) string {
 
 // memcheckOne runs one workload under memcheck (tool, memcheckTool): what
 // it found, with the crash that ended it, if any.
-func memcheckOne(x *harness.X, tool string, r memcheckRun) *memcheckFound {
+func memcheckOne(x *rulebook.X, tool string, r memcheckRun) *memcheckFound {
 	// Memcheck runs without valgrind's launcher (a shell script and a
 	// dynamic program): the tools' LD_PRELOAD, set by env(1) for the rank
 	// (injectors first, x.Launch), would run their constructors in it.
@@ -322,7 +324,7 @@ func memcheckOne(x *harness.X, tool string, r memcheckRun) *memcheckFound {
 	// (MPI_Init's code is translated once and run little).
 	args := append([]string{"-q", "--error-exitcode=99", "--undef-value-errors=no", "--num-callers=16", "--vex-guest-chase=no", r.app}, r.args...)
 	rankEnv := map[string]string{"LD_PRELOAD": strings.Join(r.tools, ":"), "VALGRIND_LIB": path.Dir(tool), "VALGRIND_LAUNCHER": "/usr/bin/valgrind"}
-	res, recs, recErr := x.Launch(harness.Job{Name: "memcheck " + r.name, Ranks: r.ranks, Program: tool, Args: args, Env: r.env, RankEnv: rankEnv, Deadline: 180 * time.Second, Long: true})
+	res, recs, recErr := x.Launch(mpi.Job{Name: "memcheck " + r.name, Ranks: r.ranks, Program: tool, Args: args, Env: r.env, RankEnv: rankEnv, Deadline: 180 * time.Second, Long: true})
 	m := &memcheckFound{}
 	errs := parseValgrind(res.Stderr + "\n" + res.Stdout)
 	crashed := res.TimedOut || res.Signal != ""

@@ -7,7 +7,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Seed 001, "Requirements": "Low to no overhead when no tool is attached -
@@ -17,31 +19,31 @@ import (
 // that registers itself but is not listed (tool_send.c). Where QMPI is
 // compiled out but its symbols remain, every QMPI_* call is made once
 // (app_stub_calls.c).
-var noTools = harness.Define(harness.Check{
+var noTools = rulebook.Define(rulebook.Check{
 	ID:    "QMPI-NOTOOLS",
 	Needs: "qmpi",
 	Title: "with QMPI compiled in and no tool listed MPI works as without QMPI and no tool is initialized; where QMPI is compiled out every QMPI_* call returns an error code",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// seed 001, "Requirements": "Low to no overhead when no tool is
 		// attached"; "No loss of functionality compared to existing PMPI".
-		{ID: "QMPI-NOTOOL-01", Source: "seed 001", Basis: harness.SeedBasis,
+		{ID: "QMPI-NOTOOL-01", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "with QMPI compiled in and no tool listed, the application gets MPI's results (3 messages, the in-place sum), the same with and without a tool library loaded",
 			Injectors: []string{"inject_qmpi_idle_twice"}, Judge: judgeNoTools("results")},
 		// seed 000, QMPI_Register_tool_name: "This function allows a tool to
 		// 'announce' itself to MPICH, but does not insert a tool into the
 		// QMPI call stack."
-		{ID: "QMPI-REG-04", Source: "seed 000", Basis: harness.SeedBasis,
+		{ID: "QMPI-REG-04", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "a tool that registers its name but is not in the tool list is never initialized and intercepts nothing",
 			Injectors: []string{"inject_qmpi_not_idle"}, Judge: judgeNoTools("inert")},
 		// seed 000: the environment variable specifies "the order and
 		// quantity of tools": an empty list asks for none.
-		{ID: "QMPI-NOTOOL-02", Source: "seed 000", Basis: harness.SeedBasis,
+		{ID: "QMPI-NOTOOL-02", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "with the tool list set but empty, a loaded tool library that registers its names is never initialized and intercepts nothing, and the application gets MPI's results",
 			Injectors: []string{"inject_qmpi_not_idle"}, Judge: judgeEmptyList},
 		// Where QMPI is compiled out the proposal says nothing; a library
 		// that keeps the QMPI_* symbols should refuse every call with an
 		// error code rather than accept a tool it will never run.
-		{ID: "QMPI-NOTOOL-X1", Source: "seed 001", Basis: harness.Quality,
+		{ID: "QMPI-NOTOOL-X1", Source: "seed 001", Basis: rulebook.Quality,
 			Text:      "where QMPI is compiled out but its QMPI_* symbols remain, every QMPI_* call, before and after MPI_Init, returns an error code and no init callback runs",
 			Injectors: []string{"inject_qmpi_not_idle"}, Needs: "mpi", Judge: judgeCompiledOut},
 	},
@@ -49,14 +51,14 @@ var noTools = harness.Define(harness.Check{
 
 // judgeNoTools compares app_layer alone with app_layer under a preloaded
 // but unlisted tool.
-func judgeNoTools(what string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeNoTools(what string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		bare := runLayer(x, layerRun{Name: "qmpi_app_layer without tools", NoTool: true, NoList: true, Args: []string{"init", "3"}})
 		loaded := runLayer(x, layerRun{Name: "qmpi_app_layer with an unlisted tool", NoTool: true, NoList: true, Args: []string{"init", "3"},
 			Preload: []string{x.Fixture("qmpi_tool_send")}})
 		registerRC := "no answer recorded"
 		registered := 0 // ranks where the loaded tool registered its name: it could have been initialized
-		var f harness.Problems
+		var f rulebook.Problems
 		for i, r := range loaded {
 			ev := r.evidence()
 			b := bare[i]
@@ -83,21 +85,21 @@ func judgeNoTools(what string) func(x *harness.X) harness.Verdict {
 		f.FailOn(x)
 		if what == "results" {
 			// Each rank's results could have been wrong, or differed.
-			return harness.Exposed(len(loaded), "ranks", "no tool listed: 3 messages and the in-place sum right, results and call counts identical with and without a loaded tool; the other suites list no tool, so their verdicts here are those of QMPI compiled in and idle")
+			return rulebook.Exposed(len(loaded), "ranks", "no tool listed: 3 messages and the in-place sum right, results and call counts identical with and without a loaded tool; the other suites list no tool, so their verdicts here are those of QMPI compiled in and idle")
 		}
 		// A rank whose tool never called QMPI_Register_tool_name gave QMPI
 		// no callback to run.
-		return harness.Passed(len(loaded), registered, "ranks with the unlisted tool loaded", "no tool listed: the loaded tool registered its name (%s) on %d of %d ranks and was never initialized nor called", registerRC, registered, len(loaded))
+		return rulebook.Passed(len(loaded), registered, "ranks with the unlisted tool loaded", "no tool listed: the loaded tool registered its name (%s) on %d of %d ranks and was never initialized nor called", registerRC, registered, len(loaded))
 	}
 }
 
 // judgeEmptyList runs app_layer with MPIR_CVAR_QMPI_TOOL_LIST set to ""
 // and a tool preloaded that registers its name unconditionally
 // (tool_send.c).
-func judgeEmptyList(x *harness.X) harness.Verdict {
+func judgeEmptyList(x *rulebook.X) verdict.Verdict {
 	ranks := runLayer(x, layerRun{Name: "qmpi_app_layer with an empty tool list", NoTool: true, List: "", Args: []string{"init", "3"},
 		Preload: []string{x.Fixture("qmpi_tool_send")}})
-	var f harness.Problems
+	var f rulebook.Problems
 	for _, r := range ranks {
 		ev := r.evidence()
 		for _, line := range actedLines(r) {
@@ -109,7 +111,7 @@ func judgeEmptyList(x *harness.X) harness.Verdict {
 	}
 	f.FailOn(x)
 	// Each rank's results could have been wrong, its tool initialized.
-	return harness.Exposed(len(ranks), "ranks", "MPIR_CVAR_QMPI_TOOL_LIST=\"\": the loaded tool was never initialized nor called; 3 messages and the in-place sum right")
+	return rulebook.Exposed(len(ranks), "ranks", "MPIR_CVAR_QMPI_TOOL_LIST=\"\": the loaded tool was never initialized nor called; 3 messages and the in-place sum right")
 }
 
 // actedLines are the rank's records that show a tool initialized or
@@ -151,20 +153,20 @@ type errString struct {
 
 // judgeCompiledOut calls every QMPI entry point where the probe found the
 // symbols but registration refused.
-func judgeCompiledOut(x *harness.X) harness.Verdict {
+func judgeCompiledOut(x *rulebook.X) verdict.Verdict {
 	switch {
 	case x.Caps.QMPI.Works:
 		x.Unsupported("not measurable here: QMPI is compiled in (QMPI_Register_tool_name returned 0)")
 	case x.Caps.QMPI.RC <= 0:
 		x.Unsupported("not measurable here: %s", x.Caps.QMPI.Reason)
 	}
-	_, recs := x.Job(harness.Job{Name: "qmpi_app_stub_calls", Ranks: 1, Program: x.Fixture("qmpi_app_stub_calls")})
+	_, recs := x.Job(mpi.Job{Name: "qmpi_app_stub_calls", Ranks: 1, Program: x.Fixture("qmpi_app_stub_calls")})
 	ev := recordsText(recs)
-	calls := harness.Decode[stubCall](recs, "stub_call")
+	calls := mpi.Decode[stubCall](recs, "stub_call")
 	if len(calls) != 12 {
 		x.Errorf(ev, "want 12 QMPI calls recorded (6 before and 6 after MPI_Init), got %d", len(calls))
 	}
-	var f harness.Problems
+	var f rulebook.Problems
 	if len(recs.Kind("stub_init_called", -1)) > 0 {
 		f.Add(ev, "QMPI is compiled out, yet a registered init callback was called")
 	}
@@ -177,7 +179,7 @@ func judgeCompiledOut(x *harness.X) harness.Verdict {
 	}
 	f.FailOn(x)
 	words := map[int]string{}
-	for _, e := range harness.Decode[errString](recs, "error_string") {
+	for _, e := range mpi.Decode[errString](recs, "error_string") {
 		words[e.Code] = strings.TrimSpace(e.String)
 	}
 	var parts []string
@@ -185,5 +187,5 @@ func judgeCompiledOut(x *harness.X) harness.Verdict {
 		parts = append(parts, fmt.Sprintf("%d (%q)", code, words[code]))
 	}
 	sort.Strings(parts)
-	return harness.Exposed(len(calls), "QMPI_* calls", "QMPI compiled out: all 6 QMPI_* entry points, before and after MPI_Init, return error code %s", strings.Join(parts, ", "))
+	return rulebook.Exposed(len(calls), "QMPI_* calls", "QMPI compiled out: all 6 QMPI_* entry points, before and after MPI_Init, return error code %s", strings.Join(parts, ", "))
 }

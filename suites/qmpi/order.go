@@ -6,29 +6,30 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Seed 001, "Step 3: Magic": the listed tools "are nested": Tool 1/top,
 // Tool 2/top, PMPI routine, Tool 2/bottom, Tool 1/bottom; seed 000: the
 // list gives "the tool order". Both rules judge the same 12 runs: the 6
 // orders of L0:L1:L2 and stacks of 1 to 32 instances.
-var stackOrder = harness.Define(harness.Check{
+var stackOrder = rulebook.Define(rulebook.Check{
 	ID:    "QMPI-ORDER",
 	Needs: "qmpi",
 	Title: "tools nest in list order (A-pre, B-pre, C-pre, MPI, C-post, B-post, A-post) for all 6 orders of three tools and for stacks of 1, 2, 4, 8, 16 and 32 instances; the order of the init callbacks is reported",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// seed 000: "The tool_name provided needs to match the one provided
 		// in the environment variable describing the tool order"; seed 001,
 		// "Step 3: Magic": "These tools are nested: Tool 1 / top, Tool 2 /
 		// top, PMPI Routine, Tool 2 / bottom, Tool 1 / bottom".
-		{ID: "QMPI-ORDER-01", Source: "seed 000", Basis: harness.SeedBasis,
+		{ID: "QMPI-ORDER-01", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "instances nest in tool-list order: the first listed does its pre-call work first and its post-call work last (A-pre, B-pre, C-pre, MPI, C-post, B-post, A-post)",
 			Injectors: []string{"inject_qmpi_reverse", "inject_qmpi_skip_next"}, Judge: judgeStackOrder},
 		// seed 001, "Step 2: Tool Initialization": "MPI calls
 		// initialization routines - Arbitrary order"; "Step 4": "Each tool
 		// gets initialized in reverse order". Seed 000 fixes no order.
-		{ID: "QMPI-ORDER-02", Source: "seed 001", Basis: harness.Interpretation,
+		{ID: "QMPI-ORDER-02", Source: "seed 001", Basis: rulebook.Interpretation,
 			Text:  "the order of the init callbacks is not fixed (arbitrary in step 2, reverse in step 4 of seed 001): which order the library uses, never taken as the stack order",
 			Judge: judgeInitOrder},
 	},
@@ -44,13 +45,13 @@ func orderLists() []string {
 	return lists
 }
 
-func orderRun(x *harness.X, list string) []*layerRank {
+func orderRun(x *rulebook.X, list string) []*layerRank {
 	return runLayer(x, layerRun{List: list, Trace: "send,recv", Args: []string{"init", fmt.Sprint(orderSends)}})
 }
 
-func judgeStackOrder(x *harness.X) harness.Verdict {
+func judgeStackOrder(x *rulebook.X) verdict.Verdict {
 	lists := orderLists()
-	var f harness.Problems
+	var f rulebook.Problems
 	n := 0 // call sequences compared, one per stack and rank
 	for _, list := range lists {
 		names := listNames(list)
@@ -67,11 +68,11 @@ func judgeStackOrder(x *harness.X) harness.Verdict {
 	f.FailOn(x)
 	// Each sequence could have come in another order (for one instance:
 	// its post-call work before MPI, or none).
-	return harness.Exposed(n, "call sequences (per stack and rank)", "pre/MPI/post work nested in list order for %d stacks (6 orders of L0:L1:L2; 1 to 32 instances), MPI_Send and MPI_Recv", len(lists))
+	return rulebook.Exposed(n, "call sequences (per stack and rank)", "pre/MPI/post work nested in list order for %d stacks (6 orders of L0:L1:L2; 1 to 32 instances), MPI_Send and MPI_Recv", len(lists))
 }
 
 // judgeInitOrder reports the order of the init callbacks against the list.
-func judgeInitOrder(x *harness.X) harness.Verdict {
+func judgeInitOrder(x *rulebook.X) verdict.Verdict {
 	seen := map[string][]string{}
 	for _, list := range orderLists() {
 		names := listNames(list)
@@ -111,7 +112,7 @@ func judgeInitOrder(x *harness.X) harness.Verdict {
 	// An interpretation is reported, never failed: what it exercised is
 	// the runs whose init order could have shown any of the readings (two
 	// or more instances).
-	return harness.Exposed(runs, "runs of two or more instances", "init callbacks came in %s; the stack order is judged from the calls only (QMPI-ORDER-01)", strings.Join(parts, "; "))
+	return rulebook.Exposed(runs, "runs of two or more instances", "init callbacks came in %s; the stack order is judged from the calls only (QMPI-ORDER-01)", strings.Join(parts, "; "))
 }
 
 func head(s []string, n int) []string {

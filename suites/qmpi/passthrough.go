@@ -5,32 +5,33 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Seed 001, "Tools Responsibilities" and seed 000, "Calling Additional
 // QMPI Tools": stacks where each instance registers a different subset of
 // functions. The three rules judge the same three runs.
-var passThrough = harness.Define(harness.Check{
+var passThrough = rulebook.Define(rulebook.Check{
 	ID:    "QMPI-PASS",
 	Needs: "qmpi",
 	Title: "a function a tool does not register reaches the next tool that does, and MPI, exactly once (stacks where each tool registers a different subset)",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// seed 000: function_ptr is "A pointer to a function that should be
 		// called when an application calls the specified function".
-		{ID: "QMPI-FUNC-01", Source: "seed 000", Basis: harness.SeedBasis,
+		{ID: "QMPI-FUNC-01", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "every instance that registered a function sees each of the application's calls of it exactly once",
 			Injectors: []string{"inject_qmpi_drop_register"}, Judge: judgePass("registered")},
 		// seed 000: "When the tool is done with its own interception, it
 		// should call this function to determine the next tool in the QMPI
 		// stack"; seed 001: the follow-on routine "Can be actual MPI or
 		// another tool - transparent".
-		{ID: "QMPI-NEXT-01", Source: "seed 000", Basis: harness.SeedBasis,
+		{ID: "QMPI-NEXT-01", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "calling what QMPI_Get_function gives reaches MPI's own function after the last instance, exactly once per call (no message sent twice, no reduction done twice)",
 			Injectors: []string{"inject_qmpi_call_twice"}, Judge: judgePass("mpi")},
 		// seed 001, "Tools Responsibilities": "Routines not implemented are
 		// handled by MPI - Automatically set to a 'follow-on' routine".
-		{ID: "QMPI-NEXT-02", Source: "seed 001", Basis: harness.SeedBasis,
+		{ID: "QMPI-NEXT-02", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "a function an instance does not register goes straight on: that instance sees none of its calls, and the instances that register it nest in list order around MPI",
 			Injectors: []string{"inject_qmpi_skip_next"}, Judge: judgePass("unregistered")},
 	},
@@ -80,9 +81,9 @@ func (p passStack) registrants(fn string) []string {
 
 const passSends = 3
 
-func judgePass(what string) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
-		var f harness.Problems
+func judgePass(what string) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
+		var f rulebook.Problems
 		// judged: the counts and sequences compared; exposed: those of a
 		// function the application called (a missed, doubled or misplaced
 		// call needs a call), for "mpi" every rank's results.
@@ -155,7 +156,7 @@ func judgePass(what string) func(x *harness.X) harness.Verdict {
 			"mpi":          "ranks (per stack)",
 			"unregistered": "call counts of non-registering instances and call sequences (per stack, rank and function)",
 		}[what]
-		return harness.Passed(judged, exposed, items, "%s", map[string]string{
+		return rulebook.Passed(judged, exposed, items, "%s", map[string]string{
 			"registered":   fmt.Sprintf("3 stacks (%s): every registering instance saw each call of its functions once", passStacks[0].spec()),
 			"mpi":          "3 stacks: MPI did each send and the in-place MPI_Allreduce exactly once",
 			"unregistered": fmt.Sprintf("3 stacks (%s): instances that did not register a function saw none of its calls, which went on to the next registering instance and MPI, nested in list order", passStacks[0].spec()),

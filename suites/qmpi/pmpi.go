@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Seed 001, "Issues": "Transition between PMPI and QMPI ... For a while
@@ -13,20 +14,20 @@ import (
 // 000 speaks of "both a PMPI and QMPI tool ... registered and active at the
 // same time". Each must see every call exactly once; where the PMPI tool
 // sits is reported, not judged.
-var pmpiWithQMPI = harness.Define(harness.Check{
+var pmpiWithQMPI = rulebook.Define(rulebook.Check{
 	ID:    "QMPI-PMPI",
 	Needs: "qmpi",
 	Title: "a classic PMPI tool and a 2-instance QMPI stack in one job each see every call exactly once, properly nested (the reason says where the PMPI tool sits)",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// seed 001, "Requirements": "No loss of functionality compared to
 		// existing PMPI"; "Issues": PMPI and QMPI "need to be interoperable".
-		{ID: "QMPI-PMPI-01", Source: "seed 001", Basis: harness.SeedBasis,
+		{ID: "QMPI-PMPI-01", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "a PMPI tool and a QMPI stack (L0:L1) in one job each see every MPI call exactly once, the PMPI tool nested at one fixed place in the stack (reported)",
 			Injectors: []string{"inject_qmpi_skip_next"}, Judge: judgePMPIWithQMPI},
 	},
 })
 
-func judgePMPIWithQMPI(x *harness.X) harness.Verdict {
+func judgePMPIWithQMPI(x *rulebook.X) verdict.Verdict {
 	const sends = 3
 	qmpiNames := []string{"L0", "L1"}
 	ranks := runLayer(x, layerRun{
@@ -34,7 +35,7 @@ func judgePMPIWithQMPI(x *harness.X) harness.Verdict {
 		Args: []string{"init", fmt.Sprint(sends)}, Preload: []string{x.Fixture("qmpi_pmpi_tool")},
 	})
 	position := -1
-	var f harness.Problems
+	var f rulebook.Problems
 	// Call counts per tool and function, and call sequences per function:
 	// those of a function the application called could have shown a missed,
 	// doubled or misplaced call.
@@ -91,5 +92,5 @@ func judgePMPIWithQMPI(x *harness.X) harness.Verdict {
 	}
 	f.FailOn(x)
 	where := map[int]string{0: "outermost, above every QMPI tool (it intercepts the application's calls and its PMPI_ calls enter the QMPI stack)", 1: "between L0 and L1", 2: "innermost, below every QMPI tool"}[position]
-	return harness.Passed(judged, exposed, "call counts (per rank, tool and function) and call sequences (per rank and function)", "PMPI tool and L0:L1 each saw every call once; the PMPI tool sits %s", where)
+	return rulebook.Passed(judged, exposed, "call counts (per rank, tool and function) and call sequences (per rank and function)", "PMPI tool and L0:L1 each saw every call once; the PMPI tool sits %s", where)
 }

@@ -4,27 +4,29 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // The first stacking check: one tool listed twice (t:t), seed 000
 // ("Registration", "Calling Additional QMPI Tools") and seed 001 ("multiple
 // concurrent tools"). Both rules judge the records of one run of app_send.
-var twoInstances = harness.Define(harness.Check{
+var twoInstances = rulebook.Define(rulebook.Check{
 	ID:    "QMPI-STACK",
 	Needs: "qmpi",
 	Title: "two instances of one tool (t:t) get distinct ids and their own storage, and both see each MPI_Send exactly once, one nested inside the other",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// seed 000: QMPI_Register_tool_storage "lets the tool store
 		// information specific to its instance of itself (in case there are
 		// multiple copies of a tool)"; "Each instance of the tool receives a
 		// unique tool_id."
-		{ID: "QMPI-REG-05", Source: "seed 000", Basis: harness.SeedBasis,
+		{ID: "QMPI-REG-05", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "a tool listed twice (t:t) gets two instances, each with its own id and its own storage, which QMPI_Get_tool_storage returns in each instance's calls",
 			Injectors: []string{"inject_qmpi_same_id", "inject_qmpi_swap_storage"}, Judge: judgeTwoCopies},
 		// seed 001, "Requirements": "Support multiple concurrent tools in a
 		// single process"; "Step 3: Magic": "These tools are nested".
-		{ID: "QMPI-STACK-X1", Source: "seed 001", Basis: harness.SeedBasis,
+		{ID: "QMPI-STACK-X1", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "the two instances of t:t both see each MPI_Send exactly once, one nested inside the other",
 			Injectors: []string{"inject_qmpi_skip_next"}, Judge: judgeTwoNested},
 	},
@@ -56,8 +58,8 @@ type sendRank struct {
 }
 
 // runTwoInstances runs app_send under t:t once and decodes both ranks.
-func runTwoInstances(x *harness.X) ([]sendRank, string) {
-	_, recs := x.JobOnce(harness.Job{
+func runTwoInstances(x *rulebook.X) ([]sendRank, string) {
+	_, recs := x.JobOnce(mpi.Job{
 		Name: "qmpi_app_send", Ranks: 2, Program: x.Fixture("qmpi_app_send"),
 		RankEnv: map[string]string{"LD_PRELOAD": x.Fixture("qmpi_tool_send")},
 		Env:     map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "t:t"},
@@ -81,9 +83,9 @@ func runTwoInstances(x *harness.X) ([]sendRank, string) {
 	return out, recordsText(recs)
 }
 
-func judgeTwoCopies(x *harness.X) harness.Verdict {
+func judgeTwoCopies(x *rulebook.X) verdict.Verdict {
 	ranks, ev := runTwoInstances(x)
-	var f harness.Problems
+	var f rulebook.Problems
 	n := 0 // id pairs (one per rank) and storage readings in the instances' calls
 	for _, r := range ranks {
 		if len(r.inits) != 2 {
@@ -118,12 +120,12 @@ func judgeTwoCopies(x *harness.X) harness.Verdict {
 	in := ranks[0].inits
 	// Each pair could have shared an id, each reading given the other
 	// instance's storage.
-	return harness.Exposed(n, "id pairs and storage readings", "t:t: ids %d and %d, storages %s and %s, each returned in its own instance's calls", in[0].Tool, in[1].Tool, in[0].Storage, in[1].Storage)
+	return rulebook.Exposed(n, "id pairs and storage readings", "t:t: ids %d and %d, storages %s and %s, each returned in its own instance's calls", in[0].Tool, in[1].Tool, in[0].Storage, in[1].Storage)
 }
 
-func judgeTwoNested(x *harness.X) harness.Verdict {
+func judgeTwoNested(x *rulebook.X) verdict.Verdict {
 	ranks, ev := runTwoInstances(x)
-	var f harness.Problems
+	var f rulebook.Problems
 	var ids []int
 	initFirst := false
 	made := 0 // the MPI_Send calls of all ranks, each of which both instances had to see, nested
@@ -173,5 +175,5 @@ func judgeTwoNested(x *harness.X) harness.Verdict {
 	if initFirst {
 		order = "the outer one was initialized first"
 	}
-	return harness.Exposed(made, "MPI_Send calls", "tool ids %d (outer) and %d (inner) nested around %d sends, each seen once; %s", ids[0], ids[1], sends, order)
+	return rulebook.Exposed(made, "MPI_Send calls", "tool ids %d (outer) and %d (inner) nested around %d sends, each seen once; %s", ids[0], ids[1], sends, order)
 }

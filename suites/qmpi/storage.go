@@ -1,25 +1,28 @@
 package qmpi
 
-import "github.com/mpits/mpits/harness"
+import (
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
+)
 
 // Seed 000, "Registration" and "Interception": the storage of each
 // instance. Both rules judge one run of L0:L1:L2:L3 under
 // MPI_THREAD_MULTIPLE (4 threads × 1000 MPI_Comm_rank per rank).
-var instanceStorage = harness.Define(harness.Check{
+var instanceStorage = rulebook.Define(rulebook.Check{
 	ID:    "QMPI-STORAGE",
 	Needs: "qmpi",
 	Title: "for every instance and every intercepted call, from 4 threads too, QMPI_Get_tool_storage returns exactly the pointer that instance registered",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// seed 000: QMPI_Context_get_storage: "Get the back storage object
 		// the tool provided to QMPI_Register_tool_storage that matches
 		// tool_id."
-		{ID: "QMPI-STOR-01", Source: "seed 000", Basis: harness.SeedBasis,
+		{ID: "QMPI-STOR-01", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "on every intercepted call of every instance, QMPI_Get_tool_storage succeeds and returns exactly the pointer that instance registered",
 			Injectors: []string{"inject_qmpi_swap_storage"}, Judge: judgeStorage(false)},
 		// seed 000: the storage lets the tool "store information specific to
 		// its instance of itself"; seed 001: "Instances have their own
 		// context - Instances don't share context".
-		{ID: "QMPI-STOR-02", Source: "seed 000", Basis: harness.SeedBasis,
+		{ID: "QMPI-STOR-02", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "with 4 threads calling concurrently, each instance's calls reach it with its own storage: every instance counts exactly the application's calls of every thread, with the right storage on each",
 			Injectors: []string{"inject_qmpi_swap_storage", "inject_qmpi_call_twice"}, Judge: judgeStorage(true)},
 	},
@@ -27,10 +30,10 @@ var instanceStorage = harness.Define(harness.Check{
 
 const storageList = "L0:L1:L2:L3"
 
-func judgeStorage(threads bool) func(x *harness.X) harness.Verdict {
-	return func(x *harness.X) harness.Verdict {
+func judgeStorage(threads bool) func(x *rulebook.X) verdict.Verdict {
+	return func(x *rulebook.X) verdict.Verdict {
 		ranks := runLayer(x, layerRun{List: storageList, Trace: "none", Args: []string{"thread", "3", "4", "1000"}})
-		var f harness.Problems
+		var f rulebook.Problems
 		var checked int64
 		for _, r := range ranks {
 			ev := r.evidence()
@@ -66,15 +69,15 @@ func judgeStorage(threads bool) func(x *harness.X) harness.Verdict {
 		// On each intercepted call the instance's storage could have been
 		// another's (four instances, four pointers).
 		if threads {
-			return harness.Exposed(int(checked), "intercepted calls", "%s on 2 ranks, 4 threads × 1000 MPI_Comm_rank: every instance counted every call, with its own storage on all %d", storageList, checked)
+			return rulebook.Exposed(int(checked), "intercepted calls", "%s on 2 ranks, 4 threads × 1000 MPI_Comm_rank: every instance counted every call, with its own storage on all %d", storageList, checked)
 		}
-		return harness.Exposed(int(checked), "intercepted calls", "%s on 2 ranks: QMPI_Get_tool_storage gave each instance its own pointer on all %d intercepted calls", storageList, checked)
+		return rulebook.Exposed(int(checked), "intercepted calls", "%s on 2 ranks: QMPI_Get_tool_storage gave each instance its own pointer on all %d intercepted calls", storageList, checked)
 	}
 }
 
 // requireMultiple ends the rule unsupported when MPI_THREAD_MULTIPLE was
 // not provided (the threads are then not started).
-func requireMultiple(x *harness.X, r *layerRank) {
+func requireMultiple(x *rulebook.X, r *layerRank) {
 	if r.Init.Provided != r.Init.Multiple {
 		x.Unsupported("not measurable here: MPI_Init_thread(MPI_THREAD_MULTIPLE) provided %d (rank %d)", r.Init.Provided, r.Rank)
 	}

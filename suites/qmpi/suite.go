@@ -2,12 +2,16 @@
 // (seeds 000 and 001), on every implementation.
 package qmpi
 
-import "github.com/mpits/mpits/harness"
+import (
+	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/rulebook"
+)
 
 // Suite is the QMPI suite.
 var Suite = &harness.Suite{
 	Name: "QMPI",
-	Checks: []harness.Check{
+	Checks: []rulebook.Check{
 		twoInstances,
 		registrationInit,
 		instanceIDs,
@@ -24,7 +28,7 @@ var Suite = &harness.Suite{
 		coverage,
 		memcheck,
 	},
-	Fixtures: []harness.Fixture{
+	Fixtures: []mpi.Fixture{
 		{Name: "qmpi_app_send", Sources: []string{"qmpi/app_send.c"}},
 		{Name: "qmpi_tool_send", Sources: []string{"qmpi/tool_send.c"}, Shared: true},
 		{Name: "qmpi_app_layer", Sources: []string{"qmpi/app_layer.c"}, Flags: []string{"-pthread"}},
@@ -41,7 +45,7 @@ var Suite = &harness.Suite{
 		{Name: "qmpi_fortran_use_mpi_f08", Sources: []string{"qmpi/fortran_use_mpi_f08.f90"}, Fortran: true},
 		{Name: "qmpi_fortran_addr", Sources: []string{"qmpi/fortran_addr.f90"}, Fortran: true, Flags: []string{"-rdynamic"}},
 	},
-	Injectors: []harness.Fixture{
+	Injectors: []mpi.Fixture{
 		injector("skip_next"),
 		injector("drop_register"),
 		injector("same_id"),
@@ -60,16 +64,16 @@ var Suite = &harness.Suite{
 		injector("drop_mpit"),
 		injector("entry_alters"),
 		injector("idle_twice"),
-		harness.Injector("conform_qmpi_calling_address", "inject/conform_qmpi_calling_address.c"),
-		harness.Injector("conform_qmpi_after_finalize", "inject/conform_qmpi_after_finalize.c"),
-		harness.Injector("conform_qmpi_fortran_address", "inject/conform_qmpi_fortran_address.c"),
+		rulebook.Injector("conform_qmpi_calling_address", "inject/conform_qmpi_calling_address.c"),
+		rulebook.Injector("conform_qmpi_after_finalize", "inject/conform_qmpi_after_finalize.c"),
+		rulebook.Injector("conform_qmpi_fortran_address", "inject/conform_qmpi_fortran_address.c"),
 	},
 }
 
 // injector is the fault injector fixtures/c/inject/qmpi_<name>.c, with the
 // headers the injectors share (the init-callback trampolines, qmpi_fn_t).
-func injector(name string) harness.Fixture {
-	f := harness.Injector("inject_qmpi_"+name, "inject/qmpi_"+name+".c")
+func injector(name string) mpi.Fixture {
+	f := rulebook.Injector("inject_qmpi_"+name, "inject/qmpi_"+name+".c")
 	f.Headers = []string{"inject/qmpi_init_wrap.h", "inject/qmpi_fn_t.h"}
 	return f
 }

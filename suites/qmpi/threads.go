@@ -3,18 +3,19 @@ package qmpi
 import (
 	"fmt"
 
-	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/rulebook"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Seed 001, "Requirements": "Integration with MPI thread support". One run
 // of L0:L1 under MPI_THREAD_MULTIPLE, 4 threads × 10,000 MPI_Comm_rank.
-var threadedStack = harness.Define(harness.Check{
+var threadedStack = rulebook.Define(rulebook.Check{
 	ID:    "QMPI-THREADS",
 	Needs: "qmpi",
 	Title: "under MPI_THREAD_MULTIPLE, 4 threads × 10,000 MPI_Comm_rank calls through a 2-tool stack: exact counts, right storage, right results, no crash",
-	Rules: []harness.Rule{
+	Rules: []rulebook.Rule{
 		// seed 001, "Requirements": "Integration with MPI thread support".
-		{ID: "QMPI-THR-01", Source: "seed 001", Basis: harness.SeedBasis,
+		{ID: "QMPI-THR-01", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "under MPI_THREAD_MULTIPLE, with 4 threads calling MPI_Comm_rank through L0:L1, every call gives the right rank and is seen exactly once by each instance, with its own storage and id",
 			Injectors: []string{"inject_qmpi_call_twice", "inject_qmpi_swap_storage"}, Judge: judgeThreads},
 	},
@@ -25,9 +26,9 @@ const (
 	threadCalls = 10000
 )
 
-func judgeThreads(x *harness.X) harness.Verdict {
+func judgeThreads(x *rulebook.X) verdict.Verdict {
 	ranks := runLayer(x, layerRun{List: "L0:L1", Trace: "none", Args: []string{"thread", "3", fmt.Sprint(threadCount), fmt.Sprint(threadCalls)}})
-	var f harness.Problems
+	var f rulebook.Problems
 	var seen int64 // the calls the instances intercepted, counted and storage-checked
 	for _, r := range ranks {
 		ev := r.evidence()
@@ -59,5 +60,5 @@ func judgeThreads(x *harness.X) harness.Verdict {
 		}
 	}
 	f.FailOn(x)
-	return harness.Exposed(int(seen), "intercepted calls", "L0:L1, %d threads × %d MPI_Comm_rank per rank: both instances counted exactly %d, storage right on every call", threadCount, threadCalls, threadCount*threadCalls+1)
+	return rulebook.Exposed(int(seen), "intercepted calls", "L0:L1, %d threads × %d MPI_Comm_rank per rank: both instances counted exactly %d, storage right on every call", threadCount, threadCalls, threadCount*threadCalls+1)
 }

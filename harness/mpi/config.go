@@ -1,0 +1,308 @@
+package mpi
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mpits/mpits/harness/settings"
+)
+
+// The implementations come from the settings (settings.go, the README's
+// table): MPITS_IMPLEMENTATIONS, MPITS_MPI, MPITS_MPICC with
+// MPITS_MPIEXEC, then MPITS_IMPL_ID, MPITS_IMPLS, MPITS_LAUNCHER and the
+// launch modes. With none of the first four set, $MPITS_CACHE/implementations.json is read
+// if it exists (for a plain user without one, the one root provisioned in
+// /var/cache/mpits), else implementations are detected from PATH.
+
+// ImplFile is the implementations file.
+type ImplFile struct {
+	GeneratedBy     string  `json:"generated_by,omitempty"`
+	Implementations []*Impl `json:"implementations"`
+}
+
+// systemCache is where root's ci/provision puts the implementations.
+var systemCache = "/var/cache/mpits"
+
+// CacheDir is the folder for provisioned implementations and built fixtures.
+func CacheDir() string {
+	if d := settings.Setting("MPITS_CACHE").String(); d != "" {
+		return d
+	}
+	if geteuid() == 0 {
+		return systemCache
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "mpits")
+	}
+	return filepath.Join(os.TempDir(), "mpits-cache")
+}
+
+// LoadImpls returns the implementations selected by the settings. Its error
+// is one line that names the bad setting and what to do.
+// Everything is checked here, before any probe or build.
+func LoadImpls() ([]*Impl, error) {
+	if err := settings.CheckSettings(); err != nil {
+		return nil, err
+	}
+	if err := checkCache(); err != nil {
+		return nil, err
+	}
+	if err := checkJobDir(); err != nil {
+		return nil, err
+	}
+	if _, err := slotDir(); err != nil {
+		return nil, err
+	}
+	impls, from, err := loadUnfiltered()
+	if err != nil {
+		return nil, err
+	}
+	applyLauncherOverride(impls)
+	impls, err = filterImpls(impls, settings.Setting("MPITS_IMPLS").String())
+	if err != nil {
+		return nil, err
+	}
+	for _, im := range impls {
+		if err := checkPaths(im, from); err != nil {
+			return nil, err
+		}
+	}
+	return impls, applyLaunchModes(impls)
+}
+
+// loadUnfiltered returns the implementations the settings describe and the
+// implementations file they come from ("" for MPITS_MPI and the like).
+func loadUnfiltered() ([]*Impl, string, error) {
+	if f := settings.Setting("MPITS_IMPLEMENTATIONS").String(); f != "" {
+		impls, err := ReadImplFile(f)
+		return impls, f, err
+	}
+	id := settings.Setting("MPITS_IMPL_ID").String()
+	if id == "" {
+		id = "custom"
+	}
+	if p := settings.Setting("MPITS_MPI").String(); p != "" {
+		st, err := os.Stat(p)
+		if err != nil || !st.IsDir() {
+			return nil, "", fmt.Errorf("MPITS_MPI=%s is not a folder: set it to an MPI installation prefix holding bin/mpicc and bin/mpiexec", p)
+		}
+		cc, run := filepath.Join(p, "bin", "mpicc"), filepath.Join(p, "bin", "mpiexec")
+		for _, f := range []string{cc, run} {
+			if !isExecutable(f) {
+				return nil, "", fmt.Errorf("MPITS_MPI=%s has no executable %s: set it to an MPI installation prefix holding bin/mpicc and bin/mpiexec", p, strings.TrimPrefix(f, p+"/"))
+			}
+		}
+		im, err := ImplFromWrapper(id, cc, run)
+		if err != nil {
+			return nil, "", err
+		}
+		return []*Impl{im}, "", nil
+	}
+	cc, run := settings.Setting("MPITS_MPICC").String(), settings.Setting("MPITS_MPIEXEC").String()
+	if cc != "" || run != "" {
+		if cc == "" || run == "" {
+			return nil, "", errors.New("MPITS_MPICC and MPITS_MPIEXEC go together: set both, to your MPI's compiler wrapper and launcher")
+		}
+		for name, f := range map[string]string{"MPITS_MPICC": cc, "MPITS_MPIEXEC": run} {
+			if !isExecutable(f) {
+				return nil, "", fmt.Errorf("%s=%s is not an executable file: point it at your MPI's %s", name, f, map[string]string{"MPITS_MPICC": "compiler wrapper (mpicc)", "MPITS_MPIEXEC": "launcher (mpiexec)"}[name])
+			}
+		}
+		im, err := ImplFromWrapper(id, cc, run)
+		if err != nil {
+			return nil, "", err
+		}
+		return []*Impl{im}, "", nil
+	}
+	def := defaultImplFile()
+	if _, err := os.Stat(def); err == nil {
+		impls, err := ReadImplFile(def)
+		return impls, def, err
+	}
+	impls := DetectFromPath()
+	if len(impls) == 0 {
+		return nil, "", fmt.Errorf("no MPI found: no %s, and no mpicc.mpich, mpicc.openmpi or mpicc on PATH; run ci/provision or set MPITS_IMPLEMENTATIONS, MPITS_MPI or MPITS_MPICC+MPITS_MPIEXEC", def)
+	}
+	// Said, not silent: the run judges whatever MPI PATH happens to hold.
+	var found []string
+	for _, im := range impls {
+		found = append(found, im.ID+" ("+im.CC+")")
+	}
+	fmt.Fprintf(GoStderr(), "mpits: no %s: judging the MPI found on PATH: %s; run ci/provision, or set MPITS_MPI to your MPI's prefix\n", def, strings.Join(found, ", "))
+	return impls, "", nil
+}
+
+// ReadImplFile reads and checks an implementations file.
+func ReadImplFile(path string) ([]*Impl, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("implementations file %s cannot be read (%v): run ci/provision or fix MPITS_IMPLEMENTATIONS", path, errors.Unwrap(err))
+	}
+	var f ImplFile
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("implementations file %s is not valid: %v (see README 'Your own MPI' for the format)", path, err)
+	}
+	seen := map[string]bool{}
+	for i, im := range f.Implementations {
+		switch {
+		case im == nil:
+			return nil, fmt.Errorf("implementations file %s: entry %d is null: remove it or describe an implementation there", path, i)
+		case im.ID == "":
+			return nil, fmt.Errorf("implementations file %s: entry %d has no id: give it a unique \"id\"", path, i)
+		case seen[im.ID]:
+			return nil, fmt.Errorf("implementations file %s: id %q appears twice: give each implementation its own id", path, im.ID)
+		case im.Available && (im.CC == "" || im.Launcher == ""):
+			return nil, fmt.Errorf("implementations file %s: %s is available but has no cc or launcher: set both, or set \"available\": false with a \"reason\"", path, im.ID)
+		}
+		seen[im.ID] = true
+	}
+	if len(f.Implementations) == 0 {
+		return nil, fmt.Errorf("implementations file %s lists no implementation: run ci/provision or add one (see README 'Your own MPI')", path)
+	}
+	return f.Implementations, nil
+}
+
+func filterImpls(impls []*Impl, only string) ([]*Impl, error) {
+	if only == "" {
+		return impls, nil
+	}
+	byID := map[string]*Impl{}
+	var ids []string
+	for _, im := range impls {
+		byID[im.ID] = im
+		ids = append(ids, im.ID)
+	}
+	var out []*Impl
+	for _, id := range strings.Split(only, ",") {
+		id = strings.TrimSpace(id)
+		if id == "" {
+			continue // "mpich," or "a,,b"
+		}
+		im, ok := byID[id]
+		if !ok {
+			sort.Strings(ids)
+			return nil, fmt.Errorf("MPITS_IMPLS names unknown implementation %q: known are %s", id, strings.Join(ids, ", "))
+		}
+		out = append(out, im)
+	}
+	if len(out) == 0 {
+		sort.Strings(ids)
+		return nil, fmt.Errorf("MPITS_IMPLS=%q names no implementation: unset it or list ids from %s", only, strings.Join(ids, ", "))
+	}
+	return out, nil
+}
+
+func applyLauncherOverride(impls []*Impl) {
+	l := settings.Setting("MPITS_LAUNCHER").String()
+	if l == "" {
+		return
+	}
+	for _, im := range impls {
+		im.Launcher = l
+		im.LauncherArgs = settings.Setting("MPITS_LAUNCHER_ARGS").Fields()
+		if np := settings.Setting("MPITS_NP_FLAG").String(); np != "" {
+			im.NPFlag = np
+		}
+	}
+}
+
+// DetectFromPath finds Debian-style MPI installations on PATH.
+func DetectFromPath() []*Impl {
+	var out []*Impl
+	seen := map[string]bool{}
+	for _, c := range []struct{ id, cc, run string }{
+		{"mpich", "mpicc.mpich", "mpiexec.mpich"},
+		{"openmpi", "mpicc.openmpi", "mpiexec.openmpi"},
+		{"mpi", "mpicc", "mpiexec"},
+	} {
+		cc, err1 := exec.LookPath(c.cc)
+		run, err2 := exec.LookPath(c.run)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		real, _ := filepath.EvalSymlinks(cc)
+		if seen[real] {
+			continue
+		}
+		seen[real] = true
+		if im, err := ImplFromWrapper(c.id, cc, run); err == nil {
+			out = append(out, im)
+		}
+	}
+	return out
+}
+
+// ImplFromWrapper describes an implementation from its compiler wrapper and
+// launcher, asking the wrapper for its link line to find the MPI library.
+func ImplFromWrapper(id, cc, run string) (*Impl, error) {
+	im := &Impl{ID: id, Available: true, CC: cc, Launcher: run, NPFlag: "-n"}
+	link, family := wrapperLinkLine(cc)
+	if link == "" {
+		return nil, fmt.Errorf("%s answers neither --showme (Open MPI) nor -show (MPICH): is it an MPI compiler wrapper? Point MPITS_MPICC at your MPI's mpicc", cc)
+	}
+	im.Family = family
+	if family == "openmpi" {
+		im.LauncherArgs = []string{"--oversubscribe"}
+		if os.Geteuid() == 0 {
+			im.Env = map[string]string{"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+		}
+	}
+	im.Lib, im.LibDirs = findLib(link)
+	if im.Lib == "" {
+		return nil, fmt.Errorf("%s links no MPI library that can be found (link line: %s): set MPITS_IMPLEMENTATIONS to a file naming it", cc, link)
+	}
+	if fc := strings.Replace(cc, "mpicc", "mpifort", 1); fc != cc && isExecutable(fc) {
+		im.FC = fc
+	}
+	return im, nil
+}
+
+func wrapperLinkLine(cc string) (line, family string) {
+	// The line goes into one-line errors: a wrapper printing more lines
+	// (warnings, a line per flag) is joined into one.
+	if out, err := exec.Command(cc, "--showme:link").Output(); err == nil && len(strings.Fields(string(out))) > 0 {
+		return strings.Join(strings.Fields(string(out)), " "), "openmpi"
+	}
+	if out, err := exec.Command(cc, "-show").Output(); err == nil && len(strings.Fields(string(out))) > 0 {
+		return strings.Join(strings.Fields(string(out)), " "), "mpich"
+	}
+	return "", ""
+}
+
+// findLib picks the C MPI library from a wrapper's link line.
+func findLib(link string) (lib string, dirs []string) {
+	var names []string
+	for _, f := range strings.Fields(link) {
+		switch {
+		case strings.HasPrefix(f, "-L"):
+			dirs = append(dirs, f[2:])
+		case strings.HasPrefix(f, "-Wl,-rpath,"):
+			dirs = append(dirs, strings.TrimPrefix(f, "-Wl,-rpath,"))
+		case f == "-lmpi" || f == "-lmpich":
+			names = append(names, "lib"+f[2:]+".so")
+		}
+	}
+	search := append(append([]string{}, dirs...), "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/lib")
+	for _, n := range names {
+		for _, d := range search {
+			if matches, _ := filepath.Glob(filepath.Join(d, n+"*")); len(matches) > 0 {
+				sort.Strings(matches)
+				return matches[0], dirs
+			}
+		}
+	}
+	return "", dirs
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+}

@@ -1,0 +1,29 @@
+package mpi
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mpits/mpits/harness/settings"
+)
+
+func logJob(j Job, ran, waited, cpu time.Duration) {
+	path := settings.Setting(settings.JobLogEnv).String()
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	pre := j.RankEnv["LD_PRELOAD"]
+	if i := strings.LastIndex(pre, "/"); i >= 0 {
+		pre = pre[i+1:]
+	}
+	// one write: lines of concurrent jobs do not interleave
+	fmt.Fprintf(f, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\n", time.Now().Add(-ran).Format("15:04:05.000"), j.Impl.ID, j.Name, j.Ranks,
+		waited.Milliseconds(), ran.Milliseconds(), cpu.Milliseconds(), pre)
+}

@@ -1,0 +1,119 @@
+package mpi
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mpits/mpits/harness/mpitest"
+	"github.com/mpits/mpits/harness/settings"
+)
+
+// A run removes, when it starts, the job folders no live process owns: its
+// owner gone (or its pid now another process's), or no owner and old. Those
+// of a live process, of another host, or just made are kept.
+func TestSweepJobDirs(t *testing.T) {
+	d := t.TempDir()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	self := os.Getpid()
+	folder := func(name string, o *jobOwner, age time.Duration) string {
+		p := filepath.Join(d, name)
+		mpitest.WriteFile(t, filepath.Join(p, "rank-0.jsonl"), "{}\n", 0o644)
+		if o != nil {
+			data, _ := json.Marshal(o)
+			mpitest.WriteFile(t, filepath.Join(p, jobOwnerFile), string(data), 0o644)
+		}
+		if age > 0 {
+			old := time.Now().Add(-age)
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return p
+	}
+	stale := []string{
+		folder("mpits-job-dead", &jobOwner{Host: hostname(), PID: dead.Process.Pid, Start: "1"}, 0),
+		folder("mpits-job-reused", &jobOwner{Host: hostname(), PID: self, Start: "1"}, 0), // our pid, another start
+		folder("mpits-job-old", nil, 2*ownerlessAge),
+	}
+	kept := []string{
+		folder("mpits-job-live", &jobOwner{Host: hostname(), PID: self, Start: procStart(self)}, 0),
+		folder("mpits-job-elsewhere", &jobOwner{Host: hostname() + "-other", PID: dead.Process.Pid, Start: "1"}, 0),
+		folder("mpits-job-new", nil, 0),
+		folder("mpits-job-garbled", &jobOwner{}, 0),
+		folder("not-a-job", &jobOwner{Host: hostname(), PID: dead.Process.Pid, Start: "1"}, 0),
+	}
+	removed := sweepJobDirs([]string{d, filepath.Join(d, "absent")})
+	want := append([]string{}, stale...)
+	sort.Strings(want)
+	if strings.Join(removed, " ") != strings.Join(want, " ") {
+		t.Errorf("removed %v, want %v", removed, want)
+	}
+	for _, p := range stale {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s is still there", p)
+		}
+	}
+	for _, p := range kept {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s was removed", p)
+		}
+	}
+}
+
+// The leftovers of a dead run's job (processes carrying its marker) go with
+// its folder.
+func TestSweepKillsLeftovers(t *testing.T) {
+	d := t.TempDir()
+	token := RandomToken()
+	sleeper := exec.Command("sleep", "60")
+	sleeper.Env = append(os.Environ(), settings.JobMarker+"="+token)
+	if err := sleeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan struct{})
+	go func() { sleeper.Wait(); close(waited) }()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(jobOwner{Host: hostname(), PID: dead.Process.Pid, Start: "1", Token: token})
+	mpitest.WriteFile(t, filepath.Join(d, "mpits-job-1", jobOwnerFile), string(data), 0o644)
+	if got := sweepJobDirs([]string{d}); len(got) != 1 {
+		t.Fatalf("removed %v", got)
+	}
+	select {
+	case <-waited:
+	case <-time.After(5 * time.Second):
+		sleeper.Process.Kill()
+		t.Fatal("the dead run's leftover " + strconv.Itoa(sleeper.Process.Pid) + " was not killed")
+	}
+}
+
+// A job folder names its owner, this process, with the job's marker.
+func TestJobFolderOwner(t *testing.T) {
+	d := t.TempDir()
+	if err := writeOwner(d, "abc"); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(d, jobOwnerFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o jobOwner
+	if err := json.Unmarshal(data, &o); err != nil {
+		t.Fatal(err)
+	}
+	if o.PID != os.Getpid() || o.Host != hostname() || o.Token != "abc" || !ownerAlive(o.PID, o.Start) {
+		t.Errorf("owner %+v", o)
+	}
+}

@@ -1,0 +1,133 @@
+package mpi
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Jobs of any width never hold more slots at once than there are, and a job
+// wider than the machine still runs.
+func TestSlotsBoundBusyJobs(t *testing.T) {
+	total := Slots()
+	var busy, most atomic.Int64
+	var wg sync.WaitGroup
+	for i := 0; i < 12; i++ {
+		wg.Add(1)
+		go func(width int) {
+			defer wg.Done()
+			release := acquireSlots(width, width == 0)
+			w := int64(min(max(width, 1), total))
+			now := busy.Add(w)
+			for {
+				m := most.Load()
+				if now <= m || most.CompareAndSwap(m, now) {
+					break
+				}
+			}
+			time.Sleep(5 * time.Millisecond)
+			busy.Add(-w)
+			release()
+		}(i % 4 * total) // 0, total, 2*total, 3*total slots asked for
+	}
+	wg.Wait()
+	if got := most.Load(); got > int64(total) {
+		t.Fatalf("%d slots busy at once, want at most %d", got, total)
+	}
+}
+
+// An urgent job (the next run of a resumed chain) takes the slots before a
+// job that waited longer.
+func TestSlotsUrgentFirst(t *testing.T) {
+	total := Slots()
+	hold := acquireSlots(total, false)
+	order := make(chan string, 2)
+	var wg sync.WaitGroup
+	wait := func(urgent bool, name string) {
+		wg.Go(func() {
+			release := acquireSlots(total, urgent)
+			order <- name
+			release()
+		})
+		time.Sleep(50 * time.Millisecond) // it waits before the next one comes
+	}
+	wait(false, "normal")
+	wait(true, "urgent")
+	hold()
+	wg.Wait()
+	if first := <-order; first != "urgent" {
+		t.Fatalf("%s job went first, want the urgent one", first)
+	}
+}
+
+// Two processes (here two sets of open files on one slot folder) never hold
+// the same slot, and an urgent acquirer waiting in one holds back the other.
+func TestMachineSlotsShared(t *testing.T) {
+	dir := t.TempDir()
+	var a, b machineSlots
+	a.open(dir, 2)
+	b.open(dir, 2)
+	got := a.take(2, false)
+	if len(got) != 2 {
+		t.Fatalf("took %v, want 2 slots", got)
+	}
+	if b.try(1) != nil {
+		t.Fatal("a slot the other process holds was taken")
+	}
+	taken := make(chan []int)
+	go func() { taken <- b.take(1, true) }()
+	deadline := time.Now().Add(2 * time.Second)
+	for !a.urgentWaiting() {
+		if time.Now().After(deadline) {
+			t.Fatal("the urgent acquirer waiting in the other process is not seen")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	a.give(got)
+	if s := <-taken; len(s) != 1 {
+		t.Fatalf("the urgent acquirer took %v, want 1 slot", s)
+	}
+	if a.urgentWaiting() {
+		t.Fatal("the urgent lock outlived its acquirer's wait")
+	}
+}
+
+// The slot folder is this user's alone: made closed, closed again when an
+// older run left it open, refused when it is a link or another user's.
+func TestSlotDirOwnedAndClosed(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dir := filepath.Join(tmp, fmt.Sprintf("mpits-slots-%d", os.Getuid()))
+	got, err := slotDir()
+	if err != nil || got != dir {
+		t.Fatalf("slotDir() = %q, %v; want %q", got, err, dir)
+	}
+	if st, _ := os.Stat(dir); st.Mode().Perm() != 0o700 {
+		t.Errorf("made %v, want 0700", st.Mode().Perm())
+	}
+	os.Chmod(dir, 0o777)
+	if _, err := slotDir(); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(dir); st.Mode().Perm() != 0o700 {
+		t.Errorf("an open folder of this user stays %v, want closed to 0700", st.Mode().Perm())
+	}
+	os.RemoveAll(dir)
+	os.Symlink(tmp, dir)
+	if _, err := slotDir(); err == nil || !strings.Contains(err.Error(), "is not a folder") {
+		t.Errorf("a link: %v, want refused", err)
+	}
+	os.Remove(dir)
+	if os.Getuid() == 0 {
+		os.Mkdir(dir, 0o700)
+		os.Chown(dir, 4242, 4242)
+		if _, err := slotDir(); err == nil || !strings.Contains(err.Error(), "belongs to uid 4242") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("another user's folder: %v, want one line refusing it", err)
+		}
+	}
+}

@@ -1,0 +1,75 @@
+// Package mpitest holds what the harness's tests share: files they write,
+// the settings they clear, an implementations file they load, and how they
+// hold an error to one line.
+package mpitest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// WantOneLineErr fails unless err is a one-line error containing every sub.
+func WantOneLineErr(t *testing.T, err error, subs ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("want an error containing %q, got none", subs)
+	}
+	msg := err.Error()
+	if strings.ContainsAny(msg, "\n\r") {
+		t.Errorf("error is not one line:\n%s", msg)
+	}
+	for _, s := range subs {
+		if !strings.Contains(msg, s) {
+			t.Errorf("error %q does not contain %q", msg, s)
+		}
+	}
+}
+
+// WriteFile writes content to path, making its folder, and returns path.
+func WriteFile(t *testing.T, path, content string, mode os.FileMode) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), mode); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// ClearSettings unsets every MPITS_ setting LoadImpls reads, so the tests do
+// not depend on the environment they run in.
+func ClearSettings(t *testing.T) {
+	t.Helper()
+	for _, k := range []string{"MPITS_IMPLEMENTATIONS", "MPITS_MPI", "MPITS_MPICC", "MPITS_MPIEXEC",
+		"MPITS_IMPL_ID", "MPITS_IMPLS", "MPITS_LAUNCHER", "MPITS_LAUNCHER_ARGS", "MPITS_NP_FLAG",
+		"MPITS_LAUNCH", "MPITS_SLURM_MPI", "MPITS_SLURM_NODES", "MPITS_SLURM_ARGS", "MPITS_JOB_DIR"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("MPITS_CACHE", t.TempDir())
+}
+
+// TwoImpls is an implementations file of two: alpha, available, and beta, not.
+const TwoImpls = `{
+  "generated_by": "test",
+  "implementations": [
+    {"id": "alpha", "family": "mpich", "version": "4.1", "available": true,
+     "cc": "/opt/alpha/bin/mpicc", "launcher": "/opt/alpha/bin/mpiexec",
+     "launcher_args": ["-x"], "np_flag": "-np", "lib": "/opt/alpha/lib/libmpi.so",
+     "env": {"A": "1"}},
+    {"id": "beta", "family": "openmpi", "available": false, "reason": "not built"}
+  ]
+}`
+
+// TwoImplsHere is twoImpls with alpha's cc, launcher and lib made in a
+// temporary folder, so that LoadImpls finds them.
+func TwoImplsHere(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	WriteFile(t, filepath.Join(dir, "bin", "mpicc"), "#!/bin/sh\n", 0o755)
+	WriteFile(t, filepath.Join(dir, "bin", "mpiexec"), "#!/bin/sh\n", 0o755)
+	WriteFile(t, filepath.Join(dir, "lib", "libmpi.so"), "", 0o644)
+	return strings.ReplaceAll(TwoImpls, "/opt/alpha", dir)
+}
