@@ -36,7 +36,7 @@ func judgeSameAcrossRanks(x *harness.X) harness.Verdict {
 	j := sharedJob(x, "events_deliver", 2, probeArgs())
 	j.mustBeWhole()
 	byName := map[string]map[int]evsigRec{}
-	for _, s := range decode[evsigRec](j, "evsig") {
+	for _, s := range harness.DecodeRanked[evsigRec](j.Recs, "evsig") {
 		if s.RC != 0 || s.Name == "" {
 			continue // a failing get_info is EVT-1's
 		}

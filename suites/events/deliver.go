@@ -96,9 +96,9 @@ func deliverRecs(x *harness.X) (*eventsRun, deliverProblems) {
 	if d.Recs == nil {
 		panic(harness.Verdict{Status: harness.Error, Reason: d.RecErr.Error(), Evidence: d.Evidence})
 	}
-	cbs := decode[cbRec](d, "cb")
-	facts := decode[factRec](d, "fact")
-	phases := decode[phaseRec](d, "phase")
+	cbs := harness.DecodeRanked[cbRec](d.Recs, "cb")
+	facts := harness.DecodeRanked[factRec](d.Recs, "fact")
+	phases := harness.DecodeRanked[phaseRec](d.Recs, "phase")
 	var all deliverProblems
 	for _, pr := range r.Profiles {
 		for _, ph := range pr.Phases {
@@ -152,7 +152,7 @@ func judgeNoCrashInCallback(x *harness.X) harness.Verdict {
 		if c := crashInCallback(j); c != "" {
 			x.Failf(j.Evidence, "%s", c)
 		}
-		n += len(decode[cbRec](j, "cb"))
+		n += len(harness.DecodeRanked[cbRec](j.Recs, "cb"))
 	}
 	r.Deliver.mustBeWhole()
 	if n == 0 {
@@ -330,8 +330,8 @@ func judgePreInit(x *harness.X) harness.Verdict {
 	if d.Recs == nil {
 		panic(harness.Verdict{Status: harness.Error, Reason: d.RecErr.Error(), Evidence: d.Evidence})
 	}
-	phases := decode[phaseRec](d, "phase")
-	cbs := decode[cbRec](d, "cb")
+	phases := harness.DecodeRanked[phaseRec](d.Recs, "phase")
+	cbs := harness.DecodeRanked[cbRec](d.Recs, "cb")
 	var bad, ev, judged []string
 	counts := 0 // callback counts compared: an event type MPI_Init raises, on an observing rank
 	for _, pr := range r.Profiles {
@@ -369,7 +369,7 @@ func judgePreInit(x *harness.X) harness.Verdict {
 		x.Failf(strings.Join(ev, "")+jsonOf(cbs), "%s", firstAndMore(bad))
 	}
 	if len(judged) == 0 {
-		pre := decode[preinitRec](d, "preinit")
+		pre := harness.DecodeRanked[preinitRec](d.Recs, "preinit")
 		num := "no record"
 		if len(pre) > 0 {
 			num = fmt.Sprintf("MPI_T_event_get_num gives %d before MPI_Init (rc %d)", pre[0].Num, pre[0].NumRC)

@@ -17,7 +17,7 @@ func judgeDroppedArgs(x *harness.X) harness.Verdict {
 	n := 0
 	for _, j := range []*jobOut{r.Probe, r.Deliver} {
 		reported := map[[2]int]map[int]bool{} // (rank, phase) -> sources
-		for _, c := range decode[cbRec](j, "cb") {
+		for _, c := range harness.DecodeRanked[cbRec](j.Recs, "cb") {
 			if c.SrcRC != 0 {
 				continue
 			}
@@ -27,7 +27,7 @@ func judgeDroppedArgs(x *harness.X) harness.Verdict {
 			}
 			reported[k][c.Src] = true
 		}
-		for _, d := range decode[droppedRec](j, "dropped") {
+		for _, d := range harness.DecodeRanked[droppedRec](j.Recs, "dropped") {
 			n++
 			add := func(format string, args ...any) {
 				bad = append(bad, fmt.Sprintf(format, args...))

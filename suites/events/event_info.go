@@ -55,14 +55,14 @@ func eventInfoRecs(x *harness.X) []eventRec {
 	}
 	j := sharedJob(x, "events_event_info", 1, nil)
 	j.mustBeWhole()
-	sums := decode[eventSummary](j, "summary")
+	sums := harness.DecodeRanked[eventSummary](j.Recs, "summary")
 	if len(sums) != 1 {
 		panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("%d summary records, not 1", len(sums)), Evidence: j.Evidence})
 	}
 	if sums[0].InitRC != 0 {
 		panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("MPI_T_init_thread / MPI_T_event_get_num returned %d", sums[0].InitRC), Evidence: jsonOf(sums)})
 	}
-	evs := decode[eventRec](j, "event")
+	evs := harness.DecodeRanked[eventRec](j.Recs, "event")
 	if len(evs) != sums[0].Num {
 		panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("%d event records for %d event types", len(evs), sums[0].Num), Evidence: j.Evidence})
 	}

@@ -11,7 +11,7 @@ type handlesRec struct {
 	Phase   int `json:"phase"`
 	Freed   int `json:"freed_slot"`
 	Witness int `json:"witness_slot"`
-	Rank    int `json:"-"`
+	harness.FromRank
 }
 
 type freeRec struct {
@@ -97,7 +97,7 @@ func handleViews(x *harness.X) (*eventsRun, []probeView, map[int]handlesRec) {
 	r := needEvents(x)
 	views := probeRecords(x, r)
 	hs := map[int]handlesRec{}
-	for _, h := range decode[handlesRec](r.Probe, "handles") {
+	for _, h := range harness.DecodeRanked[handlesRec](r.Probe.Recs, "handles") {
 		hs[h.Rank] = h
 	}
 	for _, v := range views {
@@ -146,7 +146,7 @@ func judgeHandleDelivery(x *harness.X) harness.Verdict {
 
 func judgeHandleFreeRC(x *harness.X) harness.Verdict {
 	r, _, _ := handleViews(x)
-	frees := decode[freeRec](r.Probe, "free")
+	frees := harness.DecodeRanked[freeRec](r.Probe.Recs, "free")
 	var bad []string
 	for _, f := range frees {
 		if f.RC != 0 {
@@ -204,8 +204,8 @@ func mainFrees(fs []freecbRec) []freecbRec {
 func judgeBound(x *harness.X) harness.Verdict {
 	r := needEvents(x)
 	d := r.Deliver
-	phases := decode[phaseRec](d, "phase")
-	cbs, facts := decode[cbRec](d, "cb"), decode[factRec](d, "fact")
+	phases := harness.DecodeRanked[phaseRec](d.Recs, "phase")
+	cbs, facts := harness.DecodeRanked[cbRec](d.Recs, "cb"), harness.DecodeRanked[factRec](d.Recs, "fact")
 	var bound []string
 	ranks := 0 // bound phases judged on an observing rank
 	for _, pr := range r.Profiles {
@@ -264,7 +264,7 @@ var infoCheck = harness.Define(harness.Check{
 // or the registration they need failed).
 func infoRecs(x *harness.X) []infoRec {
 	r := needEvents(x)
-	infos := decode[infoRec](r.Probe, "info")
+	infos := harness.DecodeRanked[infoRec](r.Probe.Recs, "info")
 	if len(infos) == 0 {
 		panic(harness.Verdict{Status: harness.Error, Reason: "the probe job recorded no info round trip", Evidence: r.Probe.Evidence})
 	}
@@ -333,7 +333,7 @@ func judgeHintKept(x *harness.X) harness.Verdict {
 // callback frees its own handle; the later instances must not reach it.
 func judgeSelfFree(x *harness.X) harness.Verdict {
 	r, views, _ := handleViews(x)
-	frees := decode[selffreeRec](r.Probe, "selffree")
+	frees := harness.DecodeRanked[selffreeRec](r.Probe.Recs, "selffree")
 	var bad, ev []string
 	n := 0
 	for _, v := range views {
@@ -383,7 +383,7 @@ func judgeSelfFree(x *harness.X) harness.Verdict {
 func judgeFreeSafety(x *harness.X) harness.Verdict {
 	r, _, _ := handleViews(x)
 	var bad []string
-	fs := decode[freecbRec](r.Probe, "freecb")
+	fs := harness.DecodeRanked[freecbRec](r.Probe.Recs, "freecb")
 	for _, f := range fs {
 		if f.Safety < 0 {
 			by := "the main program"

@@ -98,7 +98,7 @@ func insideJudge(kind string) func(x *harness.X) harness.Verdict {
 			needNADefined(x, r)
 		}
 		ordered := map[int]bool{}
-		for _, s := range decode[metaSource](metaJob(x), "source") {
+		for _, s := range harness.DecodeRanked[metaSource](metaJob(x).Recs, "source") {
 			ordered[s.Index] = s.Ordering == "ordered"
 		}
 		var bad, ev []string
@@ -114,7 +114,7 @@ func insideJudge(kind string) func(x *harness.X) harness.Verdict {
 		judged, exposed := 0, 0
 		for _, j := range []*jobOut{r.Probe, r.Deliver} {
 			last := map[[2]int]int64{} // (rank, source) -> last timestamp
-			for _, c := range decode[cbRec](j, "cb") {
+			for _, c := range harness.DecodeRanked[cbRec](j.Recs, "cb") {
 				n++
 				add := func(format string, args ...any) {
 					bad = append(bad, fmt.Sprintf(format, args...))
@@ -249,7 +249,7 @@ var queryName = map[string]string{"read": "MPI_T_event_read", "copy": "MPI_T_eve
 func nowRCs(r *eventsRun) string {
 	seen := map[string]int{}
 	for _, j := range []*jobOut{r.Probe, r.Deliver} {
-		for _, c := range decode[cbRec](j, "cb") {
+		for _, c := range harness.DecodeRanked[cbRec](j.Recs, "cb") {
 			seen["MPI_T_source_get_timestamp "+c.NowRC]++
 			if c.TsRC != 0 {
 				seen[fmt.Sprintf("MPI_T_event_get_timestamp %d", c.TsRC)]++
@@ -272,7 +272,7 @@ func judgeCB17(x *harness.X) harness.Verdict {
 	var bad, ev []string
 	nts, npv := 0, 0
 	for _, j := range []*jobOut{r.Probe, r.Deliver} {
-		for _, c := range decode[cbRec](j, "cb") {
+		for _, c := range harness.DecodeRanked[cbRec](j.Recs, "cb") {
 			if c.NowRC == "" || c.NowRC == "not_called" {
 				continue
 			}
@@ -284,7 +284,7 @@ func judgeCB17(x *harness.X) harness.Verdict {
 		}
 	}
 	calls := []string{"start", "stop", "read", "write", "reset", "readreset"}
-	for _, p := range decode[cbpvarRec](r.Probe, "cbpvar") {
+	for _, p := range harness.DecodeRanked[cbpvarRec](r.Probe.Recs, "cbpvar") {
 		npv++
 		for _, q := range calls {
 			if p.NA[q] {
@@ -302,7 +302,7 @@ func judgeCB17(x *harness.X) harness.Verdict {
 	reason := fmt.Sprintf("%d MPI_T_source_get_timestamp calls in callbacks", nts)
 	if npv > 0 {
 		var got []string
-		for _, p := range decode[cbpvarRec](r.Probe, "cbpvar") {
+		for _, p := range harness.DecodeRanked[cbpvarRec](r.Probe.Recs, "cbpvar") {
 			for _, q := range calls {
 				got = append(got, q+" "+p.Calls[q])
 			}
@@ -319,7 +319,7 @@ func judgeCB17(x *harness.X) harness.Verdict {
 
 // pvarChoice says which performance variable the probe job chose.
 func pvarChoice(r *eventsRun) string {
-	for _, p := range decode[pvarRec](r.Probe, "pvar") {
+	for _, p := range harness.DecodeRanked[pvarRec](r.Probe.Recs, "pvar") {
 		if !p.Used {
 			return fmt.Sprintf("no usable pvar: index %d %q, session rc %d, handle rc %d, count %d", p.Index, p.Name, p.SessionRC, p.HandleRC, p.Count)
 		}

@@ -154,7 +154,7 @@ func judgeNullArgs(x *harness.X) harness.Verdict {
 	bad := died(j, func(it int) string {
 		return fmt.Sprintf("MPI_T_event_get_info with %s NULL", outArgs[it])
 	}, items...)
-	recs := decode[nullArgRec](j, "nullarg")
+	recs := harness.DecodeRanked[nullArgRec](j.Recs, "nullarg")
 	valid, invalid := 0, 0
 	for _, r := range recs {
 		want := "MPI_SUCCESS"
@@ -193,7 +193,7 @@ func judgeNumNull(x *harness.X) harness.Verdict {
 	j := itemsJob(x, true)
 	num := eventTypes(x)
 	bad := died(j, func(int) string { return "MPI_T_event_get_info with num_elements NULL and both arrays given" }, itemNumNull)
-	recs := decode[numNullRec](j, "numnull")
+	recs := harness.DecodeRanked[numNullRec](j.Recs, "numnull")
 	// The number of elements of each event type, from the walk: an event
 	// type without elements has nothing to write into the arrays, so only
 	// those with some could have shown a breach. Nor could a call on an
@@ -201,7 +201,7 @@ func judgeNumNull(x *harness.X) harness.Verdict {
 	// num_elements NULL the only length the library has for the arrays is
 	// an event type's count of elements, and there is no event type.
 	elems := map[int]int{}
-	for _, e := range decode[metaEvent](j, "event") {
+	for _, e := range harness.DecodeRanked[metaEvent](j.Recs, "event") {
 		if e.RC == 0 {
 			elems[e.Index] = e.Num
 		}
@@ -255,7 +255,7 @@ func shortJudge(kind string) func(x *harness.X) harness.Verdict {
 			}
 			bad = append(bad, fmt.Sprintf("the process died (%s) in MPI_T_event_get_info with num_elements below the count", d.How))
 		}
-		recs := decode[shortRec](j, "short")
+		recs := harness.DecodeRanked[shortRec](j.Recs, "short")
 		for _, r := range recs {
 			call := fmt.Sprintf("MPI_T_event_get_info(%d) with num_elements %d (count %d)", r.Event, r.In, r.Count)
 			switch {
@@ -288,7 +288,7 @@ type allocRec struct {
 func judgeAllocAll(x *harness.X) harness.Verdict {
 	j := itemsJob(x, false)
 	bad := died(j, func(int) string { return "allocating a handle and registering a callback on every event type" }, itemAllocAll)
-	recs := decode[allocRec](j, "alloc")
+	recs := harness.DecodeRanked[allocRec](j.Recs, "alloc")
 	var tried, skipped int
 	for _, r := range recs {
 		switch {

@@ -42,7 +42,7 @@ func metaRecs(x *harness.X) *metaWalk {
 // the last where there is none.
 func readMeta(x *harness.X) *metaWalk {
 	j := metaJob(x)
-	sums := decode[metaSummary](j, "summary")
+	sums := harness.DecodeRanked[metaSummary](j.Recs, "summary")
 	if len(sums) != 1 {
 		x.Errorf(j.Evidence, "events_event_meta wrote %d summary records, not 1", len(sums))
 	}
@@ -50,11 +50,11 @@ func readMeta(x *harness.X) *metaWalk {
 	if w.sum.InitRC != 0 {
 		x.Errorf(jsonOf(sums), "MPI_T_init_thread / MPI_T_event_get_num returned %d", w.sum.InitRC)
 	}
-	w.evs = decode[metaEvent](j, "event")
+	w.evs = harness.DecodeRanked[metaEvent](j.Recs, "event")
 	if len(w.evs) != w.sum.Num {
 		x.Errorf(j.Evidence, "%d event records for %d events", len(w.evs), w.sum.Num)
 	}
-	w.srcs = decode[metaSource](j, "source")
+	w.srcs = harness.DecodeRanked[metaSource](j.Recs, "source")
 	return w
 }
 
@@ -418,7 +418,7 @@ func judgeCatX3(x *harness.X) harness.Verdict {
 	num := w.sum.Num
 	var bad []string
 	asked, withEvents, listed := 0, 0, 0
-	for _, c := range decode[metaCategory](w.j, "category") {
+	for _, c := range harness.DecodeRanked[metaCategory](w.j.Recs, "category") {
 		if c.NumRC != 0 {
 			continue // an invalid category index is the MPI_T variables suite's matter
 		}

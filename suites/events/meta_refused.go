@@ -21,7 +21,7 @@ type unknownNameRec struct {
 func judgeUnknownName(x *harness.X) harness.Verdict {
 	j := itemsJob(x, true)
 	bad := died(j, func(int) string { return "MPI_T_event_get_index of an unknown name" }, itemUnknown)
-	recs := decode[unknownNameRec](j, "unknown_name")
+	recs := harness.DecodeRanked[unknownNameRec](j.Recs, "unknown_name")
 	n := 0
 	for _, r := range recs {
 		if r.Known {
@@ -55,7 +55,7 @@ func badSourceJudge(call string) func(x *harness.X) harness.Verdict {
 		item := map[string]int{"MPI_T_source_get_timestamp": itemSourceTS, "MPI_T_source_get_info": itemSourceInf}[call]
 		bad := died(j, func(int) string { return call + " of invalid source indices" }, item)
 		var got []string
-		for _, r := range decode[badSourceRec](j, "bad_source") {
+		for _, r := range harness.DecodeRanked[badSourceRec](j.Recs, "bad_source") {
 			if r.Call != call {
 				continue
 			}
@@ -71,7 +71,7 @@ func badSourceJudge(call string) func(x *harness.X) harness.Verdict {
 				got = append(got, what+" "+r.RC)
 			}
 		}
-		x.FailOn(bad, jsonOf(decode[badSourceRec](j, "bad_source")))
+		x.FailOn(bad, jsonOf(harness.DecodeRanked[badSourceRec](j.Recs, "bad_source")))
 		if len(got) == 0 {
 			x.Unsupported("not measurable here: %s was not called with an invalid index", call)
 		}
@@ -93,7 +93,7 @@ func judgeFreeInvalid(x *harness.X) harness.Verdict {
 	bad := died(j, func(it int) string {
 		return map[int]string{itemFreeZero: "MPI_T_event_handle_free of an all-zero handle", itemFreeFreed: "MPI_T_event_handle_free of a freed handle"}[it]
 	}, itemFreeFreed, itemFreeZero)
-	recs := decode[freeInvalidRec](j, "free_invalid")
+	recs := harness.DecodeRanked[freeInvalidRec](j.Recs, "free_invalid")
 	var got []string
 	for _, r := range recs {
 		switch {

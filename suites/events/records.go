@@ -38,8 +38,8 @@ type cbRec struct {
 	Now      string   `json:"now"`
 	// NA names the queries that returned MPI_T_ERR_NOT_ACCESSIBLE (read,
 	// copy, timestamp, source, source_timestamp).
-	NA   map[string]bool `json:"not_accessible"`
-	Rank int             `json:"-"`
+	NA map[string]bool `json:"not_accessible"`
+	harness.FromRank
 }
 
 type factRec struct {
@@ -49,7 +49,7 @@ type factRec struct {
 	Thread int               `json:"thread"`
 	I      int               `json:"i"`
 	Facts  map[string]string `json:"facts"`
-	Rank   int               `json:"-"`
+	harness.FromRank
 }
 
 type phaseRec struct {
@@ -61,7 +61,7 @@ type phaseRec struct {
 	Binds    []string `json:"binds"`
 	Present  bool     `json:"present"`
 	Observer bool     `json:"observer"`
-	Rank     int      `json:"-"`
+	harness.FromRank
 }
 
 type droppedRec struct {
@@ -73,7 +73,7 @@ type droppedRec struct {
 	Source   int    `json:"source"`
 	Safety   int    `json:"safety"`
 	Handler  string `json:"handler"` // "current", or "replaced": a handler set and replaced before
-	Rank     int    `json:"-"`
+	harness.FromRank
 }
 
 type freecbRec struct {
@@ -84,7 +84,7 @@ type freecbRec struct {
 	Safety   int    `json:"safety"`
 	Sub      string `json:"sub"`
 	FreedBy  string `json:"freed_by"` // "main", or "callback": the handle's own callback freed it
-	Rank     int    `json:"-"`
+	harness.FromRank
 }
 
 // selffreeRec is a callback's MPI_T_event_handle_free of its own handle.
@@ -94,7 +94,7 @@ type selffreeRec struct {
 	Sub   string `json:"sub"`
 	Slot  int    `json:"slot"`
 	RC    string `json:"rc"`
-	Rank  int    `json:"-"`
+	harness.FromRank
 }
 
 // cbpvarRec is the performance-variable calls made inside a callback.
@@ -105,7 +105,7 @@ type cbpvarRec struct {
 	Pvar  string            `json:"pvar"`
 	Calls map[string]string `json:"calls"`
 	NA    map[string]bool   `json:"not_accessible"`
-	Rank  int               `json:"-"`
+	harness.FromRank
 }
 
 // pvarRec is the performance variable chosen for the calls in a callback.
@@ -117,7 +117,7 @@ type pvarRec struct {
 	HandleRC  int    `json:"handle_rc"`
 	Count     int    `json:"count"`
 	Used      bool   `json:"used"`
-	Rank      int    `json:"-"`
+	harness.FromRank
 }
 
 // evsigRec is what an event type must keep identical across processes.
@@ -130,13 +130,13 @@ type evsigRec struct {
 	Types     string `json:"types"`
 	Enum      string `json:"enum"`
 	Bind      string `json:"bind"`
-	Rank      int    `json:"-"`
+	harness.FromRank
 }
 
 type preinitRec struct {
 	NumRC int `json:"num_rc"`
 	Num   int `json:"num"`
-	Rank  int `json:"-"`
+	harness.FromRank
 }
 
 type eventsRec struct {
@@ -154,7 +154,7 @@ type errorRec struct {
 	Sub   string `json:"sub"`
 	What  string `json:"what"`
 	RC    int    `json:"rc"`
-	Rank  int    `json:"-"`
+	harness.FromRank
 }
 
 // jobOut is one fixture job: what happened and the records it left.
@@ -166,52 +166,6 @@ type jobOut struct {
 	Recs     *harness.Records
 	RecErr   error
 	Died     map[int]harness.Died // items a resumed job died in (metaJob)
-}
-
-// decode decodes every record of kind into T, setting Rank where T has it.
-func decode[T any](j *jobOut, kind string) []T {
-	var out []T
-	if j.Recs == nil {
-		return nil
-	}
-	for _, r := range j.Recs.Kind(kind, -1) {
-		var v T
-		if err := r.Decode(&v); err != nil {
-			panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("%s: %v", j.Name, err)})
-		}
-		setRank(&v, r.Rank)
-		out = append(out, v)
-	}
-	return out
-}
-
-func setRank(v any, rank int) {
-	switch t := v.(type) {
-	case *cbRec:
-		t.Rank = rank
-	case *factRec:
-		t.Rank = rank
-	case *phaseRec:
-		t.Rank = rank
-	case *droppedRec:
-		t.Rank = rank
-	case *freecbRec:
-		t.Rank = rank
-	case *errorRec:
-		t.Rank = rank
-	case *handlesRec:
-		t.Rank = rank
-	case *selffreeRec:
-		t.Rank = rank
-	case *cbpvarRec:
-		t.Rank = rank
-	case *pvarRec:
-		t.Rank = rank
-	case *evsigRec:
-		t.Rank = rank
-	case *preinitRec:
-		t.Rank = rank
-	}
 }
 
 // sharedJob runs a fixture once per (implementation, arguments, preloaded
@@ -236,7 +190,7 @@ func (j *jobOut) mustBeWhole() {
 }
 
 // errors are the "error" records: calls the fixture could not make.
-func (j *jobOut) errors() []errorRec { return decode[errorRec](j, "error") }
+func (j *jobOut) errors() []errorRec { return harness.DecodeRanked[errorRec](j.Recs, "error") }
 
 // eventsRun is what the delivery and probe jobs tell about an implementation.
 type eventsRun struct {
@@ -264,7 +218,7 @@ func needEvents(x *harness.X) *eventsRun {
 	// The probe job registers only probe events and must end well; the
 	// delivery job may crash in a callback (a verdict of its own checks).
 	r.Probe.mustBeWhole()
-	evs := decode[eventsRec](r.Probe, "events")
+	evs := harness.DecodeRanked[eventsRec](r.Probe.Recs, "events")
 	if len(evs) == 0 {
 		panic(harness.Verdict{Status: harness.Error, Reason: "events_deliver wrote no events record", Evidence: r.Probe.Evidence})
 	}

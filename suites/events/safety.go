@@ -307,10 +307,10 @@ func probeViews(x *harness.X, r *eventsRun) []probeView {
 // recorded (for rules that judge those calls themselves, or not at all).
 func probeRecords(x *harness.X, r *eventsRun) []probeView {
 	var out []probeView
-	phases := decode[phaseRec](r.Probe, "phase")
-	cbs := decode[cbRec](r.Probe, "cb")
-	drops := decode[droppedRec](r.Probe, "dropped")
-	frees := decode[freecbRec](r.Probe, "freecb")
+	phases := harness.DecodeRanked[phaseRec](r.Probe.Recs, "phase")
+	cbs := harness.DecodeRanked[cbRec](r.Probe.Recs, "cb")
+	drops := harness.DecodeRanked[droppedRec](r.Probe.Recs, "dropped")
+	frees := harness.DecodeRanked[freecbRec](r.Probe.Recs, "freecb")
 	for _, pr := range r.Profiles {
 		for _, p := range phases {
 			if p.Mode != "probe" || p.Action != pr.Probe.Action || p.Events[0] != pr.Probe.Events[0].Name || !p.Observer {

@@ -55,7 +55,7 @@ func seedJudge(kind string) func(x *harness.X) harness.Verdict {
 		tids := map[[2]int]bool{}
 		var bad, ev []string
 		for _, j := range []*jobOut{r.Probe, r.Deliver} {
-			for _, c := range decode[cbRec](j, "cb") {
+			for _, c := range harness.DecodeRanked[cbRec](j.Recs, "cb") {
 				add := func(format string, args ...any) {
 					bad = append(bad, fmt.Sprintf(format, args...))
 					ev = append(ev, jsonOf([]cbRec{c}))
@@ -77,7 +77,7 @@ func seedJudge(kind string) func(x *harness.X) harness.Verdict {
 				n++
 			}
 			if kind == "dropped" {
-				for _, d := range decode[droppedRec](j, "dropped") {
+				for _, d := range harness.DecodeRanked[droppedRec](j.Recs, "dropped") {
 					dropped++
 					if !d.HandleOK {
 						bad = append(bad, fmt.Sprintf("rank %d: a dropped handler got another registration handle than MPI_T_event_handle_alloc gave", d.Rank))

@@ -31,7 +31,7 @@ var statesCheck = harness.Define(harness.Check{
 
 func judgeFreeNoCallback(x *harness.X) harness.Verdict {
 	j := itemsJob(x, false)
-	for _, r := range decode[freeInvalidRec](j, "free_invalid") {
+	for _, r := range harness.DecodeRanked[freeInvalidRec](j.Recs, "free_invalid") {
 		switch {
 		case r.Handle != "freed":
 			continue

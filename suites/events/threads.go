@@ -62,15 +62,15 @@ func runThreads(x *harness.X, kind string) harness.Verdict {
 	ph := pr.Threads
 	j := sharedJob(x, "events_threads", 2, []string{ph.arg("act", pr.Context)})
 	j.mustBeWhole()
-	trs := decode[threadsRec](j, "threads")
+	trs := harness.DecodeRanked[threadsRec](j.Recs, "threads")
 	if len(trs) == 0 {
 		panic(harness.Verdict{Status: harness.Error, Reason: "events_threads wrote no threads record", Evidence: j.Evidence})
 	}
 	if !trs[0].Provided {
 		x.Unsupported("MPI_Init_thread(MPI_THREAD_MULTIPLE) provides less")
 	}
-	cbs := decode[cbRec](j, "cb")
-	facts := decode[factRec](j, "fact")
+	cbs := harness.DecodeRanked[cbRec](j.Recs, "cb")
+	facts := harness.DecodeRanked[factRec](j.Recs, "fact")
 	threads := trs[0].Threads
 	want := threads * ph.K
 	tids := map[int]bool{}
@@ -127,7 +127,7 @@ func runThreads(x *harness.X, kind string) harness.Verdict {
 		x.Unsupported("not measurable here: no callback ran in the threads job")
 	}
 	maxc := 0
-	for _, s := range decode[threadsSummary](j, "summary") {
+	for _, s := range harness.DecodeRanked[threadsSummary](j.Recs, "summary") {
 		if s.MaxConcurrent > maxc {
 			maxc = s.MaxConcurrent
 		}

@@ -354,7 +354,7 @@ func judgeCat7(x *harness.X) harness.Verdict {
 	_, recs := x.JobOnce(harness.Job{Name: "mpit_across", Ranks: 2, Program: x.Fixture("mpit_across")})
 	var bad []string
 	over, under := 0, 0
-	for _, r := range decode[lenRec](recs, "len") {
+	for _, r := range harness.Decode[lenRec](recs, "len") {
 		over++
 		if r.OverOK == 0 {
 			bad = append(bad, fmt.Sprintf("category %d, %s (%d): len %d gave rc %d and did not write the whole set first, leaving the rest alone", r.Index, r.Members, r.N, r.N+3, r.OverRC))

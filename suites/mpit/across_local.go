@@ -43,7 +43,7 @@ func judgeInit12(x *harness.X) harness.Verdict {
 	var bad []string
 	compared, other := 0, 0
 	// the first 40 mismatches of each rank and kind
-	for _, r := range decode[dtBeforeRec](recs, "dt_before") {
+	for _, r := range harness.Decode[dtBeforeRec](recs, "dt_before") {
 		what := "control variable"
 		if r.Object == "pvar" {
 			what = "performance variable"
@@ -51,7 +51,7 @@ func judgeInit12(x *harness.X) harness.Verdict {
 		bad = append(bad, fmt.Sprintf("%s %s (%d): the datatype get_info returned before MPI_Init is %s, after MPI_Init it returns %s",
 			what, r.Name, r.Index, dtWord(r.Before), r.After))
 	}
-	sums := decode[dtBeforeSum](recs, "dt_before_sum")
+	sums := harness.Decode[dtBeforeSum](recs, "dt_before_sum")
 	if len(sums) == 0 {
 		x.Errorf("", "mpit_across wrote no dt_before_sum record")
 	}
@@ -137,12 +137,12 @@ func judgeCvar17(x *harness.X) harness.Verdict {
 	if err != nil {
 		x.Errorf(res.Evidence(), "%v", err)
 	}
-	done := decode[localDone](recs, "local_done")
+	done := harness.Decode[localDone](recs, "local_done")
 	if !res.OK() {
 		// a write that kills its own process is CVAR-13/14's (the writes
 		// run); this rule is about what another process sees
 		last := "before its first write"
-		if tries := decode[struct {
+		if tries := harness.Decode[struct {
 			Name string `json:"name"`
 		}](recs, "local_try"); len(tries) > 0 && len(done) == 0 {
 			last = "writing " + tries[len(tries)-1].Name
@@ -155,7 +155,7 @@ func judgeCvar17(x *harness.X) harness.Verdict {
 	d := done[0]
 	writes := map[string]localWriteRec{}
 	refused := map[string]int{}
-	for _, w := range decode[localWriteRec](recs, "local_write") {
+	for _, w := range harness.Decode[localWriteRec](recs, "local_write") {
 		writes[w.Name] = w
 		if w.Took == 0 {
 			why := w.WriteRC
@@ -169,7 +169,7 @@ func judgeCvar17(x *harness.X) harness.Verdict {
 	// exposed: writes of a value rank 1 did not hold already (one it held
 	// would read the same whether the write reached it or not)
 	exposed := 0
-	for _, r := range decode[localReadRec](recs, "local_read") {
+	for _, r := range harness.Decode[localReadRec](recs, "local_read") {
 		w, ok := writes[r.Name]
 		if !ok || w.Took == 0 {
 			continue

@@ -48,7 +48,7 @@ func judgeBinding(mode string) func(x *harness.X) harness.Verdict {
 			}
 			x.Failf(res.Evidence(), "the process died before its first handle: %s", res.Problem())
 		}
-		got := decode[bindRec](recs, mode)
+		got := harness.Decode[bindRec](recs, mode)
 		var bad, kinds []string
 		seen := map[string]int{}
 		for _, r := range got {
@@ -64,7 +64,7 @@ func judgeBinding(mode string) func(x *harness.X) harness.Verdict {
 				done[fmt.Sprintf("%s/%d", r.Var, r.Index)] = true
 			}
 			where := "after its last record"
-			for _, a := range decode[bindRec](recs, "attempt") {
+			for _, a := range harness.Decode[bindRec](recs, "attempt") {
 				if !done[fmt.Sprintf("%s/%d", a.Var, a.Index)] {
 					where = fmt.Sprintf("in handle_alloc of %s %d (%s)", a.Var, a.Index, a.Name)
 					break

@@ -29,7 +29,7 @@ func charVars(x *harness.X) []charVarRec {
 	if !res.OK() {
 		x.Errorf(res.Evidence(), "the reads run died: %s", res.Problem())
 	}
-	cv := decode[charVarRec](recs, "charvar")
+	cv := harness.Decode[charVarRec](recs, "charvar")
 	if len(cv) == 0 {
 		x.Unsupported("not measurable here: no control variable of type MPI_CHAR read successfully (%d control variables)", len(walk(x).cvars))
 	}

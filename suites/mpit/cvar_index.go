@@ -72,7 +72,7 @@ func cvarIndexJob(x *harness.X) (*harness.Records, cvarSummary) {
 
 func judgeCvar1(x *harness.X) harness.Verdict {
 	recs, s := cvarIndexJob(x)
-	refused := decode[infoFailed](recs, "info_failed")
+	refused := harness.Decode[infoFailed](recs, "info_failed")
 	var ex []string
 	for _, r := range refused {
 		ex = append(ex, fmt.Sprintf("%d (%s)", r.Index, r.RC))

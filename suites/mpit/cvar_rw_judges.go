@@ -34,11 +34,11 @@ func cvarReads(x *harness.X) *cvarReadsOut {
 	if !res.OK() {
 		x.Errorf(res.Evidence(), "the reads run died: %s", res.Problem())
 	}
-	sums := decode[cvarSum](recs, "summary")
+	sums := harness.Decode[cvarSum](recs, "summary")
 	if len(sums) != 1 {
 		x.Errorf(res.Evidence(), "the fixture wrote no summary (it stopped early)")
 	}
-	return &cvarReadsOut{sum: sums[0], reads: decode[cvarReadRec](recs, "read"), env: decode[cvarEnvRec](recs, "env"), envName: envName, ev: res.Evidence()}
+	return &cvarReadsOut{sum: sums[0], reads: harness.Decode[cvarReadRec](recs, "read"), env: harness.Decode[cvarEnvRec](recs, "env"), envName: envName, ev: res.Evidence()}
 }
 
 // Where a variable of a "read" record went wrong first: its object, its
@@ -205,8 +205,8 @@ func cvarWrites(x *harness.X) *cvarWritesOut {
 	res := x.LaunchResuming(job)
 	o := &cvarWritesOut{tries: map[int]cvarTryRec{}, died: res.Died}
 	for _, wr := range res.Records {
-		o.writes = append(o.writes, decode[cvarWriteRec](wr, "write")...)
-		for _, t := range decode[cvarTryRec](wr, "write_try") {
+		o.writes = append(o.writes, harness.Decode[cvarWriteRec](wr, "write")...)
+		for _, t := range harness.Decode[cvarTryRec](wr, "write_try") {
 			o.tries[t.Index] = t
 		}
 	}

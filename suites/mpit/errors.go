@@ -101,7 +101,7 @@ func errorsJob(x *harness.X) *harness.Records {
 }
 
 func toolClasses(x *harness.X) []errClassRec {
-	cls := decode[errClassRec](errorsJob(x), "class")
+	cls := harness.Decode[errClassRec](errorsJob(x), "class")
 	if len(cls) == 0 {
 		x.Errorf("", "mpit_errors recorded no MPI_T_ERR_* code")
 	}
@@ -109,7 +109,7 @@ func toolClasses(x *harness.X) []errClassRec {
 }
 
 func judgeErr1(x *harness.X) harness.Verdict {
-	recs := decode[errHandlerRec](errorsJob(x), "handler")
+	recs := harness.Decode[errHandlerRec](errorsJob(x), "handler")
 	if len(recs) == 0 {
 		x.Errorf("", "mpit_errors recorded no MPI_T call")
 	}
@@ -134,7 +134,7 @@ func judgeErr2(x *harness.X) harness.Verdict {
 	recs := errorsJob(x)
 	tool := toolClasses(x)
 	last, classes := 0, map[int][]string{}
-	for _, c := range decode[mpiClassRec](recs, "mpi_class") {
+	for _, c := range harness.Decode[mpiClassRec](recs, "mpi_class") {
 		if c.Name == "MPI_ERR_LASTCODE" {
 			last = c.Value
 			continue
@@ -262,7 +262,7 @@ func judgeInit11(x *harness.X) harness.Verdict {
 }
 
 func judgeMeta1(x *harness.X) harness.Verdict {
-	v := decode[struct {
+	v := harness.Decode[struct {
 		Values []int `json:"values"`
 	}](errorsJob(x), "verbosity")
 	if len(v) == 0 || len(v[0].Values) != 9 {

@@ -293,7 +293,7 @@ func judgeSymbols(prefix string) func(x *harness.X) harness.Verdict {
 		_, recs := x.JobOnce(harness.Job{Name: "mpit_symbols", Program: x.Fixture("mpit_symbols"), Args: args})
 		var missing []string
 		n := 0
-		for _, r := range decode[symbolRec](recs, "symbol") {
+		for _, r := range harness.Decode[symbolRec](recs, "symbol") {
 			if !strings.HasPrefix(r.Name, prefix) {
 				continue
 			}

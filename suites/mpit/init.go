@@ -137,26 +137,26 @@ func initJob(x *harness.X) *initRun {
 	if err != nil {
 		x.Errorf(res.Evidence(), "%v", err)
 	}
-	r := &initRun{res: res, steps: decode[stepRec](recs, "step"), provided: decode[providedRec](recs, "provided"),
+	r := &initRun{res: res, steps: harness.Decode[stepRec](recs, "step"), provided: harness.Decode[providedRec](recs, "provided"),
 		done: map[string]bool{}, uninit: map[string]string{}}
-	for _, d := range decode[downUpRec](recs, "down_up") {
+	for _, d := range harness.Decode[downUpRec](recs, "down_up") {
 		if d.Phase == "before" {
 			d := d
 			r.before = &d
 		}
 	}
-	for _, d := range decode[downUpRec](recs, "uninitialized_exit") {
+	for _, d := range harness.Decode[downUpRec](recs, "uninitialized_exit") {
 		d := d
 		r.uninitExit = &d
 	}
-	for _, d := range decode[downUpRec](recs, "extra_exit") {
+	for _, d := range harness.Decode[downUpRec](recs, "extra_exit") {
 		d := d
 		r.extraExit = &d
 	}
-	for _, d := range decode[phaseRec](recs, "down_up_done") {
+	for _, d := range harness.Decode[phaseRec](recs, "down_up_done") {
 		r.done[d.Phase] = true
 	}
-	for _, u := range decode[phaseRec](recs, "uninitialized") {
+	for _, u := range harness.Decode[phaseRec](recs, "uninitialized") {
 		r.uninit[u.Phase] = u.RC
 	}
 	if !res.OK() {

@@ -9,9 +9,6 @@ import (
 	"github.com/mpits/mpits/harness"
 )
 
-// decode is harness.DecodeKind that ends the rule's judgement with Error on a bad record.
-func decode[T any](recs *harness.Records, kind string) []T { return harness.Decode[T](recs, kind) }
-
 // problems collects the broken rules of one check; fail ends it with Fail
 // listing all of them (the reason names the first and how many).
 type problems struct {

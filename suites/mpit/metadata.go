@@ -370,7 +370,7 @@ func judgeCatMembers(x *harness.X) harness.Verdict {
 
 func judgeCatChanged(x *harness.X) harness.Verdict {
 	w := walk(x)
-	for _, ch := range decode[changedRec](w.recs, "changed") {
+	for _, ch := range harness.Decode[changedRec](w.recs, "changed") {
 		if ch.RCFirst != "MPI_SUCCESS" || ch.RCLast != "MPI_SUCCESS" {
 			x.Failf("", "MPI_T_category_changed returned %s / %s", ch.RCFirst, ch.RCLast)
 		}

@@ -98,7 +98,7 @@ func runScenario(x *harness.X, name string) *scenarioRun {
 		// the same; the suite holds a library to the edition it claims.
 		x.Unsupported("not judged: the library claims MPI %s, and the Sessions Model came with MPI-4.0 (a header may declare its functions all the same)", x.Caps.MPIVersion)
 	}
-	r := &scenarioRun{name: name, res: res, recs: recs, steps: decode[modelStep](recs, "step"), done: len(recs.Kind("done", 0)) > 0}
+	r := &scenarioRun{name: name, res: res, recs: recs, steps: harness.Decode[modelStep](recs, "step"), done: len(recs.Kind("done", 0)) > 0}
 	return r
 }
 
@@ -175,8 +175,8 @@ type cyclesRec struct {
 
 func judgeSess5(x *harness.X) harness.Verdict {
 	r := runScenario(x, "concurrent")
-	lv := decode[sessLevelsRec](r.recs, "levels")
-	cy := decode[cyclesRec](r.recs, "cycles")
+	lv := harness.Decode[sessLevelsRec](r.recs, "levels")
+	cy := harness.Decode[cyclesRec](r.recs, "cycles")
 	if len(cy) == 0 && len(lv) > 0 && r.done {
 		x.Unsupported("not measurable here: MPI_THREAD_MULTIPLE not provided (session %q, MPI_T %d)", lv[0].Session, lv[0].Tool)
 	}

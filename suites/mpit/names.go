@@ -323,7 +323,7 @@ func judgeRoundTrip(kind string) func(x *harness.X) harness.Verdict {
 func judgeBadName(fn string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		w := walk(x)
-		for _, b := range decode[badNameRec](w.recs, "badname") {
+		for _, b := range harness.Decode[badNameRec](w.recs, "badname") {
 			if b.Function != fn {
 				continue
 			}
@@ -344,7 +344,7 @@ func judgeBadIndex(fns, named string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		w := walk(x)
 		var bad, got []string
-		for _, b := range decode[badIndexRec](w.recs, "badindex") {
+		for _, b := range harness.Decode[badIndexRec](w.recs, "badindex") {
 			if !anyOf(b.Function, fns) {
 				continue
 			}
@@ -360,12 +360,12 @@ func judgeBadIndex(fns, named string) func(x *harness.X) harness.Verdict {
 			got = append(got, fmt.Sprintf("%s %s%s", what, b.RC, note))
 		}
 		offs := []string{"-1", "num", "num + 1000"}
-		for _, c := range decode[badIndexCrash](w.recs, "badindex_crash") {
+		for _, c := range harness.Decode[badIndexCrash](w.recs, "badindex_crash") {
 			if anyOf(c.Function, fns) {
 				bad = append(bad, fmt.Sprintf("%s with index %s killed the process (%s)", c.Function, offs[c.K%3], signalName(c.Signal)))
 			}
 		}
-		for _, c := range decode[badIndexCrash](w.recs, "badindex_exit") {
+		for _, c := range harness.Decode[badIndexCrash](w.recs, "badindex_exit") {
 			switch {
 			case !anyOf(c.Function, fns):
 			case libraryExit(c.Exit):

@@ -125,8 +125,8 @@ type robustRun struct {
 
 func robustJob(x *harness.X) *robustRun {
 	res, recs := x.JobOnce(harness.Job{Name: "mpit_robust", Ranks: 1, Program: x.Fixture("mpit_robust")})
-	r := &robustRun{res: res, rcs: map[string]string{}, exits: decode[robustExit](recs, "exit"), attempts: decode[robustCase](recs, "attempt")}
-	for _, c := range decode[robustCase](recs, "case") {
+	r := &robustRun{res: res, rcs: map[string]string{}, exits: harness.Decode[robustExit](recs, "exit"), attempts: harness.Decode[robustCase](recs, "attempt")}
+	for _, c := range harness.Decode[robustCase](recs, "case") {
 		r.rcs[fmt.Sprintf("%s/%d", c.Case, c.Arg)] = c.RC
 	}
 	return r

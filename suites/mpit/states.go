@@ -272,12 +272,12 @@ func statesJob(x *harness.X) *stRun {
 	r := &stRun{vars: map[int]stVar{}}
 	last := map[int]stTry{}
 	for _, recs := range rs.Records {
-		for _, v := range decode[stVar](recs, "var") {
+		for _, v := range harness.Decode[stVar](recs, "var") {
 			r.vars[v.Index] = v
 		}
-		r.cells = append(r.cells, decode[stCellRec](recs, "cell")...)
+		r.cells = append(r.cells, harness.Decode[stCellRec](recs, "cell")...)
 		r.setupFailed += len(recs.Kind("setup", -1))
-		for _, t := range decode[stTry](recs, "try") {
+		for _, t := range harness.Decode[stTry](recs, "try") {
 			last[t.Item] = t
 		}
 	}
@@ -420,7 +420,7 @@ func judgeInit6a(x *harness.X) harness.Verdict {
 	var rc string
 	if recs != nil {
 		tried = len(recs.Kind("epoch_try", -1)) > 0
-		for _, e := range decode[struct {
+		for _, e := range harness.Decode[struct {
 			RC string `json:"rc"`
 		}](recs, "epoch") {
 			rc = e.RC

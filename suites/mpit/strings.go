@@ -112,13 +112,13 @@ func strRecs(x *harness.X, kinds []string) (*walkRecs, []strSum, []strFail) {
 	w := walk(x)
 	in := set(kinds...)
 	var sums []strSum
-	for _, s := range decode[strSum](w.recs, "strsum") {
+	for _, s := range harness.Decode[strSum](w.recs, "strsum") {
 		if in[s.Object] && s.Strings > 0 {
 			sums = append(sums, s)
 		}
 	}
 	var fails []strFail
-	for _, f := range decode[strFail](w.recs, "strfail") {
+	for _, f := range harness.Decode[strFail](w.recs, "strfail") {
 		if in[f.Object] {
 			fails = append(fails, f)
 		}

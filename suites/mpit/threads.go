@@ -56,7 +56,7 @@ func judgeCvar16(x *harness.X) harness.Verdict {
 	if recs == nil {
 		x.Errorf(res.Evidence(), "%v", err)
 	}
-	cs := decode[struct {
+	cs := harness.Decode[struct {
 		N int `json:"n"`
 	}](recs, "constants")
 	if len(cs) == 0 {
@@ -66,7 +66,7 @@ func judgeCvar16(x *harness.X) harness.Verdict {
 		x.Unsupported("not measurable here: no control variable of scope MPI_T_SCOPE_CONSTANT answered a read")
 	}
 	var bad, other []string
-	for _, u := range decode[unstableRec](recs, "unstable") {
+	for _, u := range harness.Decode[unstableRec](recs, "unstable") {
 		if u.Constant == 1 {
 			bad = append(bad, fmt.Sprintf("%s (%d)", u.Name, u.Index))
 		} else {
@@ -150,7 +150,7 @@ func runThreads(x *harness.X) harness.Verdict {
 		}
 		x.Failf(res.Evidence(), "MPI_T from 4 threads: %s", res.Problem())
 	}
-	lv := decode[levelsRec](recs, "levels")
+	lv := harness.Decode[levelsRec](recs, "levels")
 	if len(lv) != 1 {
 		if !res.OK() {
 			x.Failf(res.Evidence(), "MPI_T from 4 threads: %s", res.Problem())
@@ -165,7 +165,7 @@ func runThreads(x *harness.X) harness.Verdict {
 	if !res.OK() {
 		p.add("MPI_T from 4 threads: %s", res.Problem())
 	}
-	ths := decode[threadRec](recs, "thread")
+	ths := harness.Decode[threadRec](recs, "thread")
 	if len(ths) != 4 && res.OK() {
 		p.add("%d of 4 threads reported", len(ths))
 	}
@@ -194,7 +194,7 @@ func judgeCvarX2(x *harness.X) harness.Verdict {
 		x.Errorf(res.Evidence(), "%v", err)
 	}
 	var bad, readonly []string
-	for _, u := range decode[unstableRec](recs, "unstable") {
+	for _, u := range harness.Decode[unstableRec](recs, "unstable") {
 		switch {
 		case u.ReadOnly == 1: // "read-only, cannot be written, but can change"
 			readonly = append(readonly, fmt.Sprintf("%s (%d)", u.Name, u.Index))

@@ -101,7 +101,7 @@ type sourceRec struct {
 func walk(x *harness.X) *walkRecs {
 	_, recs := x.JobOnce(harness.Job{Name: "mpit_walk", Ranks: 1, Program: x.Fixture("mpit_walk")})
 	w := &walkRecs{recs: recs}
-	sums := decode[walkSummary](recs, "summary")
+	sums := harness.Decode[walkSummary](recs, "summary")
 	if len(sums) != 1 {
 		panic(harness.Verdict{Status: harness.Error, Reason: "mpit_walk wrote no summary (it stopped early)"})
 	}
@@ -109,11 +109,11 @@ func walk(x *harness.X) *walkRecs {
 	if w.summary.InitRC != 0 {
 		panic(harness.Verdict{Status: harness.Error, Reason: "MPI_T_init_thread failed in mpit_walk"})
 	}
-	w.cvars = decode[cvarRec](recs, "cvar")
-	w.pvars = decode[pvarRec](recs, "pvar")
-	w.categories = decode[categoryRec](recs, "category")
-	w.enums = decode[enumRec](recs, "enum")
-	w.events = decode[eventRec](recs, "event")
-	w.sources = decode[sourceRec](recs, "source")
+	w.cvars = harness.Decode[cvarRec](recs, "cvar")
+	w.pvars = harness.Decode[pvarRec](recs, "pvar")
+	w.categories = harness.Decode[categoryRec](recs, "category")
+	w.enums = harness.Decode[enumRec](recs, "enum")
+	w.events = harness.Decode[eventRec](recs, "event")
+	w.sources = harness.Decode[sourceRec](recs, "source")
 	return w
 }

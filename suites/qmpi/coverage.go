@@ -257,11 +257,11 @@ func analyseCoverage(x *harness.X) *coverFound {
 			x.Errorf(c.ev, "the coverage application did not finish on rank %d (last section: %s)", rank, lastSection(recs, rank))
 		}
 		hits := map[string]coverCount{}
-		for _, h := range decodeRank[coverCount](x, recs, "hit", rank) {
+		for _, h := range harness.DecodeRank[coverCount](recs, "hit", rank) {
 			hits[h.Fn] = h
 		}
 		calls := map[string]coverCount{}
-		for _, cc := range decodeRank[coverCount](x, recs, "called", rank) {
+		for _, cc := range harness.DecodeRank[coverCount](recs, "called", rank) {
 			calls[cc.Fn] = cc
 			if rank == 0 {
 				c.called = append(c.called, cc.Fn)
@@ -301,13 +301,13 @@ func analyseCoverage(x *harness.X) *coverFound {
 			}
 		}
 		if rank == 0 {
-			for _, n := range decodeRank[coverCount](x, recs, "nested", rank) {
+			for _, n := range harness.DecodeRank[coverCount](recs, "nested", rank) {
 				if calls[n.Fn].InCallbacks == 0 {
 					internal = append(internal, fmt.Sprintf("%s→%s×%d", n.Outer, n.Fn, n.N))
 				}
 			}
 		}
-		for _, p := range decodeRank[coverPcontrol](x, recs, "pcontrol", rank) {
+		for _, p := range harness.DecodeRank[coverPcontrol](recs, "pcontrol", rank) {
 			if calls["MPI_Pcontrol"].N > 0 && hits["MPI_Pcontrol"].N > 0 {
 				c.pread++
 			}
@@ -380,19 +380,6 @@ func judgeCoverage(what string) func(x *harness.X) harness.Verdict {
 		// be macros, which count as no miss when not intercepted.
 		return harness.Passed(len(mine), len(mine)-exempt, "routines called", "%s%s", figure, c.notes)
 	}
-}
-
-// decodeRank decodes the records of one kind written by one rank.
-func decodeRank[T any](x *harness.X, recs *harness.Records, kind string, rank int) []T {
-	var out []T
-	for _, r := range recs.Kind(kind, rank) {
-		var v T
-		if err := r.Decode(&v); err != nil {
-			x.Errorf("", "%v", err)
-		}
-		out = append(out, v)
-	}
-	return out
 }
 
 // lastSection is the last application section a rank started.

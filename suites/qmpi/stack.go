@@ -65,7 +65,7 @@ func runTwoInstances(x *harness.X) ([]sendRank, string) {
 	out := make([]sendRank, 2)
 	for rank := range out {
 		out[rank].rank = rank
-		out[rank].inits = decodeRank[initRec](x, recs, "init", rank)
+		out[rank].inits = harness.DecodeRank[initRec](recs, "init", rank)
 		for _, r := range recs.All {
 			if r.Rank != rank || (r.Kind != "pre" && r.Kind != "post") {
 				continue
