@@ -249,12 +249,12 @@ func probeQMPI(st *implState) string {
 		RankEnv: map[string]string{"LD_PRELOAD": st.qmpiCount}}
 	job, recs, problem := runJob(j, 1)
 	if problem != "" {
-		return "the QMPI probe (2 instances) failed: " + firstLine(problem)
+		return "the QMPI probe (2 instances) failed: " + harness.FirstLine(problem)
 	}
 	defer job.Cleanup()
 	regs, _ := harness.DecodeKind[rcRecord](recs, "qmpi_register")
 	if len(regs) == 0 {
-		return "the preloaded QMPI tool did not run its constructor (not loaded?): " + firstLine(job.Stderr)
+		return "the preloaded QMPI tool did not run its constructor (not loaded?): " + harness.FirstLine(job.Stderr)
 	}
 	for _, r := range regs {
 		if r.RC != 0 {
@@ -303,7 +303,7 @@ func probePMPI(st *implState) string {
 		Args: []string{"count", "Comm_rank,Barrier", "10", "20"}, RankEnv: map[string]string{"LD_PRELOAD": st.pmpiCount}}
 	job, recs, problem := runJob(j, 1)
 	if problem != "" {
-		return "the PMPI probe failed: " + firstLine(problem)
+		return "the PMPI probe failed: " + harness.FirstLine(problem)
 	}
 	defer job.Cleanup()
 	type callsRecord struct {
@@ -328,19 +328,11 @@ func probePMPI(st *implState) string {
 // buildError is the first line of a build error without the fixture
 // cache's folders: "build x exited with status 1: bench/tool.c:39:22: error: ...".
 func buildError(s string) string {
-	s = firstLine(s)
+	s = harness.FirstLine(s)
 	if i := strings.Index(s, ": /"); i >= 0 {
 		if j := strings.Index(s[i:], "/src/"); j >= 0 {
 			s = s[:i+2] + s[i+j+len("/src/"):]
 		}
-	}
-	return s
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
 	}
 	return s
 }

@@ -439,11 +439,11 @@ func perfStatus() string {
 	text := strings.TrimSpace(string(out))
 	switch {
 	case err != nil:
-		return "perf stat -e instructions:u failed: " + firstLine(text)
+		return "perf stat -e instructions:u failed: " + harness.FirstLine(text)
 	case strings.Contains(text, "<not supported>"), strings.Contains(text, "<not counted>"):
 		return "perf stat -e instructions:u: <not supported> (no hardware counters here)"
 	}
-	return "perf stat -e instructions:u works (" + firstLine(text) + ")"
+	return "perf stat -e instructions:u works (" + harness.FirstLine(text) + ")"
 }
 
 func loadAverage() string {
