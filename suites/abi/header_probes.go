@@ -138,7 +138,7 @@ func judgeHandleTypes(x *harness.X) harness.Verdict {
 		defer os.RemoveAll(overlay)
 	}
 	args := headerArgs(x, x.Impl, overlay)
-	var p problems
+	var p harness.Problems
 	// What must compile: each handle is the pointer to its struct, compares
 	// for equality, converts to void *.
 	var ok strings.Builder
@@ -151,9 +151,9 @@ func judgeHandleTypes(x *harness.X) harness.Verdict {
 	errs, out := compileProbe(x, ok.String(), args...)
 	for _, n := range sortedInts(errs) {
 		if t, found := okLine[n]; found {
-			p.addf("%s is not a pointer to struct %s: %s", t, handleTag(t), errs[n][0])
+			p.Add("", "%s is not a pointer to struct %s: %s", t, handleTag(t), errs[n][0])
 		} else {
-			p.addf("the header does not compile: %s", errs[n][0])
+			p.Add("", "the header does not compile: %s", errs[n][0])
 		}
 	}
 	// What must not compile: each probe on a line of its own.
@@ -178,11 +178,12 @@ func judgeHandleTypes(x *harness.X) harness.Verdict {
 	if len(errs) == 0 {
 		for _, n := range sortedKeysInt(badLine) {
 			if len(berrs[n]) == 0 {
-				p.addf("%s", badLine[n])
+				p.Add("", "%s", badLine[n])
 			}
 		}
 	}
-	p.fail(x, x.Impl.ID+"'s ABI header handle types", "gcc "+strings.Join(args, " ")+"\n"+shorten(out, 2000)+"\n"+shorten(bout, 2000))
+	p.Also("gcc " + strings.Join(args, " ") + "\n" + shorten(out, 2000) + "\n" + shorten(bout, 2000))
+	p.FailAbout(x, x.Impl.ID+"'s ABI header handle types")
 	// Each probe could have compiled where it must not, or not where it must.
 	return harness.Exposed(len(okLine)+len(badLine), "compile probes", "the %d handle types are pointers to their incomplete structs struct MPI_ABI_<Kind>: %d probes (sizeof of the struct, a handle of one kind where another is wanted) are compile errors",
 		len(handleTypes), len(badLine))
@@ -342,17 +343,18 @@ func judgePrototypes(x *harness.X) harness.Verdict {
 		add("the standard (MPI-5.0 Annex "+section+")", n, decl)
 	})
 	errs, out := compileProbe(x, src.String(), headerArgs(x, x.Impl, overlay)...)
-	var p problems
+	var p harness.Problems
 	for _, n := range sortedInts(errs) {
 		o, ok := lines[n]
 		if !ok {
-			p.addf("the header does not compile: %s", errs[n][0])
+			p.Add("", "the header does not compile: %s", errs[n][0])
 			continue
 		}
 		ours := mine[o.name]
-		p.addf("%s: %s's header declares %s; %s: %s", o.name, x.Impl.ID, strings.TrimSuffix(ours, ";"), o.who, strings.TrimSuffix(strings.TrimPrefix(o.decl, "extern "), ";"))
+		p.Add("", "%s: %s's header declares %s; %s: %s", o.name, x.Impl.ID, strings.TrimSuffix(ours, ";"), o.who, strings.TrimSuffix(strings.TrimPrefix(o.decl, "extern "), ";"))
 	}
-	p.fail(x, x.Impl.ID+"'s ABI header prototypes", "gcc "+strings.Join(headerArgs(x, x.Impl, overlay), " ")+"\n"+shorten(out, 4000))
+	p.Also("gcc " + strings.Join(headerArgs(x, x.Impl, overlay), " ") + "\n" + shorten(out, 4000))
+	p.FailAbout(x, x.Impl.ID+"'s ABI header prototypes")
 	if len(others) == 0 && nstd == 0 {
 		x.Unsupported("not measurable here: no other ABI header and no standard binding to compare with")
 	}

@@ -109,24 +109,6 @@ func shorten(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// problems collects what broke a rule, for a verdict's reason and evidence.
-type problems []string
-
-func (p *problems) addf(format string, args ...any) { *p = append(*p, fmt.Sprintf(format, args...)) }
-
-// fail ends the rule's judgement with Fail when there are problems: the reason names the
-// first (and how many more), the evidence lists them all, then extra.
-func (p problems) fail(x *harness.X, what string, extra string) {
-	if len(p) == 0 {
-		return
-	}
-	reason := fmt.Sprintf("%s: %s", what, p[0])
-	if len(p) > 1 {
-		reason += fmt.Sprintf(" (and %d more)", len(p)-1)
-	}
-	x.Failf(strings.Join(p, "\n")+"\n\n"+extra, "%s", reason)
-}
-
 // writeReport writes a Markdown report into $MPITS_REPORT_DIR, if set.
 func writeReport(name, text string) {
 	dir := harness.Setting("MPITS_REPORT_DIR").String()

@@ -83,7 +83,7 @@ func judgeSameAcrossRanks(x *harness.X) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(ev, ""), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(ev, ""), "%s", harness.FirstAndMore(bad))
 	}
 	if compared == 0 {
 		x.Unsupported("not measurable here: no event type answered MPI_T_event_get_info on two ranks (%d names)", len(names))

@@ -63,12 +63,12 @@ var deliverCheck = harness.Define(harness.Check{
 	},
 })
 
-// deliverProblems judges every phase of every selected profile of the
-// delivery job and sorts what it finds by rule.
+// deliverProblems is what judging the phases of the delivery job finds,
+// sorted by rule: each kind of problem goes where its field points (the
+// three point to one Problems for a judgement that takes them all).
 type deliverProblems struct {
-	count, user, elems []string
+	count, user, elems *harness.Problems
 	judged             []string // "action xK" of phases judged
-	evidence           []string
 	// What was judged: the callback counts compared (one per event type of
 	// a phase on an observing rank), the callbacks whose user_data was
 	// checked, the pinned elements compared, and of those the ones whose
@@ -76,18 +76,6 @@ type deliverProblems struct {
 	// buffer: an element the library never wrote reads 0, so only the
 	// others could have shown a wrong value.
 	counts, callbacks, pinned, pinnedNonzero int
-}
-
-// add adds q's problems and counts to p.
-func (p *deliverProblems) add(q deliverProblems) {
-	p.count = append(p.count, q.count...)
-	p.user = append(p.user, q.user...)
-	p.elems = append(p.elems, q.elems...)
-	p.evidence = append(p.evidence, q.evidence...)
-	p.counts += q.counts
-	p.callbacks += q.callbacks
-	p.pinned += q.pinned
-	p.pinnedNonzero += q.pinnedNonzero
 }
 
 func deliverRecs(x *harness.X) (*eventsRun, deliverProblems) {
@@ -99,14 +87,12 @@ func deliverRecs(x *harness.X) (*eventsRun, deliverProblems) {
 	cbs := harness.DecodeRanked[cbRec](d.Recs, "cb")
 	facts := harness.DecodeRanked[factRec](d.Recs, "fact")
 	phases := harness.DecodeRanked[phaseRec](d.Recs, "phase")
-	var all deliverProblems
+	all := deliverProblems{count: &harness.Problems{}, user: &harness.Problems{}, elems: &harness.Problems{}}
 	for _, pr := range r.Profiles {
 		for _, ph := range pr.Phases {
-			n, p := phaseProblems(ph, "deliver", phases, cbs, facts, d)
-			if n > 0 {
+			if phaseProblems(ph, "deliver", phases, cbs, facts, d, &all) > 0 {
 				all.judged = append(all.judged, fmt.Sprintf("%s x%d", ph.Action, ph.K))
 			}
-			all.add(p)
 		}
 	}
 	return r, all
@@ -120,10 +106,7 @@ func deliverJudge(kind string) func(x *harness.X) harness.Verdict {
 		if errs := d.errors(); len(errs) > 0 && kind == "count" {
 			x.Failf(jsonOf(errs), "rank %d: %s failed with %d", errs[0].Rank, errs[0].What, errs[0].RC)
 		}
-		bad := map[string][]string{"count": p.count, "user": p.user, "elems": p.elems}[kind]
-		if len(bad) > 0 {
-			x.Failf(strings.Join(p.evidence, "\n"), "%s", firstAndMore(bad))
-		}
+		map[string]*harness.Problems{"count": p.count, "user": p.user, "elems": p.elems}[kind].FailOn(x)
 		if len(p.judged) == 0 {
 			if d.Problem != "" {
 				x.Unsupported("not measurable here: the delivery job ended before any phase completed: %s", d.Problem)
@@ -172,27 +155,24 @@ func profileIDs(ps []profile) string {
 // checkPhase fails x on any problem of one phase (for the bound-handle
 // judgement of EVENTS-HANDLE-001); it returns how many ranks it judged.
 func checkPhase(x *harness.X, ph phase, sub string, phases []phaseRec, cbs []cbRec, facts []factRec, j *jobOut) int {
-	n, p := phaseProblems(ph, sub, phases, cbs, facts, j)
-	bad := append(append(append([]string{}, p.count...), p.user...), p.elems...)
-	if len(bad) > 0 {
-		x.Failf(strings.Join(p.evidence, "\n"), "%s", firstAndMore(bad))
-	}
+	var bad harness.Problems
+	n := phaseProblems(ph, sub, phases, cbs, facts, j, &deliverProblems{count: &bad, user: &bad, elems: &bad})
+	bad.FailOn(x)
 	return n
 }
 
 // phaseProblems compares the callbacks of one phase's sub with its facts on
-// every observing rank, recording every problem; it returns how many ranks
-// it judged (0: the phase was not reached, which a crash explains).
-func phaseProblems(ph phase, sub string, phases []phaseRec, cbs []cbRec, facts []factRec, j *jobOut) (int, deliverProblems) {
-	var out deliverProblems
+// every observing rank, recording every problem and what it judged in out;
+// it returns how many ranks it judged (0: the phase was not reached, which
+// a crash explains).
+func phaseProblems(ph phase, sub string, phases []phaseRec, cbs []cbRec, facts []factRec, j *jobOut, out *deliverProblems) int {
 	judged := 0
 	for _, p := range phases {
 		if p.Action != ph.Action || strings.Join(p.Events, ",") != strings.Join(ph.events(), ",") || p.Mode != "deliver" {
 			continue
 		}
 		if !p.Present {
-			out.count = append(out.count, fmt.Sprintf("rank %d: an event of %s is missing although the profile was selected by these names", p.Rank, ph.Action))
-			out.evidence = append(out.evidence, jsonOf([]phaseRec{p}))
+			out.count.Add(jsonOf([]phaseRec{p}), "rank %d: an event of %s is missing although the profile was selected by these names", p.Rank, ph.Action)
 		}
 		if !p.Observer {
 			continue
@@ -220,12 +200,10 @@ func phaseProblems(ph phase, sub string, phases []phaseRec, cbs []cbRec, facts [
 			out.callbacks += len(got)
 			for i, c := range got {
 				if !c.UserOK {
-					out.user = append(out.user, fmt.Sprintf("rank %d: callback %d of %s got a user_data that is not the pointer given at registration", p.Rank, i, et.Name))
-					out.evidence = append(out.evidence, jsonOf([]cbRec{c}))
+					out.user.Add(jsonOf([]cbRec{c}), "rank %d: callback %d of %s got a user_data that is not the pointer given at registration", p.Rank, i, et.Name)
 				}
 				if i < len(fs) {
-					bad, compared, nonzero := compareElements(p.Rank, et, i, c, fs[i], cbs, &out.evidence)
-					out.elems = append(out.elems, bad...)
+					compared, nonzero := compareElements(p.Rank, et, i, c, fs[i], cbs, out.elems)
 					out.pinned += compared
 					out.pinnedNonzero += nonzero
 				}
@@ -234,33 +212,31 @@ func phaseProblems(ph phase, sub string, phases []phaseRec, cbs []cbRec, facts [
 				if j.Problem != "" && len(got) < ph.K {
 					continue // cut short by the crash (CB-X1)
 				}
-				out.count = append(out.count, fmt.Sprintf("rank %d: %d x %s raised %s %d times, not %d", p.Rank, ph.K, ph.Action, et.Name, len(got), ph.K))
-				out.evidence = append(out.evidence, ev)
+				out.count.Add(ev, "rank %d: %d x %s raised %s %d times, not %d", p.Rank, ph.K, ph.Action, et.Name, len(got), ph.K)
 			}
 			out.counts++
 		}
 		judged++
 	}
-	return judged, out
+	return judged
 }
 
-// compareElements checks callback n's elements against action n's facts;
-// it returns the problems, how many pinned elements it compared and how
-// many of those were expected to be other than 0 (the fixture reads each
-// element into a zeroed buffer: one the library never wrote reads 0).
-func compareElements(rank int, et eventTruth, n int, c cbRec, f factRec, all []cbRec, evidence *[]string) (bad []string, compared, nonzero int) {
+// compareElements checks callback n's elements against action n's facts,
+// noting each problem in bad; it returns how many pinned elements it
+// compared and how many of those were expected to be other than 0 (the
+// fixture reads each element into a zeroed buffer: one the library never
+// wrote reads 0).
+func compareElements(rank int, et eventTruth, n int, c cbRec, f factRec, all []cbRec, bad *harness.Problems) (compared, nonzero int) {
 	for e, name := range et.Elems {
 		if name == "" {
 			continue
 		}
 		if e >= len(c.Elems) {
-			bad = append(bad, fmt.Sprintf("rank %d: %s has %d elements, the profile expects element %d (%s)", rank, et.Name, len(c.Elems), e, name))
-			*evidence = append(*evidence, jsonOf([]cbRec{c}))
+			bad.Add(jsonOf([]cbRec{c}), "rank %d: %s has %d elements, the profile expects element %d (%s)", rank, et.Name, len(c.Elems), e, name)
 			continue
 		}
 		if c.ReadRCs[e] != 0 {
-			bad = append(bad, fmt.Sprintf("rank %d: MPI_T_event_read(%s, element %d) returned %d in the callback", rank, et.Name, e, c.ReadRCs[e]))
-			*evidence = append(*evidence, jsonOf([]cbRec{c}))
+			bad.Add(jsonOf([]cbRec{c}), "rank %d: MPI_T_event_read(%s, element %d) returned %d in the callback", rank, et.Name, e, c.ReadRCs[e])
 			continue
 		}
 		want, src := expectedValue(name, f, rank, all)
@@ -270,11 +246,11 @@ func compareElements(rank int, et eventTruth, n int, c cbRec, f factRec, all []c
 			nonzero++
 		}
 		if want != got {
-			bad = append(bad, fmt.Sprintf("rank %d: element %d of %s in callback %d is 0x%x, but %s is 0x%x", rank, e, et.Name, n, got, src, want))
-			*evidence = append(*evidence, fmt.Sprintf("callback:\n%sfacts of action %d: %v", jsonOf([]cbRec{c}), n, f.Facts))
+			bad.Add(fmt.Sprintf("callback:\n%sfacts of action %d: %v", jsonOf([]cbRec{c}), n, f.Facts),
+				"rank %d: element %d of %s in callback %d is 0x%x, but %s is 0x%x", rank, e, et.Name, n, got, src, want)
 		}
 	}
-	return bad, compared, nonzero
+	return compared, nonzero
 }
 
 func expectedValue(name string, f factRec, rank int, all []cbRec) (uint64, string) {
@@ -366,7 +342,7 @@ func judgePreInit(x *harness.X) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(ev, "")+jsonOf(cbs), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(ev, "")+jsonOf(cbs), "%s", harness.FirstAndMore(bad))
 	}
 	if len(judged) == 0 {
 		pre := harness.DecodeRanked[preinitRec](d.Recs, "preinit")

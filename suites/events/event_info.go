@@ -81,7 +81,7 @@ func judgeEvt1(x *harness.X) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(jsonOf(evs), "%s", firstAndMore(bad))
+		x.Failf(jsonOf(evs), "%s", harness.FirstAndMore(bad))
 	}
 	return harness.Exposed(len(evs), "MPI_T_event_get_info calls", "MPI_T_event_get_info succeeds for all %d event types", len(evs))
 }
@@ -103,7 +103,7 @@ func judgeEvt3(x *harness.X) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(jsonOf(evs), "%s", firstAndMore(bad))
+		x.Failf(jsonOf(evs), "%s", harness.FirstAndMore(bad))
 	}
 	if n == 0 {
 		x.Unsupported("not measurable here: MPI_T_event_get_info gave no event type's name")

@@ -139,7 +139,7 @@ func judgeHandleDelivery(x *harness.X) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(ev, "\n"), "%s", harness.FirstAndMore(bad))
 	}
 	return harness.Exposed(n, "instances (each counted at both handles)", "both handles got all %d before the free; the freed one got nothing more while the other got all %d", r.Profiles[0].Probe.K, r.Profiles[0].Probe.K)
 }
@@ -159,7 +159,7 @@ func judgeHandleFreeRC(x *harness.X) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(jsonOf(frees), "%s", firstAndMore(bad))
+		x.Failf(jsonOf(frees), "%s", harness.FirstAndMore(bad))
 	}
 	if len(frees) == 0 {
 		x.Unsupported("not measurable here: the probe job freed no handle")
@@ -182,7 +182,7 @@ func judgeFreeCallback(x *harness.X) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(ev, "\n"), "%s", harness.FirstAndMore(bad))
 	}
 	return harness.Exposed(len(views), "handle frees (one per observing rank)", "on %d rank(s) the free callback ran once with the freed handle and its user_data", len(views))
 }
@@ -299,7 +299,7 @@ func infoJudge(which string) func(x *harness.X) harness.Verdict {
 			}
 		}
 		if len(bad) > 0 {
-			x.Failf(jsonOf(infos), "%s", firstAndMore(bad))
+			x.Failf(jsonOf(infos), "%s", harness.FirstAndMore(bad))
 		}
 		return harness.Exposed(len(infos), "info round trips", "%d round trips: %s_set_info succeeds and _get_info returns a new info object", len(infos), name)
 	}
@@ -321,7 +321,7 @@ func judgeHintKept(x *harness.X) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(jsonOf(infos), "%s", firstAndMore(bad))
+		x.Failf(jsonOf(infos), "%s", harness.FirstAndMore(bad))
 	}
 	if back == 0 {
 		x.Unsupported("not measurable here: no get_info returned the hint set (ignored hints, or no info object: EH-7, EH-7a)")
@@ -373,7 +373,7 @@ func judgeSelfFree(x *harness.X) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(ev, "\n"), "%s", harness.FirstAndMore(bad))
 	}
 	return harness.Exposed(n, "frees of a handle inside its own callback", "on %d rank(s) a callback freed its own handle (MPI_SUCCESS) and the later %d instances did not reach it", n, r.Profiles[0].Probe.K-1)
 }
@@ -394,7 +394,7 @@ func judgeFreeSafety(x *harness.X) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(jsonOf(fs), "%s", firstAndMore(bad))
+		x.Failf(jsonOf(fs), "%s", harness.FirstAndMore(bad))
 	}
 	if len(fs) == 0 {
 		x.Unsupported("not measurable here: no free callback ran")

@@ -219,7 +219,7 @@ func insideJudge(kind string) func(x *harness.X) harness.Verdict {
 			}
 		}
 		if len(bad) > 0 {
-			x.Failf(jsonOf(ev), "%s", firstAndMore(bad))
+			x.Failf(jsonOf(ev), "%s", harness.FirstAndMore(bad))
 		}
 		if n == 0 {
 			x.Unsupported("not measurable here: no callback ran")
@@ -294,7 +294,7 @@ func judgeCB17(x *harness.X) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(ev, ""), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(ev, ""), "%s", harness.FirstAndMore(bad))
 	}
 	if nts == 0 && npv == 0 {
 		x.Unsupported("not measurable here: no callback called MPI_T_source_get_timestamp or a pvar call (%s)", pvarChoice(r))

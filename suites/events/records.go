@@ -264,11 +264,3 @@ func bySub(cbs []cbRec) map[string][]cbRec {
 	}
 	return out
 }
-
-// firstAndMore names the first problem and how many more there are.
-func firstAndMore(list []string) string {
-	if len(list) == 1 {
-		return list[0]
-	}
-	return fmt.Sprintf("%s (and %d more)", list[0], len(list)-1)
-}

@@ -185,7 +185,7 @@ func safetyJudge(kind string) func(x *harness.X) harness.Verdict {
 			}
 		}
 		if len(bad) > 0 {
-			x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
+			x.Failf(strings.Join(ev, "\n"), "%s", harness.FirstAndMore(bad))
 		}
 		pr := r.Profiles[0]
 		what := map[string]string{"all": "the lowest valid level's callback ran for every instance", "replace": "the replacing callback ran, not the replaced one", "null": "with the level removed, the next level's callback ran", "drop": "no callback below the required level ran", "count": fmt.Sprintf("%d dropped instances counted to the dropped handler", pr.Probe.K), "before": "the dropped handler ran before the callback of the next instance", "replaced": "only the replacing dropped handler was told of the dropped instances", "dnull": fmt.Sprintf("%d instances dropped while the handler was NULL were reported to no handler, then or after a new one was set", pr.Probe.K)}[kind]
@@ -259,7 +259,7 @@ func judgeAsyncCount(x *harness.X) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(ev, "\n"), "%s", harness.FirstAndMore(bad))
 	}
 	return harness.Exposed(n, "instances", "raised at %s: the ASYNC_SIGNAL_SAFE callback got all %d instances", levelName(r.Profiles[0].Context), r.Profiles[0].Probe.K)
 }
@@ -278,7 +278,7 @@ func judgeAsyncSafety(x *harness.X) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(ev, "\n"), "%s", harness.FirstAndMore(bad))
 	}
 	if n == 0 {
 		x.Unsupported("not measurable here: the callback registered only at %s never ran (CB-7)", levelName(levelAsyncSignalSafe))

@@ -87,7 +87,7 @@ func seedJudge(kind string) func(x *harness.X) harness.Verdict {
 			}
 		}
 		if len(bad) > 0 {
-			x.Failf(jsonOf(ev), "%s", firstAndMore(bad))
+			x.Failf(jsonOf(ev), "%s", harness.FirstAndMore(bad))
 		}
 		if kind == "dropped" {
 			if dropped == 0 {

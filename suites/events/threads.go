@@ -121,7 +121,7 @@ func runThreads(x *harness.X, kind string) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(ev, "\n"), "%s", harness.FirstAndMore(bad))
 	}
 	if len(tids) == 0 {
 		x.Unsupported("not measurable here: no callback ran in the threads job")

@@ -217,7 +217,7 @@ func judgeSameAcrossRanks(kind string) func(x *harness.X) harness.Verdict {
 			x.Unsupported("not measurable here: no %s of the same name on both ranks", kindWord[kind])
 		}
 		sort.Strings(bad)
-		failOn(x, bad, "")
+		x.FailOn(bad, "")
 		// only a name both ranks have can be compared
 		return harness.Passed(len(byRank[0]), both, kindWords(kind)+" of rank 0", "%d of the same name (%s) on both ranks have the same metadata (of %d on rank 0)", both, kindWord[kind], len(byRank[0]))
 	}
@@ -272,7 +272,7 @@ func judgeIndicesStay(kind string) func(x *harness.X) harness.Verdict {
 			x.Unsupported("not measurable here: no %s answered get_info", kindWord[kind])
 		}
 		sort.Strings(bad)
-		failOn(x, bad, "")
+		x.FailOn(bad, "")
 		reason := fmt.Sprintf("%s counts never fell and no index changed its %s over the three walks on both ranks (%d indices compared from one walk to the next)", kindWord[kind], kindWord[kind], compared)
 		if len(inactive) > 0 {
 			reason += fmt.Sprintf("; %d indices that answered get_info in one walk refused it in a later one (inactive, see CVAR-1): %s", len(inactive), examples(inactive))
@@ -334,7 +334,7 @@ func judgeSameOverTime(kind string) func(x *harness.X) harness.Verdict {
 			x.Unsupported("not measurable here: no %s answered get_info twice", kindWord[kind])
 		}
 		sort.Strings(bad)
-		failOn(x, bad, "")
+		x.FailOn(bad, "")
 		return harness.Passed(n, compared, "repeated get_info answers", "%d repeated get_info answers, each the same as the first (%d of them about the object the first named)", n, compared)
 	}
 }
@@ -369,7 +369,7 @@ func judgeCat7(x *harness.X) harness.Verdict {
 	if over == 0 {
 		x.Unsupported("not measurable here: no category has members")
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	// the arrays are filled with a sentinel first: each query could show
 	return harness.Exposed(over+under, "member queries", "%d member queries with len above the count and %d below it (both ranks) wrote what §15.3.9.2 says", over, under)
 }
@@ -428,6 +428,6 @@ func judgeCat9(x *harness.X) harness.Verdict {
 		x.Unsupported("not measurable here: the update number changed between every two walks")
 	}
 	sort.Strings(bad)
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	return harness.Exposed(cats, "categories compared across walks", "categories were the same across %d pairs of walks with the same update number (%d categories compared)", compared, cats)
 }

@@ -83,7 +83,7 @@ func judgeInit12(x *harness.X) harness.Verdict {
 	if len(totals) > 0 {
 		bad = append([]string{"datatype handles from before MPI_Init that are not the predefined handle get_info returns after it: " + strings.Join(totals, ", ")}, bad...)
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	if compared == 0 {
 		x.Unsupported("not measurable here: no variable answered get_info before MPI_Init with a Table 19 datatype (%d answered with another type)", other)
 	}
@@ -191,7 +191,7 @@ func judgeCvar17(x *harness.X) harness.Verdict {
 			moved = append(moved, fmt.Sprintf("%s (rank 1 read %s, then %s; rank 0 wrote %s)", r.Name, r.Before, r.After, w.Written))
 		}
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	note := ""
 	if len(moved) > 0 {
 		note = "; not judged, rank 1's value moved by itself, not to the value written: " + strings.Join(moved, ", ")

@@ -72,7 +72,7 @@ func judgeBinding(mode string) func(x *harness.X) harness.Verdict {
 			}
 			bad = append(bad, fmt.Sprintf("the process died (%s) %s", res.Problem(), where))
 		}
-		failOn(x, bad, res.Evidence())
+		x.FailOn(bad, res.Evidence())
 		if len(got) == 0 {
 			if mode == "bound" {
 				x.Unsupported("not measurable here: no variable is bound to a kind of object this program makes (%d of other kinds)", len(recs.Kind("unmade", 0)))

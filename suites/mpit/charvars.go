@@ -55,7 +55,7 @@ func judgeMeta7(x *harness.X) harness.Verdict {
 			longest, count = c.NUL, c.Count
 		}
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	// an empty value (its NUL first) fits any count of one or more: only
 	// a value with characters could have outgrown the count
 	nonEmpty := 0
@@ -84,7 +84,7 @@ func judgeMeta8(x *harness.X) harness.Verdict {
 			bad = append(bad, fmt.Sprintf("%s (%d): MPI_T_cvar_read wrote no NUL in the %d bytes of its count (%s)", c.Name, c.Index, c.Count, where))
 		}
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	// the buffer is filled with 0xA5 first: a NUL the library did not
 	// write shows
 	return harness.Exposed(len(cv), "MPI_CHAR control variables", "%d MPI_CHAR control variables read: each array NUL-terminated within its count", len(cv))

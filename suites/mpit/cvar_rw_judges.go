@@ -108,7 +108,7 @@ func judgeCvar10(x *harness.X) harness.Verdict {
 			bad = append(bad, fmt.Sprintf("MPI_T_cvar_read(%s) wrote past the %d elements of %s its handle counts", r.Name, r.Count, r.Datatype))
 		}
 	}
-	failOn(x, bad, o.ev)
+	x.FailOn(bad, o.ev)
 	o.needReads(x)
 	// each variable read got a handle (which could have been refused) and
 	// a read into canaries after the count
@@ -125,7 +125,7 @@ func judgeCvar11(x *harness.X) harness.Verdict {
 			bad = append(bad, fmt.Sprintf("MPI_T_cvar_handle_free(%s) returned %s (handle set to MPI_T_CVAR_HANDLE_NULL: %v)", r.Name, r.FreeRC, r.FreedNull == 1))
 		}
 	}
-	failOn(x, bad, o.ev)
+	x.FailOn(bad, o.ev)
 	o.needReads(x)
 	// judged: the handles freed after a read within the count (a variable
 	// that went wrong earlier is another rule's); a valid handle is not
@@ -148,7 +148,7 @@ func judgeCvar12(x *harness.X) harness.Verdict {
 			inactive = append(inactive, r.Name)
 		}
 	}
-	failOn(x, bad, o.ev)
+	x.FailOn(bad, o.ev)
 	o.needReads(x)
 	reason := fmt.Sprintf("MPI_T_cvar_read succeeded on %d of the %d control variables read through a handle", o.sum.Read-len(inactive), o.sum.Read)
 	if len(inactive) > 0 {
@@ -181,7 +181,7 @@ func judgeCvarX3(x *harness.X) harness.Verdict {
 			good = append(good, fmt.Sprintf("%s set through the environment to %s reads %s", e.Name, e.Expected, e.Value))
 		}
 	}
-	failOn(x, bad, o.ev)
+	x.FailOn(bad, o.ev)
 	// envValue (4711) is the default of none of envCandidates: a library
 	// that ignored the environment would read its default
 	return harness.Exposed(len(good), "variables set through the environment", "%s", strings.Join(good, "; "))
@@ -257,7 +257,7 @@ func judgeCvar13(x *harness.X) harness.Verdict {
 		}
 	}
 	bad = append(bad, o.deaths(false)...)
-	failOn(x, bad, o.ev)
+	x.FailOn(bad, o.ev)
 	if accepted == 0 {
 		x.Unsupported("not measurable here: MPI_T_cvar_write accepted none of the %d writes of writable-scope variables", writableScopeWrites(o.writes))
 	}
@@ -320,7 +320,7 @@ func judgeCvar14(x *harness.X) harness.Verdict {
 			bad = append(bad, fmt.Sprintf("writing %s returned %s", r.who(), r.WriteRC))
 		}
 	}
-	failOn(x, bad, o.ev)
+	x.FailOn(bad, o.ev)
 	n, by := countsBy(refused)
 	if accepted+n == 0 {
 		x.Unsupported("not measurable here: no write of a writable-scope variable (of %d writes)", len(o.writes))
@@ -356,7 +356,7 @@ func judgeCvar15(x *harness.X) harness.Verdict {
 		}
 	}
 	bad = append(bad, o.deaths(true)...)
-	failOn(x, bad, o.ev)
+	x.FailOn(bad, o.ev)
 	if n == 0 {
 		x.Unsupported("not measurable here: no control variable of scope CONSTANT or READONLY bound to no object to write (the %d writes were all of writable scopes)", len(o.writes))
 	}

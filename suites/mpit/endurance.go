@@ -151,7 +151,7 @@ func judgeErr5(x *harness.X) harness.Verdict {
 			}
 		}
 	}
-	failOn(x, bad, res.Evidence())
+	x.FailOn(bad, res.Evidence())
 	if len(seen) == 0 {
 		x.Unsupported("not measurable here: nothing to allocate (no control variable or performance variable bound to no object)")
 	}

@@ -124,7 +124,7 @@ func judgeErr1(x *harness.X) harness.Verdict {
 			failing = append(failing, fmt.Sprintf("%s: %s", r.Call, r.RC))
 		}
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	// the rule covers calls that succeed as well as those that fail: each
 	// could have invoked the handler set on MPI_COMM_WORLD and MPI_COMM_SELF
 	return harness.Exposed(len(recs), "MPI_T calls", "%d MPI_T calls, %d of them failing (%s), invoked no error handler", len(recs), len(failing), examples(failing))
@@ -158,7 +158,7 @@ func judgeErr2(x *harness.X) harness.Verdict {
 			bad = append(bad, fmt.Sprintf("%s = %d is also %s", c.Name, c.Value, strings.Join(names, ", ")))
 		}
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	return harness.Exposed(len(tool), "MPI_T_ERR_* codes", "%d MPI_T_ERR_* codes, distinct, in (0, %d], none equal to any of %d MPI error classes", len(tool), last, len(classes))
 }
 
@@ -207,7 +207,7 @@ func judgeErr8(x *harness.X) harness.Verdict {
 	for _, c := range tool {
 		all = append(all, fmt.Sprintf("%s (%d): %q", c.Name, c.Value, c.String))
 	}
-	failOn(x, bad, strings.Join(all, "\n"))
+	x.FailOn(bad, strings.Join(all, "\n"))
 	// the text buffer starts empty: a text the library did not write shows
 	return harness.Exposed(len(tool), "MPI_T_ERR_* codes", "MPI_Error_string gives each of the %d MPI_T_ERR_* codes its own text", len(tool))
 }
@@ -257,7 +257,7 @@ func judgeInit11(x *harness.X) harness.Verdict {
 	if ranks < errorsRanks {
 		x.Errorf("", "mpit_errors recorded the MPI_Allreduce after the failed calls on %d of %d ranks", ranks, errorsRanks)
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	return harness.Exposed(total, "failed MPI_T calls", "after %s failed MPI_T calls on the %d ranks, MPI_Allreduce over them gave %d on every rank", strings.Join(counts, " and "), errorsRanks, 3*errorsRanks)
 }
 

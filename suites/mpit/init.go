@@ -205,7 +205,7 @@ func (r *initRun) judge(x *harness.X, rule string, owns func(s stepRec) bool, pa
 		bad = append(bad, fmt.Sprintf("%s: the process died (%s) in the call after %s (%s)", phaseWord(r.crashAfter.Phase), r.crash, r.crashAfter.Call, r.crashAfter.RC))
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(bad, "\n")+"\n\n"+r.res.Evidence(), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(bad, "\n")+"\n\n"+r.res.Evidence(), "%s", harness.FirstAndMore(bad))
 	}
 	if n == 0 {
 		x.Unsupported("not measurable here: the calls of this rule were not reached")
@@ -247,7 +247,7 @@ func judgeInit3(x *harness.X) harness.Verdict {
 		levels = append(levels, fmt.Sprintf("%s→%s", strings.TrimPrefix(pr.Required, "MPI_THREAD_"), strings.TrimPrefix(pr.Provided, "MPI_THREAD_")))
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(bad, "\n"), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(bad, "\n"), "%s", harness.FirstAndMore(bad))
 	}
 	if len(levels) == 0 {
 		x.Unsupported("not measurable here: no MPI_T_init_thread succeeded")
@@ -282,7 +282,7 @@ func judgeInit4(x *harness.X) harness.Verdict {
 			}
 		}
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	if len(seen) == 0 {
 		x.Unsupported("not measurable here: no nested MPI_T_init_thread succeeded after an outer one that provided a level")
 	}
@@ -309,7 +309,7 @@ func judgeInit6(x *harness.X) harness.Verdict {
 		}
 	}
 	if e := r.extraExit; e != nil && e.Signal != 0 {
-		bad = append(bad, fmt.Sprintf("before MPI_Init: initializing once and finalizing twice, the process died of %s (after %d of the 3 calls)", signalName(e.Signal), r.extraCalls()))
+		bad = append(bad, fmt.Sprintf("before MPI_Init: initializing once and finalizing twice, the process died of %s (after %d of the 3 calls)", harness.SignalName(e.Signal), r.extraCalls()))
 	}
 	// A library may end the process in the call with an exit status of its
 	// own (a debug build's SIGSEGV handler exits 1): the extra MPI_T_finalize
@@ -323,7 +323,7 @@ func judgeInit6(x *harness.X) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(bad, "\n"), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(bad, "\n"), "%s", harness.FirstAndMore(bad))
 	}
 	if len(got) == 0 {
 		x.Errorf(r.res.Evidence(), "the process finalizing once too often recorded no extra MPI_T_finalize")
@@ -369,7 +369,7 @@ func judgeInit7(x *harness.X) harness.Verdict {
 	case ok:
 		return harness.Exposed(1, "calls while uninitialized", "MPI_T_cvar_get_num with the interface finalized to zero returns MPI_T_ERR_NOT_INITIALIZED")
 	case r.uninitExit != nil && r.uninitExit.Signal != 0:
-		x.Failf("", "MPI_T_cvar_get_num with the interface initialized and finalized to zero killed the process (%s)", signalName(r.uninitExit.Signal))
+		x.Failf("", "MPI_T_cvar_get_num with the interface initialized and finalized to zero killed the process (%s)", harness.SignalName(r.uninitExit.Signal))
 	case r.uninitExit != nil && libraryExit(r.uninitExit.Exit) && r.opensFresh():
 		// a debug build's SIGSEGV handler exits 1: a crash all the same
 		x.Failf(r.res.Evidence(), "MPI_T_cvar_get_num with the interface initialized and finalized to zero ended the process with exit status %d instead of returning (the same MPI_T_init_thread and MPI_T_finalize returned in a fresh process of their own)", r.uninitExit.Exit)
@@ -411,7 +411,7 @@ func judgeInit8(x *harness.X) harness.Verdict {
 		}
 		switch {
 		case b.Signal != 0 && last != "no call":
-			bad = append(bad, fmt.Sprintf("before MPI_Init: finalizing to zero, then MPI_T_init_thread and a call: the process died of %s after %s", signalName(b.Signal), last))
+			bad = append(bad, fmt.Sprintf("before MPI_Init: finalizing to zero, then MPI_T_init_thread and a call: the process died of %s after %s", harness.SignalName(b.Signal), last))
 		case b.Exit != 0 && last != "no call":
 			bad = append(bad, fmt.Sprintf("before MPI_Init: the finalize-to-zero and initialize-again sequence exited with status %d after %s", b.Exit, last))
 		}
@@ -420,7 +420,7 @@ func judgeInit8(x *harness.X) harness.Verdict {
 		bad = append(bad, fmt.Sprintf("%s: finalizing to zero, then MPI_T_init_thread and a call: the process died (%s) after %s (%s)", phaseWord(r.crashAfter.Phase), r.crash, r.crashAfter.Call, r.crashAfter.RC))
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(bad, "\n")+"\n\n"+r.res.Evidence(), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(bad, "\n")+"\n\n"+r.res.Evidence(), "%s", harness.FirstAndMore(bad))
 	}
 	if n == 0 {
 		x.Unsupported("not measurable here: no MPI_T_init_thread after finalizing to zero was reached (%s)", r.unreached())

@@ -269,9 +269,9 @@ func judgeMeta(prop string) func(x *harness.X) harness.Verdict {
 				}
 			}
 		}
-		var p problems
+		var p harness.Problems
 		broken.into(&p, ", ")
-		failOn(x, p.list, "")
+		p.FailOn(x)
 		if n == 0 {
 			x.Unsupported("not measurable here: nothing of the kind this rule covers answered get_info after MPI_Init (%d control, %d performance variables, %d enumerations)", len(w.cvars), len(w.pvars), len(w.enums))
 		}
@@ -359,9 +359,9 @@ func judgeCatMembers(x *harness.X) harness.Verdict {
 			inRange("event type", c.Events, w.summary.Events)
 		}
 	}
-	var p problems
+	var p harness.Problems
 	broken.into(&p, ", ")
-	failOn(x, p.list, "")
+	p.FailOn(x)
 	if n == 0 {
 		x.Unsupported("not measurable here: no category")
 	}

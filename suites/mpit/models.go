@@ -156,7 +156,7 @@ func scenarioJudge(names ...string) func(x *harness.X) harness.Verdict {
 			}
 			ran = append(ran, fmt.Sprintf("%s (%d calls)", n, len(r.steps)))
 		}
-		failOn(x, bad, strings.Join(evidence, "\n\n"))
+		x.FailOn(bad, strings.Join(evidence, "\n\n"))
 		// every call recorded returned, and could have failed
 		return harness.Exposed(calls, "calls", "every call succeeded and every session reduction (%d, on mpi://SELF) gave %d: %s", sums, sessionSum, strings.Join(ran, ", "))
 	}
@@ -184,7 +184,7 @@ func judgeSess5(x *harness.X) harness.Verdict {
 	if len(cy) > 0 && (cy[0].ToolFailures > 0 || cy[0].SessionFailures > 0) {
 		bad = append(bad, fmt.Sprintf("of %d cycles each, %d MPI_T calls and %d session calls failed", cy[0].Cycles, cy[0].ToolFailures, cy[0].SessionFailures))
 	}
-	failOn(x, bad, r.res.Evidence())
+	x.FailOn(bad, r.res.Evidence())
 	return harness.Exposed(2*cy[0].Cycles, "init/finalize cycles (MPI_T and session)", "%d MPI_T init/finalize cycles beside %d session init/finalize cycles, all succeeded", cy[0].Cycles, cy[0].Cycles)
 }
 
@@ -221,7 +221,7 @@ func judgeThreadAnswers(query, rule string) func(x *harness.X) harness.Verdict {
 		if !r.done && n < 10 {
 			bad = append(bad, fmt.Sprintf("the process did not reach the end (%s) after %d answers of %s", r.res.Problem(), n, query))
 		}
-		failOn(x, bad, r.res.Evidence())
+		x.FailOn(bad, r.res.Evidence())
 		if n == 0 {
 			x.Errorf(r.res.Evidence(), "the levels scenario recorded no %s", query)
 		}

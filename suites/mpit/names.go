@@ -256,7 +256,7 @@ func judgeUnique(kind string) func(x *harness.X) harness.Verdict {
 			exposed = count
 		}
 		bad = append(bad, dups(kindWord[kind], names)...)
-		failOn(x, bad, "")
+		x.FailOn(bad, "")
 		if count == 0 {
 			x.Unsupported("not measurable here: no %s after MPI_Init", kindWord[kind])
 		}
@@ -308,7 +308,7 @@ func judgeRoundTrip(kind string) func(x *harness.X) harness.Verdict {
 				check(c.Index, c.RC, c.Name, c.GetIndexRC, c.GetIndex)
 			}
 		}
-		failOn(x, bad, "")
+		x.FailOn(bad, "")
 		if n == 0 {
 			x.Unsupported("not measurable here: no %s after MPI_Init", kindWord[kind])
 		}
@@ -362,7 +362,7 @@ func judgeBadIndex(fns, named string) func(x *harness.X) harness.Verdict {
 		offs := []string{"-1", "num", "num + 1000"}
 		for _, c := range harness.Decode[badIndexCrash](w.recs, "badindex_crash") {
 			if anyOf(c.Function, fns) {
-				bad = append(bad, fmt.Sprintf("%s with index %s killed the process (%s)", c.Function, offs[c.K%3], signalName(c.Signal)))
+				bad = append(bad, fmt.Sprintf("%s with index %s killed the process (%s)", c.Function, offs[c.K%3], harness.SignalName(c.Signal)))
 			}
 		}
 		for _, c := range harness.Decode[badIndexCrash](w.recs, "badindex_exit") {
@@ -374,7 +374,7 @@ func judgeBadIndex(fns, named string) func(x *harness.X) harness.Verdict {
 				x.Errorf("", "the process trying %s with index %s exited with %d", c.Function, offs[c.K%3], c.Exit)
 			}
 		}
-		failOn(x, bad, "refused: "+strings.Join(got, "; "))
+		x.FailOn(bad, "refused: "+strings.Join(got, "; "))
 		if len(got) == 0 {
 			x.Unsupported("not measurable here: no %s to try out-of-range indices on", strings.ReplaceAll(fns, "|", " or "))
 		}

@@ -111,7 +111,7 @@ func judgePvar28(x *harness.X) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(bad, "\n"), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(bad, "\n"), "%s", harness.FirstAndMore(bad))
 	}
 	if n == 0 {
 		x.Unsupported("not measurable here: no handle was freed successfully")
@@ -143,7 +143,7 @@ func judgePvar42(x *harness.X) harness.Verdict {
 		bad = append(bad, fmt.Sprintf("%s killed the process (%s)", what, e.How))
 	}
 	sort.Strings(bad)
-	failOn(x, bad, "other cases: "+strings.Join(got, "; "))
+	x.FailOn(bad, "other cases: "+strings.Join(got, "; "))
 	if len(got) == 0 && len(bad) == 0 {
 		x.Unsupported("not measurable here: the freed-session cases did not run")
 	}

@@ -88,7 +88,7 @@ func judgePvar29(x *harness.X) harness.Verdict {
 	sort.Strings(bad)
 	sort.Strings(ok)
 	if len(bad) > 0 {
-		x.Failf(strings.Join(bad, "\n"), "a continuous handle was not updated: %s", firstAndMore(bad))
+		x.Failf(strings.Join(bad, "\n"), "a continuous handle was not updated: %s", harness.FirstAndMore(bad))
 	}
 	if len(ok) == 0 {
 		x.Unsupported("not measurable here: no continuous variable whose value the traffic determines")
@@ -148,7 +148,7 @@ func judgePvar31(x *harness.X) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(bad, "\n"), "a handle was updated before it was started: %s", firstAndMore(bad))
+		x.Failf(strings.Join(bad, "\n"), "a handle was updated before it was started: %s", harness.FirstAndMore(bad))
 	}
 	if len(held) == 0 {
 		x.Unsupported("not measurable here: no non-continuous variable that traffic X moves (%d handles started late)", len(r.unstarted))
@@ -229,7 +229,7 @@ func judgePvar23(x *harness.X) harness.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(bad, "\n"), "stopping a handle in session A stopped session B's: %s", firstAndMore(bad))
+		x.Failf(strings.Join(bad, "\n"), "stopping a handle in session A stopped session B's: %s", harness.FirstAndMore(bad))
 	}
 	if len(ran) == 0 && unseen > 0 {
 		x.Unsupported("not measurable here: for all %d variables R3 moves, session B's handle was not seen counting before A's stop (traffic P and R2 did not move it): a frozen B could not be told from one that never counted", unseen)

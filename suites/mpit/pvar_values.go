@@ -100,9 +100,9 @@ func judgeMonotone(m monotone) func(x *harness.X) harness.Verdict {
 				}
 			}
 		}
-		var p problems
+		var p harness.Problems
 		broken.into(&p, "; ")
-		p.fail(x, "broken")
+		p.FailOn(x)
 		if vars == 0 {
 			x.Unsupported("not measurable here: no %s variable was read", m.classes)
 		}
@@ -201,9 +201,9 @@ func judgePvar18(x *harness.X) harness.Verdict {
 				fmt.Sprintf("%s (%d, %s): element %d read %s after the reset, a handle never reset %s", m.Name, m.Index, m.Class, i, m.AAfterReset[i], m.BAfterReset[i]))
 		}
 	}
-	var p problems
+	var p harness.Problems
 	broken.into(&p, "; ")
-	p.fail(x, "broken")
+	p.FailOn(x)
 	if judged == 0 {
 		x.Unsupported("not measurable here: no reset of the %d watermark variables succeeded", wm)
 	}

@@ -158,7 +158,7 @@ func judgeNullOut(fn string) func(x *harness.X) harness.Verdict {
 				rc, done := r.rcs[fmt.Sprintf("%s/%d", a.Case, a.Arg)]
 				switch {
 				case !done && e.Signal != 0:
-					bad = append(bad, fmt.Sprintf("%s: the process died of %s", what, signalName(e.Signal)))
+					bad = append(bad, fmt.Sprintf("%s: the process died of %s", what, harness.SignalName(e.Signal)))
 				case !done:
 					bad = append(bad, fmt.Sprintf("%s: the process exited with %d", what, e.Exit))
 				case rc != "MPI_SUCCESS":
@@ -169,11 +169,11 @@ func judgeNullOut(fn string) func(x *harness.X) harness.Verdict {
 				bad = append(bad, fmt.Sprintf("%s with NULL OUT arguments: the process exited with %d", fn, e.Exit))
 			}
 		}
-		failOn(x, bad, "")
+		x.FailOn(bad, "")
 		if n == 0 && ended != nil {
 			how := fmt.Sprintf("ended with exit %d", ended.Exit)
 			if ended.Signal != 0 {
-				how = "died of " + signalName(ended.Signal)
+				how = "died of " + harness.SignalName(ended.Signal)
 			}
 			x.Unsupported("not measurable here: the process of the %s cases %s before its first case", fn, how)
 		}
@@ -219,7 +219,7 @@ func judgeInvalid(cases []string, named string, accept acceptance) func(x *harne
 			rc := r.rcs[fmt.Sprintf("%s/%d", e.Case, e.Arg)]
 			switch {
 			case e.Signal != 0:
-				bad = append(bad, fmt.Sprintf("%s killed the process (%s)", e.Case, signalName(e.Signal)))
+				bad = append(bad, fmt.Sprintf("%s killed the process (%s)", e.Case, harness.SignalName(e.Signal)))
 			case rc == "" && libraryExit(e.Exit):
 				bad = append(bad, fmt.Sprintf("%s ended the process with exit status %d without returning", e.Case, e.Exit))
 			case e.Exit != 0 || rc == "":
@@ -234,7 +234,7 @@ func judgeInvalid(cases []string, named string, accept acceptance) func(x *harne
 				got = append(got, fmt.Sprintf("%s %s (not the code Table 23 names)", e.Case, rc))
 			}
 		}
-		failOn(x, bad, "other cases: "+strings.Join(got, "; "))
+		x.FailOn(bad, "other cases: "+strings.Join(got, "; "))
 		if len(got) == 0 {
 			x.Errorf(r.res.Evidence(), "no case of %s was recorded", strings.Join(cases, ", "))
 		}

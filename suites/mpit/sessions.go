@@ -234,9 +234,9 @@ func atomicWritable(v pvarListed) bool { return v.Readonly == 0 && v.Atomic != 0
 // failNoted ends the rule with Fail on the problems noted: each problem with
 // its first examples, the first in the reason.
 func failNoted(x *harness.X, broken tally) {
-	var p problems
+	var p harness.Problems
 	broken.into(&p, "; ")
-	p.fail(x, "broken")
+	p.FailOn(x)
 }
 
 // unsupportedHere ends the rule as not measurable, naming the variables of

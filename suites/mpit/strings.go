@@ -153,7 +153,7 @@ func strTest(test string, kinds []string, pass string) func(x *harness.X) harnes
 				bad = append(bad, fmt.Sprintf("%s: %s broke it; e.g. %s", s.Object, plural(n, "call", "calls"), examples(ex)))
 			}
 		}
-		failOn(x, bad, "")
+		x.FailOn(bad, "")
 		if test == "empty_desc" {
 			empty := 0
 			for _, s := range sums {
@@ -220,7 +220,7 @@ func judgeStr2a(x *harness.X) harness.Verdict {
 			bad = append(bad, fmt.Sprintf("%s: %d of %d truncated calls returned a length that is neither the full length + 1 nor n", s.Object, s.TruncOther, s.TruncCalls))
 		}
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	if calls == 0 {
 		x.Unsupported("not measurable here: no string was truncated")
 	}
@@ -235,7 +235,7 @@ func judgeStr6(x *harness.X) harness.Verdict {
 			bad = append(bad, fmt.Sprintf("%s: %d empty names (a name must have at least one character)", s.Object, s.EmptyNames))
 		}
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	// one name an object (enumerations and items have no description);
 	// the fixture empties the name buffer first, so a name the library
 	// did not write reads as empty

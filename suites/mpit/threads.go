@@ -160,14 +160,14 @@ func runThreads(x *harness.X) harness.Verdict {
 	if lv[0].InitRC != 0 || lv[0].MPITProvided != lv[0].Multiple {
 		x.Unsupported("MPI_T_init_thread(MPI_THREAD_MULTIPLE) returned %d with provided = %d (MPI_THREAD_MULTIPLE is %d)", lv[0].InitRC, lv[0].MPITProvided, lv[0].Multiple)
 	}
-	var p problems
-	p.evidence = res.Evidence()
+	var p harness.Problems
+	p.Also(res.Evidence())
 	if !res.OK() {
-		p.add("MPI_T from 4 threads: %s", res.Problem())
+		p.Add("", "MPI_T from 4 threads: %s", res.Problem())
 	}
 	ths := harness.Decode[threadRec](recs, "thread")
 	if len(ths) != 4 && res.OK() {
-		p.add("%d of 4 threads reported", len(ths))
+		p.Add("", "%d of 4 threads reported", len(ths))
 	}
 	reads, preads, decreases := 0, 0, 0
 	for _, t := range ths {
@@ -175,11 +175,11 @@ func runThreads(x *harness.X) harness.Verdict {
 		preads += t.PvarReads
 		decreases += t.PvarDecrease
 		if t.CvarErrors > 0 || t.CvarMismatch > 0 || t.PvarErrors > 0 {
-			p.add("thread %d: %d failed control variable calls, %d reads that differ from one thread's, %d failed performance variable calls (first: %s)",
+			p.Add("", "thread %d: %d failed control variable calls, %d reads that differ from one thread's, %d failed performance variable calls (first: %s)",
 				t.ID, t.CvarErrors, t.CvarMismatch, t.PvarErrors, t.First)
 		}
 	}
-	p.fail(x, "threads")
+	p.FailOn(x)
 	reason := fmt.Sprintf("4 threads: %d control variable reads and %d performance variable reads (variables %s), all succeeded and agree", reads, preads, pv)
 	if decreases > 0 {
 		reason += fmt.Sprintf("; %d SUM-class reads went down (judged by MPIT-PVAR-OPS-001)", decreases)

@@ -1,0 +1,22 @@
+package harness
+
+import "testing"
+
+// FailAbout names what the problems are of; Also's evidence follows the
+// problems' own, once.
+func TestProblemsFailAbout(t *testing.T) {
+	var p Problems
+	p.Add("rec", "wrong %d", 1)
+	p.Add("", "wrong %d", 2)
+	p.Also("table")
+	p.Also("table")
+	v := judge(func(x *X) Verdict { p.FailAbout(x, "alpha's MPI_Status"); return Verdict{} }, &X{})
+	if v.Status != Fail || v.Reason != "alpha's MPI_Status: wrong 1 (and 1 more)" || v.Evidence != "wrong 1\nwrong 2\n\nrec\ntable" {
+		t.Errorf("got %s %q, evidence %q", v.Status, v.Reason, v.Evidence)
+	}
+	var none Problems
+	none.Also("table")
+	if v := judge(func(x *X) Verdict { none.FailAbout(x, "what"); return Exposed(1, "calls", "ok") }, &X{}); v.Status != Pass {
+		t.Errorf("no problems gave %s", v.Status)
+	}
+}
