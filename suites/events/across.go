@@ -23,11 +23,13 @@ var acrossCheck = harness.Define(harness.Check{
 		// handles are local.)
 		{ID: "META-18", Source: "MPI-5.0 §15.3.8.3", Basis: harness.Normative,
 			Text:      "event types of the same name on two ranks of one job have the same verbosity, datatypes, number of elements, enumeration (name and items) and binding",
-			Injectors: []string{"inject_events_meta_rank_differs"}, Judge: judgeSameAcrossRanks},
+			Injectors: []string{"inject_events_meta_rank_differs"}, Judge: judgeEventTypesAcrossRanks},
 	},
 })
 
-func judgeSameAcrossRanks(x *harness.X) harness.Verdict {
+// judgeEventTypesAcrossRanks judges that an event type of one name has the
+// same signature (evsig records) on every rank of the probe job.
+func judgeEventTypesAcrossRanks(x *harness.X) harness.Verdict {
 	if n := x.Caps.AfterInit.Events; n < 0 {
 		x.Unsupported("no MPI_T events interface: %s (library MPI %s)", x.Caps.AfterInit.Note, x.Caps.MPIVersion)
 	} else if n == 0 {

@@ -25,7 +25,7 @@ var acrossCheck = harness.Define(harness.Check{
 		// what it stands for: its name and items; handles are local.)
 		{ID: "META-16", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
 			Text:      "control variables of the same name on two ranks have the same verbosity, datatype, enumeration, binding, scope and description",
-			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameAcrossRanks("cvar")},
+			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeMetadataAcrossRanks("cvar")},
 		// §15.3.7.2: "If a performance variable has an equivalent name and has
 		// the same class across connected MPI processes, the following OUT
 		// parameters must be identical: verbosity, varclass, datatype,
@@ -33,12 +33,12 @@ var acrossCheck = harness.Define(harness.Check{
 		// description must be equivalent."
 		{ID: "META-17", Source: "MPI-5.0 §15.3.7.2", Basis: harness.Normative,
 			Text:      "performance variables of the same name and class on two ranks have the same verbosity, datatype, enumeration, binding, flags and description",
-			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameAcrossRanks("pvar")},
+			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeMetadataAcrossRanks("pvar")},
 		// §15.3.9.1: "If the name of a category is equivalent across connected
 		// MPI processes, then the returned description must be equivalent."
 		{ID: "META-19", Source: "MPI-5.0 §15.3.9.1", Basis: harness.Normative,
 			Text:      "categories of the same name on two ranks have the same description",
-			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameAcrossRanks("category")},
+			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeMetadataAcrossRanks("category")},
 		// §15.3.6.1: "MPI implementations are not allowed to change the index
 		// of a control variable or to delete a variable once it has been added
 		// to the set." An index that get_info refuses later may be a deleted
@@ -192,7 +192,9 @@ func metaDiff(a, b string) string {
 	return strings.Join(d, ", ")
 }
 
-func judgeSameAcrossRanks(kind string) func(x *harness.X) harness.Verdict {
+// judgeMetadataAcrossRanks judges that the variables or categories (kind)
+// of one name have the same metadata on ranks 0 and 1 of the across job.
+func judgeMetadataAcrossRanks(kind string) func(x *harness.X) harness.Verdict {
 	return func(x *harness.X) harness.Verdict {
 		r := acrossJob(x)
 		byRank := [2]map[string]acrossObj{{}, {}}

@@ -27,7 +27,7 @@ var threadsCheck = harness.Define(harness.Check{
 		// same twice reads the same from four threads at once.
 		{ID: "INIT-10", Source: "MPI-5.0 §15.3.4", Basis: harness.Normative,
 			Text:      "with MPI_T at MPI_THREAD_MULTIPLE, 4 threads reading every control variable and (in their own sessions) performance variables at once: no crash, no failed call, and every control variable that reads the same twice in one thread reads that value in all four",
-			Injectors: []string{"inject_mpit_cvar_read_unsafe"}, Judge: runThreads},
+			Injectors: []string{"inject_mpit_cvar_read_unsafe"}, Judge: judgeMPITOnThreads},
 		// Table 20 (§15.3.6.1): MPI_T_SCOPE_CONSTANT "read-only, value is
 		// constant".
 		{ID: "CVAR-16", Source: "MPI-5.0 §15.3.6.1", Basis: harness.Normative,
@@ -141,7 +141,9 @@ func threadPvars(x *harness.X) string {
 	return pv
 }
 
-func runThreads(x *harness.X) harness.Verdict {
+// judgeMPITOnThreads judges MPI_T calls made from 4 threads at once: every
+// control and performance variable read succeeds and they agree.
+func judgeMPITOnThreads(x *harness.X) harness.Verdict {
 	pv := threadPvars(x)
 	res, recs, err := x.LaunchOnce(threadsJob(x))
 	if err != nil {
