@@ -36,7 +36,7 @@ func judgeEventTypesAcrossRanks(x *harness.X) harness.Verdict {
 		x.Unsupported("not measurable here: MPI_T_event_get_num gives 0 after MPI_Init: no events")
 	}
 	j := sharedJob(x, "events_deliver", 2, probeArgs())
-	j.mustBeWhole()
+	j.mustBeWhole(x)
 	byName := map[string]map[int]evsigRec{}
 	for _, s := range harness.DecodeRanked[evsigRec](j.Recs, "evsig") {
 		if s.RC != 0 || s.Name == "" {

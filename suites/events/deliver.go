@@ -82,7 +82,7 @@ func deliverRecs(x *harness.X) (*eventsRun, deliverProblems) {
 	r := needEvents(x)
 	d := r.Deliver
 	if d.Recs == nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: d.RecErr.Error(), Evidence: d.Evidence})
+		x.Errorf(d.Evidence, "%s", d.RecErr.Error())
 	}
 	cbs := harness.DecodeRanked[cbRec](d.Recs, "cb")
 	facts := harness.DecodeRanked[factRec](d.Recs, "fact")
@@ -90,7 +90,7 @@ func deliverRecs(x *harness.X) (*eventsRun, deliverProblems) {
 	all := deliverProblems{count: &harness.Problems{}, user: &harness.Problems{}, elems: &harness.Problems{}}
 	for _, pr := range r.Profiles {
 		for _, ph := range pr.Phases {
-			if phaseProblems(ph, "deliver", phases, cbs, facts, d, &all) > 0 {
+			if phaseProblems(x, ph, "deliver", phases, cbs, facts, d, &all) > 0 {
 				all.judged = append(all.judged, fmt.Sprintf("%s x%d", ph.Action, ph.K))
 			}
 		}
@@ -137,7 +137,7 @@ func judgeNoCrashInCallback(x *harness.X) harness.Verdict {
 		}
 		n += len(harness.DecodeRanked[cbRec](j.Recs, "cb"))
 	}
-	r.Deliver.mustBeWhole()
+	r.Deliver.mustBeWhole(x)
 	if n == 0 {
 		x.Unsupported("not measurable here: no callback ran")
 	}
@@ -156,7 +156,7 @@ func profileIDs(ps []profile) string {
 // judgement of EVENTS-HANDLE-001); it returns how many ranks it judged.
 func checkPhase(x *harness.X, ph phase, sub string, phases []phaseRec, cbs []cbRec, facts []factRec, j *jobOut) int {
 	var bad harness.Problems
-	n := phaseProblems(ph, sub, phases, cbs, facts, j, &deliverProblems{count: &bad, user: &bad, elems: &bad})
+	n := phaseProblems(x, ph, sub, phases, cbs, facts, j, &deliverProblems{count: &bad, user: &bad, elems: &bad})
 	bad.FailOn(x)
 	return n
 }
@@ -165,7 +165,7 @@ func checkPhase(x *harness.X, ph phase, sub string, phases []phaseRec, cbs []cbR
 // every observing rank, recording every problem and what it judged in out;
 // it returns how many ranks it judged (0: the phase was not reached, which
 // a crash explains).
-func phaseProblems(ph phase, sub string, phases []phaseRec, cbs []cbRec, facts []factRec, j *jobOut, out *deliverProblems) int {
+func phaseProblems(x *harness.X, ph phase, sub string, phases []phaseRec, cbs []cbRec, facts []factRec, j *jobOut, out *deliverProblems) int {
 	judged := 0
 	for _, p := range phases {
 		if p.Action != ph.Action || strings.Join(p.Events, ",") != strings.Join(ph.events(), ",") || p.Mode != "deliver" {
@@ -187,7 +187,7 @@ func phaseProblems(ph phase, sub string, phases []phaseRec, cbs []cbRec, facts [
 			if j.Problem != "" {
 				continue // the job ended before this phase did
 			}
-			panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("rank %d: %s recorded %d of %d actions", p.Rank, ph.Action, len(fs), ph.K), Evidence: jsonOf(fs)})
+			x.Errorf(jsonOf(fs), "rank %d: %s recorded %d of %d actions", p.Rank, ph.Action, len(fs), ph.K)
 		}
 		for _, et := range ph.Events {
 			var got []cbRec
@@ -203,7 +203,7 @@ func phaseProblems(ph phase, sub string, phases []phaseRec, cbs []cbRec, facts [
 					out.user.Add(jsonOf([]cbRec{c}), "rank %d: callback %d of %s got a user_data that is not the pointer given at registration", p.Rank, i, et.Name)
 				}
 				if i < len(fs) {
-					compared, nonzero := compareElements(p.Rank, et, i, c, fs[i], cbs, out.elems)
+					compared, nonzero := compareElements(x, p.Rank, et, i, c, fs[i], cbs, out.elems)
 					out.pinned += compared
 					out.pinnedNonzero += nonzero
 				}
@@ -226,7 +226,7 @@ func phaseProblems(ph phase, sub string, phases []phaseRec, cbs []cbRec, facts [
 // compared and how many of those were expected to be other than 0 (the
 // fixture reads each element into a zeroed buffer: one the library never
 // wrote reads 0).
-func compareElements(rank int, et eventTruth, n int, c cbRec, f factRec, all []cbRec, bad *harness.Problems) (compared, nonzero int) {
+func compareElements(x *harness.X, rank int, et eventTruth, n int, c cbRec, f factRec, all []cbRec, bad *harness.Problems) (compared, nonzero int) {
 	for e, name := range et.Elems {
 		if name == "" {
 			continue
@@ -239,7 +239,7 @@ func compareElements(rank int, et eventTruth, n int, c cbRec, f factRec, all []c
 			bad.Add(jsonOf([]cbRec{c}), "rank %d: MPI_T_event_read(%s, element %d) returned %d in the callback", rank, et.Name, e, c.ReadRCs[e])
 			continue
 		}
-		want, src := expectedValue(name, f, rank, all)
+		want, src := expectedValue(x, name, f, rank, all)
 		got, _ := hexValue(c.Elems[e])
 		compared++
 		if want != 0 {
@@ -253,7 +253,7 @@ func compareElements(rank int, et eventTruth, n int, c cbRec, f factRec, all []c
 	return compared, nonzero
 }
 
-func expectedValue(name string, f factRec, rank int, all []cbRec) (uint64, string) {
+func expectedValue(x *harness.X, name string, f factRec, rank int, all []cbRec) (uint64, string) {
 	if rest, ok := strings.CutPrefix(name, "event:"); ok {
 		i := strings.LastIndex(rest, ":")
 		var e int
@@ -268,7 +268,7 @@ func expectedValue(name string, f factRec, rank int, all []cbRec) (uint64, strin
 	}
 	v, ok := hexValue(f.Facts[name])
 	if !ok {
-		panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("the fixture recorded no fact %q: %v", name, f.Facts)})
+		x.Errorf("", "the fixture recorded no fact %q: %v", name, f.Facts)
 	}
 	return v, "the action's " + name
 }
@@ -304,7 +304,7 @@ func judgePreInit(x *harness.X) harness.Verdict {
 	r := needEvents(x)
 	d := r.Deliver
 	if d.Recs == nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: d.RecErr.Error(), Evidence: d.Evidence})
+		x.Errorf(d.Evidence, "%s", d.RecErr.Error())
 	}
 	phases := harness.DecodeRanked[phaseRec](d.Recs, "phase")
 	cbs := harness.DecodeRanked[cbRec](d.Recs, "cb")

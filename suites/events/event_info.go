@@ -54,17 +54,17 @@ func eventInfoRecs(x *harness.X) []eventRec {
 		x.Unsupported("not measurable here: MPI_T_event_get_num gives 0 after MPI_Init: no events")
 	}
 	j := sharedJob(x, "events_event_info", 1, nil)
-	j.mustBeWhole()
+	j.mustBeWhole(x)
 	sums := harness.DecodeRanked[eventSummary](j.Recs, "summary")
 	if len(sums) != 1 {
-		panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("%d summary records, not 1", len(sums)), Evidence: j.Evidence})
+		x.Errorf(j.Evidence, "%d summary records, not 1", len(sums))
 	}
 	if sums[0].InitRC != 0 {
-		panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("MPI_T_init_thread / MPI_T_event_get_num returned %d", sums[0].InitRC), Evidence: jsonOf(sums)})
+		x.Errorf(jsonOf(sums), "MPI_T_init_thread / MPI_T_event_get_num returned %d", sums[0].InitRC)
 	}
 	evs := harness.DecodeRanked[eventRec](j.Recs, "event")
 	if len(evs) != sums[0].Num {
-		panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("%d event records for %d event types", len(evs), sums[0].Num), Evidence: j.Evidence})
+		x.Errorf(j.Evidence, "%d event records for %d event types", len(evs), sums[0].Num)
 	}
 	if len(evs) == 0 {
 		x.Unsupported("not measurable here: MPI_T_event_get_num gives 0 in the fixture")

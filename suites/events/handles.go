@@ -102,7 +102,7 @@ func handleViews(x *harness.X) (*eventsRun, []probeView, map[int]handlesRec) {
 	}
 	for _, v := range views {
 		if _, ok := hs[v.rank]; !ok {
-			panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("rank %d recorded no handles", v.rank)})
+			x.Errorf("", "rank %d recorded no handles", v.rank)
 		}
 	}
 	return r, views, hs
@@ -266,11 +266,11 @@ func infoRecs(x *harness.X) []infoRec {
 	r := needEvents(x)
 	infos := harness.DecodeRanked[infoRec](r.Probe.Recs, "info")
 	if len(infos) == 0 {
-		panic(harness.Verdict{Status: harness.Error, Reason: "the probe job recorded no info round trip", Evidence: r.Probe.Evidence})
+		x.Errorf(r.Probe.Evidence, "the probe job recorded no info round trip")
 	}
 	for _, in := range infos {
 		if in.RegisterRC != 0 {
-			panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("MPI_T_event_register_callback returned %d", in.RegisterRC), Evidence: jsonOf([]infoRec{in})})
+			x.Errorf(jsonOf([]infoRec{in}), "MPI_T_event_register_callback returned %d", in.RegisterRC)
 		}
 	}
 	return infos
@@ -348,7 +348,7 @@ func judgeSelfFree(x *harness.X) harness.Verdict {
 			if len(got) == 0 {
 				x.Unsupported("not measurable here: rank %d: no callback ran in h_self (%d instances of %s)", v.rank, v.pr.Probe.K, v.pr.Probe.Action)
 			}
-			panic(harness.Verdict{Status: harness.Error, Reason: fmt.Sprintf("rank %d: callbacks ran in h_self but none recorded its MPI_T_event_handle_free", v.rank), Evidence: jsonOf(got)})
+			x.Errorf(jsonOf(got), "rank %d: callbacks ran in h_self but none recorded its MPI_T_event_handle_free", v.rank)
 		}
 		f := mine[0]
 		switch f.RC {

@@ -180,12 +180,12 @@ func sharedJob(x *harness.X, name string, ranks int, args []string) *jobOut {
 
 // mustBeWhole ends the rule's judgement with Error when the job broke (a crash, a hang
 // or missing records), for checks a broken job cannot judge.
-func (j *jobOut) mustBeWhole() {
+func (j *jobOut) mustBeWhole(x *harness.X) {
 	if j.Problem != "" {
-		panic(harness.Verdict{Status: harness.Error, Reason: j.Problem, Evidence: j.Evidence})
+		x.Errorf(j.Evidence, "%s", j.Problem)
 	}
 	if j.RecErr != nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: j.RecErr.Error(), Evidence: j.Evidence})
+		x.Errorf(j.Evidence, "%s", j.RecErr.Error())
 	}
 }
 
@@ -217,10 +217,10 @@ func needEvents(x *harness.X) *eventsRun {
 	}
 	// The probe job registers only probe events and must end well; the
 	// delivery job may crash in a callback (a verdict of its own checks).
-	r.Probe.mustBeWhole()
+	r.Probe.mustBeWhole(x)
 	evs := harness.DecodeRanked[eventsRec](r.Probe.Recs, "events")
 	if len(evs) == 0 {
-		panic(harness.Verdict{Status: harness.Error, Reason: "events_deliver wrote no events record", Evidence: r.Probe.Evidence})
+		x.Errorf(r.Probe.Evidence, "events_deliver wrote no events record")
 	}
 	r.Names, r.Sources, r.NADefined = evs[0].Names, evs[0].Sources, evs[0].NADefined
 	present := map[string]bool{}

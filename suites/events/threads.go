@@ -59,10 +59,10 @@ func judgeCallbacksOnThreads(kind string) func(x *harness.X) harness.Verdict {
 		pr := r.Profiles[0]
 		ph := pr.Threads
 		j := sharedJob(x, "events_threads", 2, []string{ph.arg("act", pr.Context)})
-		j.mustBeWhole()
+		j.mustBeWhole(x)
 		trs := harness.DecodeRanked[threadsRec](j.Recs, "threads")
 		if len(trs) == 0 {
-			panic(harness.Verdict{Status: harness.Error, Reason: "events_threads wrote no threads record", Evidence: j.Evidence})
+			x.Errorf(j.Evidence, "events_threads wrote no threads record")
 		}
 		if !trs[0].Provided {
 			x.Unsupported("MPI_Init_thread(MPI_THREAD_MULTIPLE) provides less")

@@ -117,7 +117,7 @@ func threadPvars(x *harness.X) string {
 			// A job that could not run leaves "-"; a judge that broke still says where.
 			defer func() {
 				if b, broke := harness.StopOf(recover()).(harness.Broke); broke {
-					panic(b)
+					panic(b) // panic-ok: re-raises where the suite broke; a verdict of the pvar job leaves "-"
 				}
 			}()
 			r := pvarJob(x)

@@ -123,7 +123,11 @@ var coverBuilt harness.Memo[*coverBuild]
 func generateCoverage(x *harness.X, died map[string]string) *coverBuild {
 	h := readQMPIHeader(x)
 	tool := coverTool(h)
-	app, skipped := coverApp(h, nil, died)
+	source, err := loadCoverApp()
+	if err != nil {
+		x.Errorf("", "%v", err)
+	}
+	app, skipped := coverApp(source, h, nil, died)
 	// A folder of this process's own: the build is cached by the sources'
 	// content, so a folder shared by content would only let another run (or
 	// another implementation with the same header) remove it mid-build.
@@ -149,7 +153,7 @@ func generateCoverage(x *harness.X, died map[string]string) *coverBuild {
 		for _, n := range appBuilt.Missing {
 			lacked[n] = true
 		}
-		app, skipped = coverApp(h, lacked, died)
+		app, skipped = coverApp(source, h, lacked, died)
 		write("cover_app.c", app)
 		appBuilt = harness.Build(x.Impl, appFixture)
 	}

@@ -40,23 +40,23 @@ var (
 // coverMarkers is the order of the markers; sections repeat.
 var coverMarkers = []string{"prelude", "main", "section", "main-end"}
 
-// loadCoverApp reads cover_app.c. It runs in the judge, so a file that cannot
-// be read or parsed is an Error verdict.
-func loadCoverApp() *coverAppSource {
+// loadCoverApp reads cover_app.c. It runs in the judge, which makes a file
+// that cannot be read or parsed an Error verdict.
+func loadCoverApp() (*coverAppSource, error) {
 	dir, err := harness.FixturesDir()
 	if err != nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: "the coverage application: " + err.Error()})
+		return nil, fmt.Errorf("the coverage application: %v", err)
 	}
 	path := filepath.Join(dir, coverAppFile)
 	text, err := os.ReadFile(path)
 	if err != nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: "the coverage application: " + err.Error()})
+		return nil, fmt.Errorf("the coverage application: %v", err)
 	}
 	app, err := parseCoverApp(string(text))
 	if err != nil {
-		panic(harness.Verdict{Status: harness.Error, Reason: path + ": " + err.Error()})
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	return app
+	return app, nil
 }
 
 // parseCoverApp cuts the application's C at its markers, which must come in
