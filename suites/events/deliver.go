@@ -13,7 +13,7 @@ import (
 // and their elements read. The fixture (events_deliver.c) records every
 // callback and every action, so each rule judges its own records.
 var deliverCheck = harness.Define(harness.Check{
-	ID:    "EVENTS-DELIVER-001",
+	ID:    "EVENTS-DELIVER",
 	Needs: "events",
 	Title: "after K actions of a profile the callback of each event they raise has run exactly K times, with the user data given at registration, MPI_T_event_read of each element gives what the action implies, and reading the instance inside the callback does not crash",
 	Rules: []harness.Rule{

@@ -10,7 +10,7 @@ import (
 // (MPI-5.0 §15.3.8.3). The fixture (fixtures/c/events/event_info.c) records
 // every event type's calls, so each rule judges its own.
 var eventInfo = harness.Define(harness.Check{
-	ID:    "EVENTS-INFO-001",
+	ID:    "EVENTS-INFO",
 	Needs: "events",
 	Title: "for every event type, MPI_T_event_get_info succeeds and MPI_T_event_get_index round-trips its name",
 	Rules: []harness.Rule{

@@ -17,7 +17,7 @@ import (
 // a callback is CB-X1's (deliver.go): these rules judge the callbacks
 // recorded before it.
 var insideCheck = harness.Define(harness.Check{
-	ID:    "EVENTS-INSIDE-001",
+	ID:    "EVENTS-INSIDE",
 	Needs: "events",
 	Title: "inside every callback MPI_T_event_read, _copy (equal to the elements read, nothing past the extent), _get_timestamp (non-decreasing for an ordered source, not later than the source's clock) and _get_source (a valid index) succeed, and no call of Table 22 returns MPI_T_ERR_NOT_ACCESSIBLE",
 	Rules: []harness.Rule{

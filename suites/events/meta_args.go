@@ -13,7 +13,7 @@ import (
 // next). The calls that need no event type (unknown names, invalid source
 // indices and handles) are judged wherever the events interface exists.
 var callsCheck = harness.Define(harness.Check{
-	ID:    "EVENTS-CALLS-001",
+	ID:    "EVENTS-CALLS",
 	Needs: "events",
 	Title: "MPI_T_event_get_info takes NULL and short arguments as §15.3.8.3 says, unknown names, invalid source indices and invalid handles are refused with the codes the text names, and every event type gives a handle and a callback",
 	Rules: []harness.Rule{

@@ -7,7 +7,7 @@ import (
 	"github.com/mpits/mpits/harness"
 )
 
-// Judges of the refusals the text names (EVENTS-CALLS-001, meta_args.go):
+// Judges of the refusals the text names (EVENTS-CALLS, meta_args.go):
 // unknown event names, source indices that name no source, handles no
 // allocation returned. They need the events interface, not event types.
 

@@ -10,7 +10,7 @@ import (
 // judged on every callback and dropped-handler call the probe and delivery
 // jobs recorded; each rule judges its own field of every record.
 var seedCheck = harness.Define(harness.Check{
-	ID:    "EVENTS-SEED-001",
+	ID:    "EVENTS-SEED",
 	Needs: "events",
 	Title: "every callback identifies its registration (the allocated handle and the user data given at registration) and runs in the registering process, and none is called where a higher safety level is required than it was registered for",
 	Rules: []harness.Rule{

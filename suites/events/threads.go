@@ -12,7 +12,7 @@ import (
 // act at once, the THREAD_SAFE callback records every invocation and the
 // thread it ran on; each rule judges its own records.
 var threadsCheck = harness.Define(harness.Check{
-	ID:    "EVENTS-THREAD-001",
+	ID:    "EVENTS-THREAD",
 	Needs: "events",
 	Title: "with 4 threads acting at once under MPI_THREAD_MULTIPLE, every event instance reaches the THREAD_SAFE callback exactly once, with its user data",
 	Rules: []harness.Rule{

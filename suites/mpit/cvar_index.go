@@ -12,7 +12,7 @@ import (
 // fixtures/c/mpit/cvar_index.c after MPI_Init: get_info on every index below
 // MPI_T_cvar_get_num, and MPI_T_cvar_get_index on every name it gives.
 var cvarIndex = harness.Define(harness.Check{
-	ID:    "MPIT-CVAR-INDEX-001",
+	ID:    "MPIT-CVAR-INDEX",
 	Needs: "mpit",
 	Title: "every control variable index below the count answers MPI_T_cvar_get_info, and MPI_T_cvar_get_index(name) gives it back",
 	Rules: []harness.Rule{

@@ -8,7 +8,7 @@ import (
 	"github.com/mpits/mpits/harness"
 )
 
-// The judges of MPIT-CVAR-RW-001 (cvars.go): CVAR-10, -11, -12 and -X3
+// The judges of MPIT-CVAR-RW (cvars.go): CVAR-10, -11, -12 and -X3
 // judge the reads run of mpit_cvar_rw (cvarReads), CVAR-13, -14 and -15
 // its writes run (cvarWrites).
 

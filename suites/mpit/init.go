@@ -14,7 +14,7 @@ import (
 // never calls MPI_Init and once at the end of the main process, after
 // MPI_Finalize; one finalize too many in a fresh process of its own.
 var initFinalize = harness.Define(harness.Check{
-	ID:    "MPIT-INIT-001",
+	ID:    "MPIT-INIT",
 	Needs: "mpit",
 	Title: "MPI_T_init_thread/MPI_T_finalize: nesting, counting, re-initialization, and use before MPI_Init, in between and after MPI_Finalize",
 	Rules: []harness.Rule{

@@ -12,7 +12,7 @@ import (
 // (fixtures/c/mpit/walk.c): each value in its allowed set, each rule its own
 // verdict.
 var metadataCheck = harness.Define(harness.Check{
-	ID:    "MPIT-META-001",
+	ID:    "MPIT-META",
 	Needs: "mpit",
 	Title: "verbosity, binding, scope, datatype, class, flags and enumerations of every variable are in their allowed sets; enumerations answer; categories list valid members, form no cycle, and their update number never goes back",
 	Rules: []harness.Rule{

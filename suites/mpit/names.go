@@ -15,7 +15,7 @@ import (
 // process) are refused without a crash. Event types and sources are the
 // events suite's.
 var namesCheck = harness.Define(harness.Check{
-	ID:    "MPIT-NAMES-001",
+	ID:    "MPIT-NAMES",
 	Needs: "mpit",
 	Title: "indices below the count name objects, names are unique, get_index round-trips and refuses unknown names, out-of-range indices are refused (control and performance variables, categories, enumerations)",
 	Rules: []harness.Rule{

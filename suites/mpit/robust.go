@@ -17,7 +17,7 @@ import (
 // behavior of the implementation is undefined."), so those rules are quality.
 // The event type cases the fixture records are the events suite's (EVT-7).
 var robustCheck = harness.Define(harness.Check{
-	ID:    "MPIT-ROBUST-001",
+	ID:    "MPIT-ROBUST",
 	Needs: "mpit",
 	Title: "get_info ignores NULL OUT arguments; null and freed handles, a null enumeration and a NULL index array are refused without a crash",
 	Rules: []harness.Rule{

@@ -24,7 +24,7 @@ import (
 // session). Seed 004 describes MPICH's intended design for exactly this
 // (accum/offset per handle).
 var sessionsCheck = harness.Define(harness.Check{
-	ID:    "MPIT-SESSION-001",
+	ID:    "MPIT-SESSION",
 	Needs: "mpit",
 	Title: "on traffic with known counts, a SUM-class handle of session A (made before traffic X) and one of session B (made after) read X+Y and Y, start at 0, stop only in their session; write, reset and readreset act on one session; STATE/LEVEL/SIZE/PERCENTAGE read the same in every session; queue lengths and match attempts equal the traffic's",
 	Rules: []harness.Rule{
@@ -206,7 +206,7 @@ func notMeasured(r *pvarRecs, of func(pvarListed) bool, kinds ...string) string 
 		return ""
 	}
 	sort.Strings(names)
-	return "; not measured (see MPIT-PVAR-OPS-001): " + strings.Join(names, ", ")
+	return "; not measured (see MPIT-PVAR-OPS): " + strings.Join(names, ", ")
 }
 
 // listedVar is the variable of that index as the traffic run listed it.

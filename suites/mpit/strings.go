@@ -12,7 +12,7 @@ import (
 // event type and source the walk (fixtures/c/mpit/walk.c) meets: each test
 // of each string is recorded on its own, so each rule has its own verdict.
 var stringsCheck = harness.Define(harness.Check{
-	ID:    "MPIT-STRINGS-001",
+	ID:    "MPIT-STRINGS",
 	Needs: "mpit",
 	Title: "every name and description of every MPI_T object follows the string convention (§15.3.3) and the name and description rules of its get_info",
 	Rules: []harness.Rule{

@@ -16,7 +16,7 @@ import (
 // its stack (a variable that differs then is unstable, not a thread-safety
 // question).
 var threadsCheck = harness.Define(harness.Check{
-	ID:    "MPIT-THREADS-001",
+	ID:    "MPIT-THREADS",
 	Needs: "mpit",
 	Title: "under MPI_THREAD_MULTIPLE, 4 threads reading all control variables and (in their own sessions) performance variables at once: no crash, no failed call, the values one thread read alone",
 	Rules: []harness.Rule{
@@ -184,7 +184,7 @@ func judgeMPITOnThreads(x *harness.X) harness.Verdict {
 	p.FailOn(x)
 	reason := fmt.Sprintf("4 threads: %d control variable reads and %d performance variable reads (variables %s), all succeeded and agree", reads, preads, pv)
 	if decreases > 0 {
-		reason += fmt.Sprintf("; %d SUM-class reads went down (judged by MPIT-PVAR-OPS-001)", decreases)
+		reason += fmt.Sprintf("; %d SUM-class reads went down (judged by MPIT-PVAR-OPS)", decreases)
 	}
 	// each read could have failed (or, of a stable control variable, differed)
 	return harness.Exposed(reads+preads, "control and performance variable reads from 4 threads", "%s", reason)
