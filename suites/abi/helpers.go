@@ -23,7 +23,7 @@ func remember[T any](key string, f func() T) T {
 }
 
 // attempt runs f and returns the verdict it ended with (a failed job of
-// another implementation must not end the check it serves), or nil.
+// another implementation must not end the rule it serves), or nil.
 func attempt(f func()) (v *harness.Verdict) {
 	defer func() {
 		if r := harness.StopOf(recover()); r != nil {

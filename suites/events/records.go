@@ -169,7 +169,7 @@ type jobOut struct {
 }
 
 // sharedJob runs a fixture once per (implementation, arguments, preloaded
-// injectors) for all the checks that judge it (harness LaunchOnce). Its
+// injectors) for all the rules that judge it (harness LaunchOnce). Its
 // ranks share a node, also through Slurm: the profiles know what an action
 // raises only there (MPICH's receive-queue events are raised for messages
 // on ch4's shared-memory path, not for those a network module matches).
@@ -179,7 +179,7 @@ func sharedJob(x *harness.X, name string, ranks int, args []string) *jobOut {
 }
 
 // mustBeWhole ends the rule's judgement with Error when the job broke (a crash, a hang
-// or missing records), for checks a broken job cannot judge.
+// or missing records), for rules a broken job cannot judge.
 func (j *jobOut) mustBeWhole(x *harness.X) {
 	if j.Problem != "" {
 		x.Errorf(j.Evidence, "%s", j.Problem)
@@ -214,7 +214,7 @@ func needEvents(x *harness.X) *eventsRun {
 		Probe:   sharedJob(x, "events_deliver", 2, probeArgs()),
 	}
 	// The probe job registers only probe events and must end well; the
-	// delivery job may crash in a callback (a verdict of its own checks).
+	// delivery job may crash in a callback (a verdict of its own rule, CB-X1).
 	r.Probe.mustBeWhole(x)
 	evs := harness.DecodeRanked[eventsRec](r.Probe.Recs, "events")
 	if len(evs) == 0 {
