@@ -7,7 +7,7 @@ import (
 
 // Closest is the known label nearest to l by edit distance (ignoring case,
 // as Ginkgo matches labels); on a tie one that l begins (l cut short:
-// check:MPIT-STRINGS for check:MPIT-STRINGS-001), then the first in order;
+// check:EVENTS-META for check:EVENTS-META-001), then the first in order;
 // "" when none is known. known maps lower-case labels to their spelling.
 func Closest(l string, known map[string]string) string {
 	l = strings.ToLower(l)

@@ -263,7 +263,7 @@ func judgeConstantDecls(x *rulebook.X, what string, args []string, scope a11Scop
 	if len(other) > 0 {
 		x.Errorf(out, "the probe of %s does not compile for a reason no constant explains: %s", what, other[0])
 	}
-	var probs problems
+	var found []string // sorted, then the rule's problems
 	lacking := map[string][]string{}
 	var wrong []a11C
 	exposed := 0
@@ -273,29 +273,34 @@ func judgeConstantDecls(x *rulebook.X, what string, args []string, scope a11Scop
 			if why := scope.mayLack(c); why != "" {
 				lacking[why] = append(lacking[why], c.Name)
 			} else {
-				probs.addf("%s (%s, ABI value %s) is not declared: %s", c.Name, c.Group, orNone(c.ValueText), b["declared"])
+				found = append(found, fmt.Sprintf("%s (%s, ABI value %s) is not declared: %s", c.Name, c.Group, orNone(c.ValueText), b["declared"]))
 			}
 			continue
 		}
 		exposed++
 		if b["macro"] != "" {
-			probs.addf("%s is declared, but is not a preprocessor macro (A.1.1: %s)", c.Name, c.CType)
+			found = append(found, fmt.Sprintf("%s is declared, but is not a preprocessor macro (A.1.1: %s)", c.Name, c.CType))
 		}
 		if b["type"] != "" {
 			wrong = append(wrong, c)
 		}
 		if b["ice"] != "" {
-			probs.addf("%s is not an integer constant expression (A.1.1: %s; §2.5.4): %s", c.Name, c.CType, b["ice"])
+			found = append(found, fmt.Sprintf("%s is not an integer constant expression (A.1.1: %s; §2.5.4): %s", c.Name, c.CType, b["ice"]))
 		}
 	}
 	if len(wrong) > 0 {
 		types := shownTypes(x, wrong, flags)
 		for _, c := range wrong {
-			probs.addf("%s has type %s, where A.1.1 gives %s (%s)", c.Name, types[c.Name], c.CType, c.Group)
+			found = append(found, fmt.Sprintf("%s has type %s, where A.1.1 gives %s (%s)", c.Name, types[c.Name], c.CType, c.Group))
 		}
 	}
-	sort.Strings(probs)
-	probs.fail(x, what, "gcc "+strings.Join(flags, " ")+"\n"+shorten(out, 4000))
+	sort.Strings(found)
+	var probs rulebook.Problems
+	for _, f := range found {
+		probs.Add("", "%s", f)
+	}
+	probs.Also("gcc " + strings.Join(flags, " ") + "\n" + shorten(out, 4000))
+	probs.FailAbout(x, what)
 	reason := fmt.Sprintf("%d constants of Annex A.1.1 declared in %s, each with the C type the annex gives its group (integer constant expressions of int or MPI_Offset, handles, pointers, predefined functions, macros)", exposed, what)
 	for _, why := range sortedKeys(lacking) {
 		reason += fmt.Sprintf("; not declared: %s (%s)", strings.Join(lacking[why], ", "), why)
@@ -366,13 +371,14 @@ func judgeTypeDecls(x *rulebook.X, what string, args []string, skip func(string)
 	if len(other) > 0 {
 		x.Errorf(out, "the probe of %s does not compile for a reason no type explains: %s", what, other[0])
 	}
-	var probs problems
+	var probs rulebook.Problems
 	for _, t := range judged {
 		if msg := bad[t]["declared"]; msg != "" {
-			probs.addf("%s is not declared as a type: %s", t, msg)
+			probs.Add("", "%s is not declared as a type: %s", t, msg)
 		}
 	}
-	probs.fail(x, what, "gcc "+strings.Join(flags, " ")+"\n"+shorten(out, 4000))
+	probs.Also("gcc " + strings.Join(flags, " ") + "\n" + shorten(out, 4000))
+	probs.FailAbout(x, what)
 	reason := fmt.Sprintf("all %d C types of Annex A.1.2 are declared as types in %s", len(judged), what)
 	if len(skipped) > 0 {
 		var why []string

@@ -176,7 +176,7 @@ func infoRun(x *rulebook.X) *infoOut {
 // the four threads (true).
 func judgeVersion(x *rulebook.X, threads bool) verdict.Verdict {
 	out := infoRun(x)
-	var p problems
+	var p rulebook.Problems
 	count := map[string]int{}
 	n := 0
 	for _, c := range out.calls {
@@ -190,7 +190,7 @@ func judgeVersion(x *rulebook.X, threads bool) verdict.Verdict {
 			if c.Thread > 0 {
 				who = fmt.Sprintf("thread %d", c.Thread)
 			}
-			p.addf("MPI_Abi_get_version %s from %s: rc %d, version %d.%d (want 1.0)", strings.ReplaceAll(c.When, "_", " "), who, c.RC, c.Major, c.Minor)
+			p.Add("", "MPI_Abi_get_version %s from %s: rc %d, version %d.%d (want 1.0)", strings.ReplaceAll(c.When, "_", " "), who, c.RC, c.Major, c.Minor)
 		}
 	}
 	want := 1
@@ -199,10 +199,10 @@ func judgeVersion(x *rulebook.X, threads bool) verdict.Verdict {
 	}
 	for _, ph := range phases {
 		if count[ph] != want {
-			p.addf("%d MPI_Abi_get_version answers %s, want %d", count[ph], ph, want)
+			p.Add("", "%d MPI_Abi_get_version answers %s, want %d", count[ph], ph, want)
 		}
 	}
-	p.fail(x, x.Impl.ID+"'s MPI_Abi_get_version", "")
+	p.FailAbout(x, x.Impl.ID+"'s MPI_Abi_get_version")
 	if threads {
 		return rulebook.Exposed(n, "MPI_Abi_get_version calls", "version 1.0 in all %d calls from 4 threads at once, in each of the 3 phases", n)
 	}
@@ -214,27 +214,28 @@ func judgeVersionThreads(x *rulebook.X) verdict.Verdict { return judgeVersion(x,
 
 func judgeInfoKeys(x *rulebook.X) verdict.Verdict {
 	out := infoRun(x)
-	var p problems
+	var p rulebook.Problems
 	compared := 0
 	if len(out.rcs) != len(phases) {
-		p.addf("%d MPI_Abi_get_info calls recorded, want %d", len(out.rcs), len(phases))
+		p.Add("", "%d MPI_Abi_get_info calls recorded, want %d", len(out.rcs), len(phases))
 	}
 	for _, rc := range out.rcs {
 		if rc.RC != 0 || rc.Null == 1 {
-			p.addf("MPI_Abi_get_info %s: rc %d, MPI_INFO_NULL: %v", rc.When, rc.RC, rc.Null == 1)
+			p.Add("", "MPI_Abi_get_info %s: rc %d, MPI_INFO_NULL: %v", rc.When, rc.RC, rc.Null == 1)
 			continue
 		}
 		for _, key := range []string{"mpi_aint_size", "mpi_count_size", "mpi_offset_size"} {
 			v, ok := out.got[rc.When][key]
 			compared++
 			if !ok {
-				p.addf("MPI_Abi_get_info %s has no key %s", rc.When, key)
+				p.Add("", "MPI_Abi_get_info %s has no key %s", rc.When, key)
 			} else if v != out.sizes[key] {
-				p.addf("MPI_Abi_get_info %s: %s = %q, the header's type has %s bytes", rc.When, key, v, out.sizes[key])
+				p.Add("", "MPI_Abi_get_info %s: %s = %q, the header's type has %s bytes", rc.When, key, v, out.sizes[key])
 			}
 		}
 	}
-	p.fail(x, x.Impl.ID+"'s MPI_Abi_get_info", fmt.Sprintf("info keys: %v", out.got))
+	p.Also(fmt.Sprintf("info keys: %v", out.got))
+	p.FailAbout(x, x.Impl.ID+"'s MPI_Abi_get_info")
 	return rulebook.Exposed(compared, "info values", "mpi_aint_size/mpi_count_size/mpi_offset_size = %s/%s/%s before MPI_Init, after it and after MPI_Finalize",
 		out.sizes["mpi_aint_size"], out.sizes["mpi_count_size"], out.sizes["mpi_offset_size"])
 }
@@ -247,7 +248,7 @@ func judgeFortranInfo(x *rulebook.X) verdict.Verdict {
 	if out.fortRC.RC != 0 || out.fortRC.Null == 1 {
 		x.Unsupported("not measurable here: MPI_Abi_get_fortran_info returned rc %d, MPI_INFO_NULL: %v (the library does not know the Fortran compiler)", out.fortRC.RC, out.fortRC.Null == 1)
 	}
-	var p problems
+	var p rulebook.Problems
 	checked := 0
 	for _, fs := range out.fsizes {
 		v, ok := out.finfo[fs.Key]
@@ -256,10 +257,11 @@ func judgeFortranInfo(x *rulebook.X) verdict.Verdict {
 		}
 		checked++
 		if v != strconv.Itoa(fs.Size) {
-			p.addf("MPI_Abi_get_fortran_info: %s = %q, MPI_Type_size says %d", fs.Key, v, fs.Size)
+			p.Add("", "MPI_Abi_get_fortran_info: %s = %q, MPI_Type_size says %d", fs.Key, v, fs.Size)
 		}
 	}
-	p.fail(x, x.Impl.ID+"'s MPI_Abi_get_fortran_info", fmt.Sprintf("fortran info: %v", out.finfo))
+	p.Also(fmt.Sprintf("fortran info: %v", out.finfo))
+	p.FailAbout(x, x.Impl.ID+"'s MPI_Abi_get_fortran_info")
 	if checked == 0 {
 		x.Unsupported("not measurable here: MPI_Abi_get_fortran_info has none of the size keys (%d keys)", len(out.finfo))
 	}
@@ -287,10 +289,10 @@ func judgeFortranRoundTrip(x *rulebook.X) verdict.Verdict {
 			demanded = append(demanded, k)
 		}
 	}
-	var p problems
+	var p rulebook.Problems
 	if out.get2RC.RC != 0 || out.get2RC.Null == 1 {
 		if len(demanded) > 0 {
-			p.addf("MPI_Abi_get_fortran_info after MPI_Abi_set_fortran_info (rc %d): rc %d, MPI_INFO_NULL: %v",
+			p.Add("", "MPI_Abi_get_fortran_info after MPI_Abi_set_fortran_info (rc %d): rc %d, MPI_INFO_NULL: %v",
 				out.setRC.RC1, out.get2RC.RC, out.get2RC.Null == 1)
 		}
 	} else {
@@ -298,17 +300,17 @@ func judgeFortranRoundTrip(x *rulebook.X) verdict.Verdict {
 			v, ok := out.fget2[k]
 			switch {
 			case !ok:
-				p.addf("set %s = %q (rc %d), get then has no %s", k, out.fset[k], out.setRC.RC1, k)
+				p.Add("", "set %s = %q (rc %d), get then has no %s", k, out.fset[k], out.setRC.RC1, k)
 			case !sameInfoValue(v, out.fset[k]):
-				p.addf("set %s = %q (rc %d), get then answers %q", k, out.fset[k], out.setRC.RC1, v)
+				p.Add("", "set %s = %q (rc %d), get then answers %q", k, out.fset[k], out.setRC.RC1, v)
 			}
 		}
 	}
 	if out.setRC.Class2 != out.setRC.ErrABI {
-		p.addf("the second MPI_Abi_set_fortran_info returned %d (class %d), not MPI_ERR_ABI (%d)", out.setRC.RC2, out.setRC.Class2, out.setRC.ErrABI)
+		p.Add("", "the second MPI_Abi_set_fortran_info returned %d (class %d), not MPI_ERR_ABI (%d)", out.setRC.RC2, out.setRC.Class2, out.setRC.ErrABI)
 	}
-	p.fail(x, x.Impl.ID+"'s MPI_Abi_set_fortran_info/MPI_Abi_get_fortran_info",
-		fmt.Sprintf("set: %v\nget after set: %v", out.fset, out.fget2))
+	p.Also(fmt.Sprintf("set: %v\nget after set: %v", out.fset, out.fget2))
+	p.FailAbout(x, x.Impl.ID+"'s MPI_Abi_set_fortran_info/MPI_Abi_get_fortran_info")
 	// The sets judged: each key set, and the second call. A key can show a
 	// lost set only where the set was taken and changed it. The second call
 	// is exposed either way: §20.4.1 "all subsequent calls will return the

@@ -188,7 +188,7 @@ func constantsFor(x *rulebook.X) *constantsOut {
 
 // headerValues judges the header's values of the constants in lists
 // against the standard and against the other ABI headers.
-func headerValues(x *rulebook.X, out *constantsOut, p *problems, lists ...[]stdConst) (n int, notes, compared []string) {
+func headerValues(x *rulebook.X, out *constantsOut, p *rulebook.Problems, lists ...[]stdConst) (n int, notes, compared []string) {
 	mine := map[string]bool{}
 	for _, list := range lists {
 		for _, c := range list {
@@ -200,9 +200,9 @@ func headerValues(x *rulebook.X, out *constantsOut, p *problems, lists ...[]stdC
 			case got.Kind == "absent" && deprecatedBefore32[c.Name]:
 				notes = append(notes, c.Name)
 			case got.Kind == "absent":
-				p.addf("the header does not define %s (the standard fixes it to %#x)", c.Name, c.Value)
+				p.Add("", "the header does not define %s (the standard fixes it to %#x)", c.Name, c.Value)
 			case got.Value != c.Value:
-				p.addf("%s = %#x in the header, the standard fixes %#x", c.Name, got.Value, c.Value)
+				p.Add("", "%s = %#x in the header, the standard fixes %#x", c.Name, got.Value, c.Value)
 			default:
 				n++
 			}
@@ -232,7 +232,7 @@ func headerValues(x *rulebook.X, out *constantsOut, p *problems, lists ...[]stdC
 				continue // either way is allowed
 			}
 			if a.Kind != b.Kind || a.Value != b.Value {
-				p.addf("%s: %s's header says %s, %s's says %s", name, x.Impl.ID, constText(a), e.Impl.ID, constText(b))
+				p.Add("", "%s: %s's header says %s, %s's says %s", name, x.Impl.ID, constText(a), e.Impl.ID, constText(b))
 			}
 		}
 	}
@@ -240,7 +240,7 @@ func headerValues(x *rulebook.X, out *constantsOut, p *problems, lists ...[]stdC
 }
 
 // layoutKeys judges the header's layout values whose names match keep.
-func layoutKeys(out *constantsOut, p *problems, keep func(string) bool) int {
+func layoutKeys(out *constantsOut, p *rulebook.Problems, keep func(string) bool) int {
 	n := 0
 	for _, k := range sortedKeys(standardLayout) {
 		if !keep(k) {
@@ -248,7 +248,7 @@ func layoutKeys(out *constantsOut, p *problems, keep func(string) bool) int {
 		}
 		n++
 		if got, ok := out.Layout[k]; !ok || got != standardLayout[k] {
-			p.addf("%s = %d in the header, the standard fixes %d", k, got, standardLayout[k])
+			p.Add("", "%s = %d in the header, the standard fixes %d", k, got, standardLayout[k])
 		}
 	}
 	return n
@@ -256,10 +256,10 @@ func layoutKeys(out *constantsOut, p *problems, keep func(string) bool) int {
 
 func judgeStatusLayout(x *rulebook.X) verdict.Verdict {
 	out := constantsFor(x)
-	var p problems
+	var p rulebook.Problems
 	n := layoutKeys(out, &p, func(k string) bool { return strings.Contains(k, "MPI_Status") })
 	n += libraryStatus(out, &p)
-	p.fail(x, x.Impl.ID+"'s MPI_Status", "")
+	p.FailAbout(x, x.Impl.ID+"'s MPI_Status")
 	// The status array was filled with -7 before MPI_Waitall: every field
 	// read could have shown a status written elsewhere.
 	return rulebook.Exposed(n, "layout values and status fields", "MPI_Status is 32 bytes with MPI_SOURCE/MPI_TAG/MPI_ERROR at 0/4/8, and MPI_Waitall writes source and tag of each status of an array there")
@@ -269,7 +269,7 @@ var intTypes = map[string]bool{"MPI_AINT": true, "MPI_COUNT": true, "MPI_OFFSET"
 
 func judgeIntTypes(x *rulebook.X) verdict.Verdict {
 	out := constantsFor(x)
-	var p problems
+	var p rulebook.Problems
 	layout := layoutKeys(out, &p, func(k string) bool {
 		return strings.Contains(k, "MPI_Aint") || strings.Contains(k, "MPI_Offset") || strings.Contains(k, "MPI_Count")
 	})
@@ -280,19 +280,19 @@ func judgeIntTypes(x *rulebook.X) verdict.Verdict {
 		}
 		seen++
 		if t.RC != 0 || t.Size != fixedSizes[t.Name] {
-			p.addf("MPI_Type_size(%s) = %d (rc %d), want %d", t.Name, t.Size, t.RC, fixedSizes[t.Name])
+			p.Add("", "MPI_Type_size(%s) = %d (rc %d), want %d", t.Name, t.Size, t.RC, fixedSizes[t.Name])
 		}
 	}
 	if seen != len(intTypes) {
-		p.addf("%d of the sizes of MPI_AINT, MPI_COUNT and MPI_OFFSET recorded, want 3", seen)
+		p.Add("", "%d of the sizes of MPI_AINT, MPI_COUNT and MPI_OFFSET recorded, want 3", seen)
 	}
-	p.fail(x, x.Impl.ID+"'s MPI_Aint/MPI_Offset/MPI_Count", "")
+	p.FailAbout(x, x.Impl.ID+"'s MPI_Aint/MPI_Offset/MPI_Count")
 	return rulebook.Exposed(layout+seen, "layout values and datatype sizes", "MPI_Aint, MPI_Offset and MPI_Count are signed 8-byte integers, and MPI_Type_size of MPI_AINT, MPI_OFFSET and MPI_COUNT is 8")
 }
 
 func judgeHandleConstants(x *rulebook.X) verdict.Verdict {
 	out := constantsFor(x)
-	var p problems
+	var p rulebook.Problems
 	n, notes, compared := headerValues(x, out, &p, standardHandles)
 	layout := layoutKeys(out, &p, func(k string) bool {
 		for _, t := range handleTypes {
@@ -303,7 +303,7 @@ func judgeHandleConstants(x *rulebook.X) verdict.Verdict {
 		return false
 	})
 	sized, fixed := librarySizes(out, &p)
-	p.fail(x, x.Impl.ID+"'s predefined handle constants", "")
+	p.FailAbout(x, x.Impl.ID+"'s predefined handle constants")
 	reason := fmt.Sprintf("%d predefined handles as the standard fixes them, the 11 handle types pointers; the library sizes %d predefined datatypes accordingly", n, fixed)
 	if sized > fixed {
 		reason += fmt.Sprintf(" (%d more held to no size: Fortran and C++ types whose size nothing fixes, or optional ones the library lacks)", sized-fixed)
@@ -321,10 +321,10 @@ func judgeHandleConstants(x *rulebook.X) verdict.Verdict {
 
 func judgeIntConstants(x *rulebook.X) verdict.Verdict {
 	out := constantsFor(x)
-	var p problems
+	var p rulebook.Problems
 	n, notes, compared := headerValues(x, out, &p, standardInts, standardPointers)
 	classes := libraryClasses(out, &p)
-	p.fail(x, x.Impl.ID+"'s integer constants", "")
+	p.FailAbout(x, x.Impl.ID+"'s integer constants")
 	reason := fmt.Sprintf("%d integer constants and constant addresses as the standard fixes them; %d error classes are their own class", n, classes)
 	if len(compared) > 0 {
 		reason += "; same values as " + strings.Join(compared, ", ")
@@ -350,7 +350,7 @@ func constText(c constRec) string {
 // n is the datatypes judged, compared those whose size was held to
 // something: a fixed size, the size of their C type, or (a required type)
 // a call that must succeed.
-func librarySizes(out *constantsOut, p *problems) (n, compared int) {
+func librarySizes(out *constantsOut, p *rulebook.Problems) (n, compared int) {
 	for _, t := range out.Tsize {
 		if intTypes[t.Name] {
 			continue
@@ -362,11 +362,11 @@ func librarySizes(out *constantsOut, p *problems) (n, compared int) {
 			// ABI-DTYPE-01's: lacking or misreporting an optional type
 			continue
 		case t.RC != 0:
-			p.addf("MPI_Type_size(%s) returned %d", t.Name, t.RC)
+			p.Add("", "MPI_Type_size(%s) returned %d", t.Name, t.RC)
 		case isFixed && t.Size != fixed:
-			p.addf("MPI_Type_size(%s) = %d, the fixed-size type has %d bytes", t.Name, t.Size, fixed)
+			p.Add("", "MPI_Type_size(%s) = %d, the fixed-size type has %d bytes", t.Name, t.Size, fixed)
 		case t.CSize > 0 && t.Size != t.CSize:
-			p.addf("MPI_Type_size(%s) = %d, its C type has %d bytes", t.Name, t.Size, t.CSize)
+			p.Add("", "MPI_Type_size(%s) = %d, its C type has %d bytes", t.Name, t.Size, t.CSize)
 		}
 		if isFixed || t.CSize > 0 || !isOptional(t) {
 			compared++
@@ -382,7 +382,7 @@ func isOptional(t tsizeRec) bool { return optionalTypes[t.Name] || t.CSize < 0 }
 func judgeOptionalTypes(x *rulebook.X) verdict.Verdict {
 	out := constantsRun(x)
 	undefined, _ := standardValue("MPI_UNDEFINED")
-	var p problems
+	var p rulebook.Problems
 	var lacking []string
 	n := 0
 	for _, t := range out.Tsize {
@@ -392,17 +392,17 @@ func judgeOptionalTypes(x *rulebook.X) verdict.Verdict {
 		n++
 		switch {
 		case t.RC != 0:
-			p.addf("MPI_Type_size(%s) returned error %d instead of a size or MPI_UNDEFINED", t.Name, t.RC)
+			p.Add("", "MPI_Type_size(%s) returned error %d instead of a size or MPI_UNDEFINED", t.Name, t.RC)
 		case int64(t.Size) == undefined.Value:
 			lacking = append(lacking, t.Name)
 		case t.Size <= 0:
-			p.addf("MPI_Type_size(%s) = %d: neither a size nor MPI_UNDEFINED (%d)", t.Name, t.Size, undefined.Value)
+			p.Add("", "MPI_Type_size(%s) = %d: neither a size nor MPI_UNDEFINED (%d)", t.Name, t.Size, undefined.Value)
 		}
 	}
 	if n == 0 {
 		x.Errorf("", "abi_constants recorded no MPI_Type_size of an optional datatype")
 	}
-	p.fail(x, x.Impl.ID+"'s MPI_Type_size of optional datatypes", "")
+	p.FailAbout(x, x.Impl.ID+"'s MPI_Type_size of optional datatypes")
 	reason := fmt.Sprintf("MPI_Type_size succeeds on all %d optional predefined datatypes", n)
 	if len(lacking) > 0 {
 		reason += fmt.Sprintf("; MPI_UNDEFINED (lacked) for %d: %s", len(lacking), shorten(strings.Join(lacking, ", "), 200))
@@ -416,11 +416,11 @@ func judgeOptionalTypes(x *rulebook.X) verdict.Verdict {
 
 // libraryClasses: every error class is its own class (out.Eclass is in
 // name order).
-func libraryClasses(out *constantsOut, p *problems) int {
+func libraryClasses(out *constantsOut, p *rulebook.Problems) int {
 	for _, e := range out.Eclass {
 		want, _ := standardValue(e.Name)
 		if e.RC != 0 || e.Class != want.Value {
-			p.addf("MPI_Error_class(%s) = %d (rc %d): an error class is its own class", e.Name, e.Class, e.RC)
+			p.Add("", "MPI_Error_class(%s) = %d (rc %d): an error class is its own class", e.Name, e.Class, e.RC)
 		}
 	}
 	return len(out.Eclass)
@@ -428,9 +428,9 @@ func libraryClasses(out *constantsOut, p *problems) int {
 
 // libraryStatus: the library writes statuses where the layout says; the
 // number of fields judged.
-func libraryStatus(out *constantsOut, p *problems) int {
+func libraryStatus(out *constantsOut, p *rulebook.Problems) int {
 	if len(out.Status) != 1 {
-		p.addf("no status record")
+		p.Add("", "no status record")
 		return 0
 	}
 	s := out.Status[0]
@@ -446,7 +446,7 @@ func libraryStatus(out *constantsOut, p *problems) int {
 		{"statuses[2] left alone", s.ThirdUntouched, 1}}
 	for _, w := range want {
 		if w.got != w.want {
-			p.addf("after MPI_Waitall, %s = %d, want %d", w.what, w.got, w.want)
+			p.Add("", "after MPI_Waitall, %s = %d, want %d", w.what, w.got, w.want)
 		}
 	}
 	return len(want)

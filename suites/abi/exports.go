@@ -181,8 +181,7 @@ func abiFunctionList(x *rulebook.X) (in map[string]bool, out map[string]string, 
 func judgeExports(x *rulebook.X) verdict.Verdict {
 	v := loaderLayers(x)
 	in, out, headers := abiFunctionList(x)
-	var p problems
-	var missing []string
+	var missing, wrong []string
 	for _, base := range sortedKeys(in) {
 		for _, name := range []string{base, "P" + base} {
 			switch why := v.resolve(name); why {
@@ -190,20 +189,25 @@ func judgeExports(x *rulebook.X) verdict.Verdict {
 			case "missing":
 				missing = append(missing, name)
 			default:
-				p.addf("%s", why)
+				wrong = append(wrong, why)
 			}
 		}
 	}
+	var p rulebook.Problems
 	if len(missing) > 0 {
-		p = append(problems{fmt.Sprintf("%d of the %d functions of the ABI (with PMPI_ twins) are not exported: %s",
-			len(missing), 2*len(in), strings.Join(missing, ", "))}, p...)
+		p.Add("", "%d of the %d functions of the ABI (with PMPI_ twins) are not exported: %s",
+			len(missing), 2*len(in), strings.Join(missing, ", "))
+	}
+	for _, why := range wrong {
+		p.Add("", "%s", why)
 	}
 	var left []string
 	for _, base := range sortedKeys(out) {
 		left = append(left, base+": "+out[base])
 	}
 	info := "declared by an ABI header, outside the ABI (not judged):\n  " + strings.Join(left, "\n  ")
-	p.fail(x, x.Impl.ID+"'s libmpi_abi exports", info)
+	p.Also(info)
+	p.FailAbout(x, x.Impl.ID+"'s libmpi_abi exports")
 	// Each name looked up could have been missing or no function.
 	pass := rulebook.Exposed(2*len(in), "MPI_ and PMPI_ names", "all %d functions of the ABI (as the ABI headers of %s declare them, less %d outside the ABI) and their PMPI_ twins are exported functions of %s",
 		len(in), strings.Join(headers, ", "), len(out), filepath.Base(v.lib.Path))

@@ -156,31 +156,32 @@ func runFingerprint(x *rulebook.X) verdict.Verdict {
 	if mine.Problem != "" {
 		x.Errorf(table, "fingerprint not taken: %s", mine.Problem)
 	}
-	var p problems
+	var p rulebook.Problems
 	for _, t := range mine.Tsize {
 		if t.Size != t.CSize {
-			p.addf("MPI_Type_size(%s) = %d, the header's C type has %d bytes", t.Name, t.Size, t.CSize)
+			p.Add("", "MPI_Type_size(%s) = %d, the header's C type has %d bytes", t.Name, t.Size, t.CSize)
 		}
 	}
 	if len(mine.Status) != 1 {
-		p.addf("no status record")
+		p.Add("", "no status record")
 	} else if s := mine.Status[0]; s.Source0 != 0 || s.Tag0 != 78 || s.Source1 != 0 || s.Tag1 != 79 || s.Count0 != 3 || s.Count1 != 4 || s.ThirdUntouched != 1 {
-		p.addf("after MPI_Waitall of two receives (source 0, tags 78 and 79, 3 and 4 ints) into MPI_Status[3]: statuses[0] source %d tag %d count %d, statuses[1] source %d tag %d count %d, statuses[2] untouched %v: the library does not write statuses where its header puts the fields",
+		p.Add("", "after MPI_Waitall of two receives (source 0, tags 78 and 79, 3 and 4 ints) into MPI_Status[3]: statuses[0] source %d tag %d count %d, statuses[1] source %d tag %d count %d, statuses[2] untouched %v: the library does not write statuses where its header puts the fields",
 			s.Source0, s.Tag0, s.Count0, s.Source1, s.Tag1, s.Count1, s.ThirdUntouched == 1)
 	}
 	for _, d := range mine.Distinct {
 		if d.OK != 1 {
-			p.addf("predefined %s constants are not distinct", d.Name)
+			p.Add("", "predefined %s constants are not distinct", d.Name)
 		}
 	}
 	l := mine.Layout
 	if l["sizeof(MPI_Count)"] < l["sizeof(MPI_Aint)"] || l["sizeof(MPI_Count)"] < l["sizeof(MPI_Offset)"] {
-		p.addf("sizeof(MPI_Count) = %d is smaller than MPI_Aint (%d) or MPI_Offset (%d)", l["sizeof(MPI_Count)"], l["sizeof(MPI_Aint)"], l["sizeof(MPI_Offset)"])
+		p.Add("", "sizeof(MPI_Count) = %d is smaller than MPI_Aint (%d) or MPI_Offset (%d)", l["sizeof(MPI_Count)"], l["sizeof(MPI_Aint)"], l["sizeof(MPI_Offset)"])
 	}
 	if l["sizeof(MPI_Aint)"] < l["sizeof(void*)"] {
-		p.addf("sizeof(MPI_Aint) = %d cannot hold an address (%d bytes)", l["sizeof(MPI_Aint)"], l["sizeof(void*)"])
+		p.Add("", "sizeof(MPI_Aint) = %d cannot hold an address (%d bytes)", l["sizeof(MPI_Aint)"], l["sizeof(void*)"])
 	}
-	p.fail(x, x.Impl.ID+"'s own ABI", table)
+	p.Also(table)
+	p.FailAbout(x, x.Impl.ID+"'s own ABI")
 	// What the library could have got wrong against its own header: each
 	// datatype size, the status array (filled with -7 before), each set of
 	// predefined handles, and the two integer-type sizes.

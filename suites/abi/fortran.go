@@ -67,7 +67,7 @@ var (
 )
 
 // lacksConversions fails a rule whose conversion functions the library
-// lacks; other missing names leave it unsupported (harness.Lacking).
+// lacks; other missing names leave it unsupported (rulebook.Lacking).
 func lacksConversions(subject *regexp.Regexp, quote string) func(x *rulebook.X, missing []string) verdict.Verdict {
 	return func(x *rulebook.X, missing []string) verdict.Verdict {
 		var lacked []string
@@ -222,7 +222,7 @@ func judgeHandleTransfer(x *rulebook.X) verdict.Verdict {
 	if len(out.RTs) == 0 {
 		x.Errorf("", "abi_f2c recorded no handle conversion")
 	}
-	var p problems
+	var p rulebook.Problems
 	types := map[string]bool{}
 	var macros []string
 	judged, judgedTypes := 0, map[string]bool{}
@@ -238,7 +238,7 @@ func judgeHandleTransfer(x *rulebook.X) verdict.Verdict {
 		judged++
 		judgedTypes[r.Type] = true
 		if r.Back != 1 {
-			p.addf("%s_f2c(%s_c2f(%s)) is not the handle (Fortran integer %d)", tointPrefix(r.Type), tointPrefix(r.Type), r.What, r.Fint)
+			p.Add("", "%s_f2c(%s_c2f(%s)) is not the handle (Fortran integer %d)", tointPrefix(r.Type), tointPrefix(r.Type), r.What, r.Fint)
 		}
 	}
 	var notTested []string
@@ -247,7 +247,8 @@ func judgeHandleTransfer(x *rulebook.X) verdict.Verdict {
 			notTested = append(notTested, a)
 		}
 	}
-	p.fail(x, x.Impl.ID, "not tested: "+strings.Join(notTested, "; "))
+	p.Also("not tested: " + strings.Join(notTested, "; "))
+	p.FailAbout(x, x.Impl.ID)
 	if len(macros) == len(types) {
 		x.Unsupported("not measurable here: mpi.h defines MPI_<Handle>_c2f/_f2c as macros (casts) for all %d handle types, the library takes no part in the conversion%s", len(types), macroFinding(x))
 	}
@@ -278,11 +279,11 @@ func macroFinding(x *rulebook.X) string {
 
 func judgeStatusConv(x *rulebook.X) verdict.Verdict {
 	out := f2cRun(x)
-	var p problems
+	var p rulebook.Problems
 	var vias []string
 	for _, s := range out.Statuses {
 		if s.Source != 0 || s.Tag != 91 || s.Error != out.ErrOther || s.Count != 5 {
-			p.addf("status after %s: source %d tag %d error %d count %d, want source 0 tag 91 error %d (MPI_ERR_OTHER) count 5",
+			p.Add("", "status after %s: source %d tag %d error %d count %d, want source 0 tag 91 error %d (MPI_ERR_OTHER) count 5",
 				s.Via, s.Source, s.Tag, s.Error, s.Count, out.ErrOther)
 		}
 		vias = append(vias, s.Via)
@@ -297,9 +298,9 @@ func judgeStatusConv(x *rulebook.X) verdict.Verdict {
 			notJudged = append(notJudged, m)
 			continue
 		}
-		p.addf("%s; loaded: %s", m, where)
+		p.Add("", "%s; loaded: %s", m, where)
 	}
-	p.fail(x, x.Impl.ID, "")
+	p.FailAbout(x, x.Impl.ID)
 	if len(vias) < 2 && len(notJudged) > 0 {
 		x.Unsupported("not judged here: %s; its libraries lack %s", noFortran(x), strings.Join(notJudged, "; "))
 	}

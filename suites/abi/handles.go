@@ -68,19 +68,19 @@ func userTypes(out *constantsOut) (n int, missing []string) {
 
 func judgeFromint(x *rulebook.X) verdict.Verdict {
 	out := constantsRun(x)
-	var p problems
+	var p rulebook.Problems
 	for _, t := range out.Toint {
 		if t.Back != 1 {
-			p.addf("%s_fromint(%s_toint(%s)) is not %s", tointPrefix(t.Type), tointPrefix(t.Type), t.Name, t.Name)
+			p.Add("", "%s_fromint(%s_toint(%s)) is not %s", tointPrefix(t.Type), tointPrefix(t.Type), t.Name, t.Name)
 		}
 	}
 	for _, u := range out.User {
 		if u.Back != 1 {
 			f := tointPrefix(u.Type)
-			p.addf("%s_fromint(%s_toint(h)) is not h for a user-created %s", f, f, u.Type)
+			p.Add("", "%s_fromint(%s_toint(h)) is not h for a user-created %s", f, f, u.Type)
 		}
 	}
-	p.fail(x, x.Impl.ID+"'s MPI_<Handle>_fromint", "")
+	p.FailAbout(x, x.Impl.ID+"'s MPI_<Handle>_fromint")
 	n, missing := userTypes(out)
 	reason := fmt.Sprintf("%d predefined handles and user-created handles of %d types come back from fromint(toint(h))", len(out.Toint), n)
 	if len(missing) > 0 {
@@ -91,37 +91,37 @@ func judgeFromint(x *rulebook.X) verdict.Verdict {
 
 func judgeTointPredefined(x *rulebook.X) verdict.Verdict {
 	out := constantsRun(x)
-	var p problems
+	var p rulebook.Problems
 	seen := map[string]bool{}
 	for _, t := range out.Toint {
 		seen[t.Name] = true
 		want, _ := standardValue(t.Name)
 		if t.Int != want.Value {
-			p.addf("%s_toint(%s) = %#x, its ABI constant is %#x", tointPrefix(t.Type), t.Name, t.Int, want.Value)
+			p.Add("", "%s_toint(%s) = %#x, its ABI constant is %#x", tointPrefix(t.Type), t.Name, t.Int, want.Value)
 		}
 	}
 	for _, c := range standardHandles {
 		if !seen[c.Name] && out.Consts[c.Name].Kind != "absent" {
-			p.addf("no conversion reported for %s", c.Name)
+			p.Add("", "no conversion reported for %s", c.Name)
 		}
 	}
-	p.fail(x, x.Impl.ID+"'s MPI_<Handle>_toint", "")
+	p.FailAbout(x, x.Impl.ID+"'s MPI_<Handle>_toint")
 	return rulebook.Exposed(len(out.Toint), "predefined handles", "%d predefined handles convert to their ABI constants", len(out.Toint))
 }
 
 func judgeTointUser(x *rulebook.X) verdict.Verdict {
 	out := constantsRun(x)
-	var p problems
+	var p rulebook.Problems
 	for _, u := range out.User {
 		f := tointPrefix(u.Type)
 		if u.Int != u.IntAgain {
-			p.addf("%s_toint of one user-created handle gave %d, then %d", f, u.Int, u.IntAgain)
+			p.Add("", "%s_toint of one user-created handle gave %d, then %d", f, u.Int, u.IntAgain)
 		}
 		if u.Int >= 1 && u.Int <= 4095 {
-			p.addf("%s_toint of a user-created handle = %d, inside the range reserved for predefined handles", f, u.Int)
+			p.Add("", "%s_toint of a user-created handle = %d, inside the range reserved for predefined handles", f, u.Int)
 		}
 	}
-	p.fail(x, x.Impl.ID+"'s MPI_<Handle>_toint of user-created handles", "")
+	p.FailAbout(x, x.Impl.ID+"'s MPI_<Handle>_toint of user-created handles")
 	n, missing := userTypes(out)
 	if n == 0 {
 		x.Unsupported("not measurable here: no user-created handle")
@@ -137,13 +137,13 @@ func judgeTointUser(x *rulebook.X) verdict.Verdict {
 
 func judgeUserHandleRange(x *rulebook.X) verdict.Verdict {
 	out := constantsRun(x)
-	var p problems
+	var p rulebook.Problems
 	for _, u := range out.User {
 		if u.Pointer >= 0 && u.Pointer <= 4095 {
-			p.addf("a user-created %s has the value %d, which the ABI reserves (0..4095)", u.Type, u.Pointer)
+			p.Add("", "a user-created %s has the value %d, which the ABI reserves (0..4095)", u.Type, u.Pointer)
 		}
 	}
-	p.fail(x, x.Impl.ID+"'s user-created handles", "")
+	p.FailAbout(x, x.Impl.ID+"'s user-created handles")
 	n, missing := userTypes(out)
 	if n == 0 {
 		x.Unsupported("not measurable here: no user-created handle")

@@ -140,7 +140,7 @@ func judgeHandleTypes(x *rulebook.X) verdict.Verdict {
 		defer os.RemoveAll(overlay)
 	}
 	args := headerArgs(x, x.Impl, overlay)
-	var p problems
+	var p rulebook.Problems
 	// What must compile: each handle is the pointer to its struct, compares
 	// for equality, converts to void *.
 	var ok strings.Builder
@@ -153,9 +153,9 @@ func judgeHandleTypes(x *rulebook.X) verdict.Verdict {
 	errs, out := compileProbe(x, ok.String(), args...)
 	for _, n := range sortedInts(errs) {
 		if t, found := okLine[n]; found {
-			p.addf("%s is not a pointer to struct %s: %s", t, handleTag(t), errs[n][0])
+			p.Add("", "%s is not a pointer to struct %s: %s", t, handleTag(t), errs[n][0])
 		} else {
-			p.addf("the header does not compile: %s", errs[n][0])
+			p.Add("", "the header does not compile: %s", errs[n][0])
 		}
 	}
 	// What must not compile: each probe on a line of its own.
@@ -180,11 +180,12 @@ func judgeHandleTypes(x *rulebook.X) verdict.Verdict {
 	if len(errs) == 0 {
 		for _, n := range sortedKeysInt(badLine) {
 			if len(berrs[n]) == 0 {
-				p.addf("%s", badLine[n])
+				p.Add("", "%s", badLine[n])
 			}
 		}
 	}
-	p.fail(x, x.Impl.ID+"'s ABI header handle types", "gcc "+strings.Join(args, " ")+"\n"+shorten(out, 2000)+"\n"+shorten(bout, 2000))
+	p.Also("gcc " + strings.Join(args, " ") + "\n" + shorten(out, 2000) + "\n" + shorten(bout, 2000))
+	p.FailAbout(x, x.Impl.ID+"'s ABI header handle types")
 	// Each probe could have compiled where it must not, or not where it must.
 	return rulebook.Exposed(len(okLine)+len(badLine), "compile probes", "the %d handle types are pointers to their incomplete structs struct MPI_ABI_<Kind>: %d probes (sizeof of the struct, a handle of one kind where another is wanted) are compile errors",
 		len(handleTypes), len(badLine))
@@ -344,17 +345,18 @@ func judgePrototypes(x *rulebook.X) verdict.Verdict {
 		add("the standard (MPI-5.0 Annex "+section+")", n, decl)
 	})
 	errs, out := compileProbe(x, src.String(), headerArgs(x, x.Impl, overlay)...)
-	var p problems
+	var p rulebook.Problems
 	for _, n := range sortedInts(errs) {
 		o, ok := lines[n]
 		if !ok {
-			p.addf("the header does not compile: %s", errs[n][0])
+			p.Add("", "the header does not compile: %s", errs[n][0])
 			continue
 		}
 		ours := mine[o.name]
-		p.addf("%s: %s's header declares %s; %s: %s", o.name, x.Impl.ID, strings.TrimSuffix(ours, ";"), o.who, strings.TrimSuffix(strings.TrimPrefix(o.decl, "extern "), ";"))
+		p.Add("", "%s: %s's header declares %s; %s: %s", o.name, x.Impl.ID, strings.TrimSuffix(ours, ";"), o.who, strings.TrimSuffix(strings.TrimPrefix(o.decl, "extern "), ";"))
 	}
-	p.fail(x, x.Impl.ID+"'s ABI header prototypes", "gcc "+strings.Join(headerArgs(x, x.Impl, overlay), " ")+"\n"+shorten(out, 4000))
+	p.Also("gcc " + strings.Join(headerArgs(x, x.Impl, overlay), " ") + "\n" + shorten(out, 4000))
+	p.FailAbout(x, x.Impl.ID+"'s ABI header prototypes")
 	if len(others) == 0 && nstd == 0 {
 		x.Unsupported("not measurable here: no other ABI header and no standard binding to compare with")
 	}

@@ -26,7 +26,7 @@ func remember[T any](key string, f func() T) T {
 }
 
 // attempt runs f and returns the verdict it ended with (a failed job of
-// another implementation must not end the check it serves), or nil.
+// another implementation must not end the rule it serves), or nil.
 func attempt(f func()) (v *verdict.Verdict) {
 	defer func() {
 		if r := mpi.StopOf(recover()); r != nil {
@@ -34,7 +34,7 @@ func attempt(f func()) (v *verdict.Verdict) {
 				v = &vv
 				return
 			}
-			panic(r)
+			panic(r) // panic-ok: re-raises a stop that is no verdict (where the suite broke)
 		}
 	}()
 	f()
@@ -110,24 +110,6 @@ func shorten(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
-}
-
-// problems collects what broke a rule, for a verdict's reason and evidence.
-type problems []string
-
-func (p *problems) addf(format string, args ...any) { *p = append(*p, fmt.Sprintf(format, args...)) }
-
-// fail ends the rule's judgement with Fail when there are problems: the reason names the
-// first (and how many more), the evidence lists them all, then extra.
-func (p problems) fail(x *rulebook.X, what string, extra string) {
-	if len(p) == 0 {
-		return
-	}
-	reason := fmt.Sprintf("%s: %s", what, p[0])
-	if len(p) > 1 {
-		reason += fmt.Sprintf(" (and %d more)", len(p)-1)
-	}
-	x.Failf(strings.Join(p, "\n")+"\n\n"+extra, "%s", reason)
 }
 
 // writeReport writes a Markdown report into $MPITS_REPORT_DIR, if set.

@@ -53,14 +53,14 @@ type loadedRec struct {
 }
 
 func runLaunch(x *rulebook.X) verdict.Verdict {
-	var p problems
+	var p rulebook.Problems
 	var ran []string
 	want := realHost(x.Impl, x.Impl.ABI.Lib)
 	wantFamily := family(x.Caps.LibraryVersion)
 	for _, b := range abiEnvs(x) {
 		path, why := built(b, "abi_launch")
 		if path == "" {
-			p.addf("the binary built with %s's header did not build: %s", b.Impl.ID, why)
+			p.Add("", "the binary built with %s's header did not build: %s", b.Impl.ID, why)
 			continue
 		}
 		bin, err := readELF(b.Impl.HostPath(path))
@@ -68,38 +68,38 @@ func runLaunch(x *rulebook.X) verdict.Verdict {
 			x.Errorf("", "%v", err)
 		}
 		if m := bin.mpiNeeded(); len(m) != 1 || m[0] != "libmpi_abi.so.1" {
-			p.addf("the binary built with %s needs %v, not libmpi_abi.so.1 alone", b.Impl.ID, m)
+			p.Add("", "the binary built with %s needs %v, not libmpi_abi.so.1 alone", b.Impl.ID, m)
 		}
 		if len(bin.Runpath) > 0 {
-			p.addf("the binary built with %s has RPATH/RUNPATH %v: the loader path is not the only choice", b.Impl.ID, bin.Runpath)
+			p.Add("", "the binary built with %s has RPATH/RUNPATH %v: the loader path is not the only choice", b.Impl.ID, bin.Runpath)
 		}
 		inner := x.PathFrom(b.Impl, path)
 		if sum(b.Impl.HostPath(path)) != sum(x.Impl.HostPath(inner)) {
-			p.addf("the binary built with %s changed on its way to %s", b.Impl.ID, x.Impl.ID)
+			p.Add("", "the binary built with %s changed on its way to %s", b.Impl.ID, x.Impl.ID)
 		}
 		_, recs := x.JobOnce(mpi.Job{Name: "abi_launch built with " + b.Impl.ID, Ranks: 2, Program: inner,
 			RankEnv: map[string]string{"LD_LIBRARY_PATH": x.Impl.ABI.LibDir}, Deadline: 60 * time.Second})
 		runs := mpi.Decode[launchRec](recs, "run")
 		if len(runs) != 2 {
-			p.addf("built with %s: %d ranks reported, want 2", b.Impl.ID, len(runs))
+			p.Add("", "built with %s: %d ranks reported, want 2", b.Impl.ID, len(runs))
 		}
 		for _, r := range runs {
 			if r.Size != 2 || r.Sum != 1 {
-				p.addf("built with %s: rank %d saw size %d and rank sum %d (want 2 and 1: the ranks did not meet)", b.Impl.ID, r.Rank, r.Size, r.Sum)
+				p.Add("", "built with %s: rank %d saw size %d and rank sum %d (want 2 and 1: the ranks did not meet)", b.Impl.ID, r.Rank, r.Size, r.Sum)
 			}
 			if r.ABI != "1.0" {
-				p.addf("built with %s: MPI_Abi_get_version %s", b.Impl.ID, r.ABI)
+				p.Add("", "built with %s: MPI_Abi_get_version %s", b.Impl.ID, r.ABI)
 			}
 			if family(r.Library) != wantFamily {
-				p.addf("built with %s: rank %d's library says %q, not %s's %q", b.Impl.ID, r.Rank, r.Library, x.Impl.ID, wantFamily)
+				p.Add("", "built with %s: rank %d's library says %q, not %s's %q", b.Impl.ID, r.Rank, r.Library, x.Impl.ID, wantFamily)
 			}
 			if got := realHost(x.Impl, r.MPIInitIn); got != want {
-				p.addf("built with %s: rank %d took MPI_Init from %s (%s), not %s", b.Impl.ID, r.Rank, r.MPIInitIn, got, want)
+				p.Add("", "built with %s: rank %d took MPI_Init from %s (%s), not %s", b.Impl.ID, r.Rank, r.MPIInitIn, got, want)
 			}
 		}
 		for _, l := range mpi.Decode[loadedRec](recs, "loaded") {
 			if got := realHost(x.Impl, l.Path); got != want {
-				p.addf("built with %s: %s (%s) was loaded besides %s", b.Impl.ID, l.Path, got, want)
+				p.Add("", "built with %s: %s (%s) was loaded besides %s", b.Impl.ID, l.Path, got, want)
 			}
 		}
 		ran = append(ran, b.Impl.ID)
@@ -108,7 +108,7 @@ func runLaunch(x *rulebook.X) verdict.Verdict {
 		otherLaunchers(x)
 	}
 	writeCrossRunReport(x)
-	p.fail(x, "on "+x.Impl.ID, "")
+	p.FailAbout(x, "on "+x.Impl.ID)
 	// Each binary could have needed more, carried an RPATH, or run (or
 	// failed to run) on another library.
 	return rulebook.Exposed(len(ran), "binaries (one per ABI header)", "binaries built with %s (needing libmpi_abi.so.1 only, no RPATH) ran on 2 ranks under %s's launcher on %s, picked by LD_LIBRARY_PATH=%s",

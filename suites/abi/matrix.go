@@ -167,7 +167,7 @@ func judgeABIBuilds(x *rulebook.X, own bool) verdict.Verdict {
 	if len(x.Preload) > 0 {
 		table = "(runs on " + x.Impl.ID + " above were repeated with " + strings.Join(x.Preload, ":") + " preloaded)\n" + table
 	}
-	var p problems
+	var p rulebook.Problems
 	var detail, judged []string
 	n := 0
 	for _, c := range mine {
@@ -177,7 +177,7 @@ func judgeABIBuilds(x *rulebook.X, own bool) verdict.Verdict {
 		judged = append(judged, c.Builder)
 		s := sameAs(c, ref)
 		if !s.OK {
-			p.addf("built with %s's ABI header: %s", c.Builder, s.Problem)
+			p.Add("", "built with %s's ABI header: %s", c.Builder, s.Problem)
 			if len(s.Mismatches) > 1 {
 				detail = append(detail, fmt.Sprintf("built with %s, all differences from the native build:\n  %s", c.Builder, strings.Join(s.Mismatches, "\n  ")))
 			}
@@ -191,7 +191,8 @@ func judgeABIBuilds(x *rulebook.X, own bool) verdict.Verdict {
 	if len(ref.Mismatches) > 0 {
 		native += fmt.Sprintf(" (which differ from what MPI defines in %d results, see NATIVE-API-X1)", len(ref.Mismatches))
 	}
-	p.fail(x, "on "+x.Impl.ID+"'s libmpi_abi, compared with its native library", strings.Join(detail, "\n")+"\n\ncross-run matrix (vs what MPI defines):\n"+table)
+	p.Also(strings.Join(detail, "\n") + "\n\ncross-run matrix (vs what MPI defines):\n" + table)
+	p.FailAbout(x, "on "+x.Impl.ID+"'s libmpi_abi, compared with its native library")
 	// Each result compared could have differed from the native build's.
 	pass := rulebook.Exposed(n, "results compared with the native build", "builds with %s's ABI headers gave on %s's libmpi_abi %s (%d results)", strings.Join(judged, ", "), x.Impl.ID, native, n)
 	pass.Evidence = "cross-run matrix (vs what MPI defines):\n" + table
@@ -267,7 +268,7 @@ func judgeCallbacks(x *rulebook.X) verdict.Verdict {
 	for _, m := range ref.Mismatches {
 		native[m] = true
 	}
-	var p problems
+	var p rulebook.Problems
 	var same []string
 	for _, m := range run.Mismatches {
 		k := callbackKey(m)
@@ -276,7 +277,7 @@ func judgeCallbacks(x *rulebook.X) verdict.Verdict {
 		case native[m]:
 			same = append(same, m)
 		default:
-			p.addf("%s", m)
+			p.Add("", "%s", m)
 		}
 	}
 	extra := ""
@@ -284,7 +285,8 @@ func judgeCallbacks(x *rulebook.X) verdict.Verdict {
 		extra = "the native library gives the same (an API question, NATIVE-API-X1): " + strings.Join(same, "; ")
 	}
 	mpitNote, events := eventCallbacks(x, &p)
-	p.fail(x, x.Impl.ID+"'s libmpi_abi calling the application's callbacks", extra)
+	p.Also(extra)
+	p.FailAbout(x, x.Impl.ID+"'s libmpi_abi calling the application's callbacks")
 	// The callback results the application records on its two ranks, each
 	// compared (with the native build's where MPI's differs).
 	results := 0
@@ -325,7 +327,7 @@ type eventCbRec struct {
 // run ABI-MPIT-01 reads): the registration handle, an ABI callback safety
 // value and the user data, in the event and in the free callback. It says
 // what it saw, and judged is 1 where an event callback was judged.
-func eventCallbacks(x *rulebook.X, p *problems) (note string, judged int) {
+func eventCallbacks(x *rulebook.X, p *rulebook.Problems) (note string, judged int) {
 	recs := mpitRun(x)
 	ev := mpi.Decode[eventsRec](recs, "events")
 	if len(ev) != 1 {
@@ -340,27 +342,27 @@ func eventCallbacks(x *rulebook.X, p *problems) (note string, judged int) {
 	}
 	c := cbs[0]
 	if c.AllocRC != 0 || c.RegisterRC != 0 {
-		p.addf("MPI_T event %s: MPI_T_event_handle_alloc returned %d, MPI_T_event_register_callback %d", ev[0].Name, c.AllocRC, c.RegisterRC)
+		p.Add("", "MPI_T event %s: MPI_T_event_handle_alloc returned %d, MPI_T_event_register_callback %d", ev[0].Name, c.AllocRC, c.RegisterRC)
 		return "", 1
 	}
 	safety := abiValues("MPI_T_CB_REQUIRE_")
 	switch {
 	case c.Calls == 0:
-		p.addf("MPI_T event %s: the callback never ran for 3 MPI_Comm_dup", ev[0].Name)
+		p.Add("", "MPI_T event %s: the callback never ran for 3 MPI_Comm_dup", ev[0].Name)
 	case c.RegOK != 1:
-		p.addf("MPI_T event %s: the callback's event_registration is not the handle MPI_T_event_handle_alloc gave", ev[0].Name)
+		p.Add("", "MPI_T event %s: the callback's event_registration is not the handle MPI_T_event_handle_alloc gave", ev[0].Name)
 	case c.UserOK != 1:
-		p.addf("MPI_T event %s: the callback's user_data is not the pointer registered", ev[0].Name)
+		p.Add("", "MPI_T event %s: the callback's user_data is not the pointer registered", ev[0].Name)
 	case c.InstOK != 1:
-		p.addf("MPI_T event %s: the callback's event_instance is NULL", ev[0].Name)
+		p.Add("", "MPI_T event %s: the callback's event_instance is NULL", ev[0].Name)
 	}
 	for _, s := range c.Safety {
 		if _, ok := safety[s]; !ok {
-			p.addf("MPI_T event %s: the callback's cb_safety is %d, not one of the ABI's MPI_T_CB_REQUIRE_* values", ev[0].Name, s)
+			p.Add("", "MPI_T event %s: the callback's cb_safety is %d, not one of the ABI's MPI_T_CB_REQUIRE_* values", ev[0].Name, s)
 		}
 	}
 	if c.FreeRC == 0 && c.FreeCalls > 0 && c.FreeOK != 1 {
-		p.addf("MPI_T event %s: the free callback got another registration handle or user_data", ev[0].Name)
+		p.Add("", "MPI_T event %s: the free callback got another registration handle or user_data", ev[0].Name)
 	}
 	return fmt.Sprintf("the MPI_T event callback of %s ran %d times with its registration handle, user data and cb_safety %v (ABI values)", ev[0].Name, c.Calls, c.Safety), 1
 }

@@ -222,16 +222,17 @@ func judgeNativePrototypes(x *rulebook.X) verdict.Verdict {
 		x.Unsupported("not measurable here: %s declares no function of the standard's C bindings (%s)", what, edition)
 	}
 	errs, out := compileProbe(x, src.String(), args...)
-	var p problems
+	var p rulebook.Problems
 	for _, n := range sortedInts(errs) {
 		o, ok := lines[n]
 		if !ok {
-			p.addf("the header does not compile: %s", errs[n][0])
+			p.Add("", "the header does not compile: %s", errs[n][0])
 			continue
 		}
-		p.addf("%s: %s declares %s; the standard (%s Annex %s): %s", o.name, what, strings.TrimSuffix(mine[o.name], ";"), strings.Fields(edition)[0], o.section, strings.TrimSuffix(o.decl, ";"))
+		p.Add("", "%s: %s declares %s; the standard (%s Annex %s): %s", o.name, what, strings.TrimSuffix(mine[o.name], ";"), strings.Fields(edition)[0], o.section, strings.TrimSuffix(o.decl, ";"))
 	}
-	p.fail(x, what, "gcc "+strings.Join(args, " ")+"\n"+shorten(out, 4000))
+	p.Also("gcc " + strings.Join(args, " ") + "\n" + shorten(out, 4000))
+	p.FailAbout(x, what)
 	// Each standard binding redeclared after the header could have
 	// conflicted, but for the names the header also defines as macros: the
 	// #ifndef leaves those out.

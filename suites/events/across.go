@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/verdict"
 )
@@ -24,20 +25,20 @@ var acrossCheck = rulebook.Define(rulebook.Check{
 		// handles are local.)
 		{ID: "META-18", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "event types of the same name on two ranks of one job have the same verbosity, datatypes, number of elements, enumeration (name and items) and binding",
-			Injectors: []string{"inject_events_meta_rank_differs"}, Judge: judgeSameAcrossRanks},
+			Injectors: []string{"inject_events_meta_rank_differs"}, Judge: judgeEventTypesAcrossRanks},
 	},
 })
 
-func judgeSameAcrossRanks(x *rulebook.X) verdict.Verdict {
-	if n := x.Caps.AfterInit.Events; n < 0 {
-		x.Unsupported("no MPI_T events interface: %s (library MPI %s)", x.Caps.AfterInit.Note, x.Caps.MPIVersion)
-	} else if n == 0 {
+// judgeEventTypesAcrossRanks judges that an event type of one name has the
+// same signature (evsig records) on every rank of the probe job.
+func judgeEventTypesAcrossRanks(x *rulebook.X) verdict.Verdict {
+	if x.Caps.AfterInit.Events == 0 {
 		x.Unsupported("not measurable here: MPI_T_event_get_num gives 0 after MPI_Init: no events")
 	}
 	j := sharedJob(x, "events_deliver", 2, probeArgs())
-	j.mustBeWhole()
+	j.mustBeWhole(x)
 	byName := map[string]map[int]evsigRec{}
-	for _, s := range decode[evsigRec](j, "evsig") {
+	for _, s := range mpi.DecodeRanked[evsigRec](j.Recs, "evsig") {
 		if s.RC != 0 || s.Name == "" {
 			continue // a failing get_info is EVT-1's
 		}
@@ -84,7 +85,7 @@ func judgeSameAcrossRanks(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(ev, ""), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(ev, ""), "%s", verdict.FirstAndMore(bad))
 	}
 	if compared == 0 {
 		x.Unsupported("not measurable here: no event type answered MPI_T_event_get_info on two ranks (%d names)", len(names))

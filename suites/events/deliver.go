@@ -15,7 +15,7 @@ import (
 // and their elements read. The fixture (events_deliver.c) records every
 // callback and every action, so each rule judges its own records.
 var deliverCheck = rulebook.Define(rulebook.Check{
-	ID:    "EVENTS-DELIVER-001",
+	ID:    "EVENTS-DELIVER",
 	Needs: "events",
 	Title: "after K actions of a profile the callback of each event they raise has run exactly K times, with the user data given at registration, MPI_T_event_read of each element gives what the action implies, and reading the instance inside the callback does not crash",
 	Rules: []rulebook.Rule{
@@ -65,12 +65,12 @@ var deliverCheck = rulebook.Define(rulebook.Check{
 	},
 })
 
-// deliverProblems judges every phase of every selected profile of the
-// delivery job and sorts what it finds by rule.
+// deliverProblems is what judging the phases of the delivery job finds,
+// sorted by rule: each kind of problem goes where its field points (the
+// three point to one Problems for a judgement that takes them all).
 type deliverProblems struct {
-	count, user, elems []string
+	count, user, elems *rulebook.Problems
 	judged             []string // "action xK" of phases judged
-	evidence           []string
 	// What was judged: the callback counts compared (one per event type of
 	// a phase on an observing rank), the callbacks whose user_data was
 	// checked, the pinned elements compared, and of those the ones whose
@@ -80,35 +80,21 @@ type deliverProblems struct {
 	counts, callbacks, pinned, pinnedNonzero int
 }
 
-// add adds q's problems and counts to p.
-func (p *deliverProblems) add(q deliverProblems) {
-	p.count = append(p.count, q.count...)
-	p.user = append(p.user, q.user...)
-	p.elems = append(p.elems, q.elems...)
-	p.evidence = append(p.evidence, q.evidence...)
-	p.counts += q.counts
-	p.callbacks += q.callbacks
-	p.pinned += q.pinned
-	p.pinnedNonzero += q.pinnedNonzero
-}
-
 func deliverRecs(x *rulebook.X) (*eventsRun, deliverProblems) {
 	r := needEvents(x)
 	d := r.Deliver
 	if d.Recs == nil {
-		panic(verdict.Verdict{Status: verdict.Error, Reason: d.RecErr.Error(), Evidence: d.Evidence})
+		x.Errorf(d.Evidence, "%s", d.RecErr.Error())
 	}
-	cbs := decode[cbRec](d, "cb")
-	facts := decode[factRec](d, "fact")
-	phases := decode[phaseRec](d, "phase")
-	var all deliverProblems
+	cbs := mpi.DecodeRanked[cbRec](d.Recs, "cb")
+	facts := mpi.DecodeRanked[factRec](d.Recs, "fact")
+	phases := mpi.DecodeRanked[phaseRec](d.Recs, "phase")
+	all := deliverProblems{count: &rulebook.Problems{}, user: &rulebook.Problems{}, elems: &rulebook.Problems{}}
 	for _, pr := range r.Profiles {
 		for _, ph := range pr.Phases {
-			n, p := phaseProblems(ph, "deliver", phases, cbs, facts, d)
-			if n > 0 {
+			if phaseProblems(x, ph, "deliver", phases, cbs, facts, d, &all) > 0 {
 				all.judged = append(all.judged, fmt.Sprintf("%s x%d", ph.Action, ph.K))
 			}
-			all.add(p)
 		}
 	}
 	return r, all
@@ -122,10 +108,7 @@ func deliverJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 		if errs := d.errors(); len(errs) > 0 && kind == "count" {
 			x.Failf(jsonOf(errs), "rank %d: %s failed with %d", errs[0].Rank, errs[0].What, errs[0].RC)
 		}
-		bad := map[string][]string{"count": p.count, "user": p.user, "elems": p.elems}[kind]
-		if len(bad) > 0 {
-			x.Failf(strings.Join(p.evidence, "\n"), "%s", firstAndMore(bad))
-		}
+		map[string]*rulebook.Problems{"count": p.count, "user": p.user, "elems": p.elems}[kind].FailOn(x)
 		if len(p.judged) == 0 {
 			if d.Problem != "" {
 				x.Unsupported("not measurable here: the delivery job ended before any phase completed: %s", d.Problem)
@@ -154,9 +137,9 @@ func judgeNoCrashInCallback(x *rulebook.X) verdict.Verdict {
 		if c := crashInCallback(j); c != "" {
 			x.Failf(j.Evidence, "%s", c)
 		}
-		n += len(decode[cbRec](j, "cb"))
+		n += len(mpi.DecodeRanked[cbRec](j.Recs, "cb"))
 	}
-	r.Deliver.mustBeWhole()
+	r.Deliver.mustBeWhole(x)
 	if n == 0 {
 		x.Unsupported("not measurable here: no callback ran")
 	}
@@ -174,27 +157,24 @@ func profileIDs(ps []profile) string {
 // checkPhase fails x on any problem of one phase (for the bound-handle
 // judgement of EVENTS-HANDLE-001); it returns how many ranks it judged.
 func checkPhase(x *rulebook.X, ph phase, sub string, phases []phaseRec, cbs []cbRec, facts []factRec, j *jobOut) int {
-	n, p := phaseProblems(ph, sub, phases, cbs, facts, j)
-	bad := append(append(append([]string{}, p.count...), p.user...), p.elems...)
-	if len(bad) > 0 {
-		x.Failf(strings.Join(p.evidence, "\n"), "%s", firstAndMore(bad))
-	}
+	var bad rulebook.Problems
+	n := phaseProblems(x, ph, sub, phases, cbs, facts, j, &deliverProblems{count: &bad, user: &bad, elems: &bad})
+	bad.FailOn(x)
 	return n
 }
 
 // phaseProblems compares the callbacks of one phase's sub with its facts on
-// every observing rank, recording every problem; it returns how many ranks
-// it judged (0: the phase was not reached, which a crash explains).
-func phaseProblems(ph phase, sub string, phases []phaseRec, cbs []cbRec, facts []factRec, j *jobOut) (int, deliverProblems) {
-	var out deliverProblems
+// every observing rank, recording every problem and what it judged in out;
+// it returns how many ranks it judged (0: the phase was not reached, which
+// a crash explains).
+func phaseProblems(x *rulebook.X, ph phase, sub string, phases []phaseRec, cbs []cbRec, facts []factRec, j *jobOut, out *deliverProblems) int {
 	judged := 0
 	for _, p := range phases {
 		if p.Action != ph.Action || strings.Join(p.Events, ",") != strings.Join(ph.events(), ",") || p.Mode != "deliver" {
 			continue
 		}
 		if !p.Present {
-			out.count = append(out.count, fmt.Sprintf("rank %d: an event of %s is missing although the profile was selected by these names", p.Rank, ph.Action))
-			out.evidence = append(out.evidence, jsonOf([]phaseRec{p}))
+			out.count.Add(jsonOf([]phaseRec{p}), "rank %d: an event of %s is missing although the profile was selected by these names", p.Rank, ph.Action)
 		}
 		if !p.Observer {
 			continue
@@ -209,7 +189,7 @@ func phaseProblems(ph phase, sub string, phases []phaseRec, cbs []cbRec, facts [
 			if j.Problem != "" {
 				continue // the job ended before this phase did
 			}
-			panic(verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("rank %d: %s recorded %d of %d actions", p.Rank, ph.Action, len(fs), ph.K), Evidence: jsonOf(fs)})
+			x.Errorf(jsonOf(fs), "rank %d: %s recorded %d of %d actions", p.Rank, ph.Action, len(fs), ph.K)
 		}
 		for _, et := range ph.Events {
 			var got []cbRec
@@ -222,12 +202,10 @@ func phaseProblems(ph phase, sub string, phases []phaseRec, cbs []cbRec, facts [
 			out.callbacks += len(got)
 			for i, c := range got {
 				if !c.UserOK {
-					out.user = append(out.user, fmt.Sprintf("rank %d: callback %d of %s got a user_data that is not the pointer given at registration", p.Rank, i, et.Name))
-					out.evidence = append(out.evidence, jsonOf([]cbRec{c}))
+					out.user.Add(jsonOf([]cbRec{c}), "rank %d: callback %d of %s got a user_data that is not the pointer given at registration", p.Rank, i, et.Name)
 				}
 				if i < len(fs) {
-					bad, compared, nonzero := compareElements(p.Rank, et, i, c, fs[i], cbs, &out.evidence)
-					out.elems = append(out.elems, bad...)
+					compared, nonzero := compareElements(x, p.Rank, et, i, c, fs[i], cbs, out.elems)
 					out.pinned += compared
 					out.pinnedNonzero += nonzero
 				}
@@ -236,50 +214,48 @@ func phaseProblems(ph phase, sub string, phases []phaseRec, cbs []cbRec, facts [
 				if j.Problem != "" && len(got) < ph.K {
 					continue // cut short by the crash (CB-X1)
 				}
-				out.count = append(out.count, fmt.Sprintf("rank %d: %d x %s raised %s %d times, not %d", p.Rank, ph.K, ph.Action, et.Name, len(got), ph.K))
-				out.evidence = append(out.evidence, ev)
+				out.count.Add(ev, "rank %d: %d x %s raised %s %d times, not %d", p.Rank, ph.K, ph.Action, et.Name, len(got), ph.K)
 			}
 			out.counts++
 		}
 		judged++
 	}
-	return judged, out
+	return judged
 }
 
-// compareElements checks callback n's elements against action n's facts;
-// it returns the problems, how many pinned elements it compared and how
-// many of those were expected to be other than 0 (the fixture reads each
-// element into a zeroed buffer: one the library never wrote reads 0).
-func compareElements(rank int, et eventTruth, n int, c cbRec, f factRec, all []cbRec, evidence *[]string) (bad []string, compared, nonzero int) {
+// compareElements checks callback n's elements against action n's facts,
+// noting each problem in bad; it returns how many pinned elements it
+// compared and how many of those were expected to be other than 0 (the
+// fixture reads each element into a zeroed buffer: one the library never
+// wrote reads 0).
+func compareElements(x *rulebook.X, rank int, et eventTruth, n int, c cbRec, f factRec, all []cbRec, bad *rulebook.Problems) (compared, nonzero int) {
 	for e, name := range et.Elems {
 		if name == "" {
 			continue
 		}
 		if e >= len(c.Elems) {
-			bad = append(bad, fmt.Sprintf("rank %d: %s has %d elements, the profile expects element %d (%s)", rank, et.Name, len(c.Elems), e, name))
-			*evidence = append(*evidence, jsonOf([]cbRec{c}))
+			bad.Add(jsonOf([]cbRec{c}), "rank %d: %s has %d elements, the profile expects element %d (%s)", rank, et.Name, len(c.Elems), e, name)
 			continue
 		}
 		if c.ReadRCs[e] != 0 {
-			bad = append(bad, fmt.Sprintf("rank %d: MPI_T_event_read(%s, element %d) returned %d in the callback", rank, et.Name, e, c.ReadRCs[e]))
-			*evidence = append(*evidence, jsonOf([]cbRec{c}))
+			bad.Add(jsonOf([]cbRec{c}), "rank %d: MPI_T_event_read(%s, element %d) returned %d in the callback", rank, et.Name, e, c.ReadRCs[e])
 			continue
 		}
-		want, src := expectedValue(name, f, rank, all)
+		want, src := expectedValue(x, name, f, rank, all)
 		got, _ := hexValue(c.Elems[e])
 		compared++
 		if want != 0 {
 			nonzero++
 		}
 		if want != got {
-			bad = append(bad, fmt.Sprintf("rank %d: element %d of %s in callback %d is 0x%x, but %s is 0x%x", rank, e, et.Name, n, got, src, want))
-			*evidence = append(*evidence, fmt.Sprintf("callback:\n%sfacts of action %d: %v", jsonOf([]cbRec{c}), n, f.Facts))
+			bad.Add(fmt.Sprintf("callback:\n%sfacts of action %d: %v", jsonOf([]cbRec{c}), n, f.Facts),
+				"rank %d: element %d of %s in callback %d is 0x%x, but %s is 0x%x", rank, e, et.Name, n, got, src, want)
 		}
 	}
-	return bad, compared, nonzero
+	return compared, nonzero
 }
 
-func expectedValue(name string, f factRec, rank int, all []cbRec) (uint64, string) {
+func expectedValue(x *rulebook.X, name string, f factRec, rank int, all []cbRec) (uint64, string) {
 	if rest, ok := strings.CutPrefix(name, "event:"); ok {
 		i := strings.LastIndex(rest, ":")
 		var e int
@@ -294,7 +270,7 @@ func expectedValue(name string, f factRec, rank int, all []cbRec) (uint64, strin
 	}
 	v, ok := hexValue(f.Facts[name])
 	if !ok {
-		panic(verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("the fixture recorded no fact %q: %v", name, f.Facts)})
+		x.Errorf("", "the fixture recorded no fact %q: %v", name, f.Facts)
 	}
 	return v, "the action's " + name
 }
@@ -330,10 +306,10 @@ func judgePreInit(x *rulebook.X) verdict.Verdict {
 	r := needEvents(x)
 	d := r.Deliver
 	if d.Recs == nil {
-		panic(verdict.Verdict{Status: verdict.Error, Reason: d.RecErr.Error(), Evidence: d.Evidence})
+		x.Errorf(d.Evidence, "%s", d.RecErr.Error())
 	}
-	phases := decode[phaseRec](d, "phase")
-	cbs := decode[cbRec](d, "cb")
+	phases := mpi.DecodeRanked[phaseRec](d.Recs, "phase")
+	cbs := mpi.DecodeRanked[cbRec](d.Recs, "cb")
 	var bad, ev, judged []string
 	counts := 0 // callback counts compared: an event type MPI_Init raises, on an observing rank
 	for _, pr := range r.Profiles {
@@ -368,10 +344,10 @@ func judgePreInit(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(ev, "")+jsonOf(cbs), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(ev, "")+jsonOf(cbs), "%s", verdict.FirstAndMore(bad))
 	}
 	if len(judged) == 0 {
-		pre := decode[preinitRec](d, "preinit")
+		pre := mpi.DecodeRanked[preinitRec](d.Recs, "preinit")
 		num := "no record"
 		if len(pre) > 0 {
 			num = fmt.Sprintf("MPI_T_event_get_num gives %d before MPI_Init (rc %d)", pre[0].Num, pre[0].NumRC)

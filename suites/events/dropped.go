@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/verdict"
 )
@@ -18,7 +19,7 @@ func judgeDroppedArgs(x *rulebook.X) verdict.Verdict {
 	n := 0
 	for _, j := range []*jobOut{r.Probe, r.Deliver} {
 		reported := map[[2]int]map[int]bool{} // (rank, phase) -> sources
-		for _, c := range decode[cbRec](j, "cb") {
+		for _, c := range mpi.DecodeRanked[cbRec](j.Recs, "cb") {
 			if c.SrcRC != 0 {
 				continue
 			}
@@ -28,7 +29,7 @@ func judgeDroppedArgs(x *rulebook.X) verdict.Verdict {
 			}
 			reported[k][c.Src] = true
 		}
-		for _, d := range decode[droppedRec](j, "dropped") {
+		for _, d := range mpi.DecodeRanked[droppedRec](j.Recs, "dropped") {
 			n++
 			add := func(format string, args ...any) {
 				bad = append(bad, fmt.Sprintf(format, args...))

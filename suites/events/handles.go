@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/verdict"
 )
@@ -12,7 +13,7 @@ type handlesRec struct {
 	Phase   int `json:"phase"`
 	Freed   int `json:"freed_slot"`
 	Witness int `json:"witness_slot"`
-	Rank    int `json:"-"`
+	mpi.FromRank
 }
 
 type freeRec struct {
@@ -98,12 +99,12 @@ func handleViews(x *rulebook.X) (*eventsRun, []probeView, map[int]handlesRec) {
 	r := needEvents(x)
 	views := probeRecords(x, r)
 	hs := map[int]handlesRec{}
-	for _, h := range decode[handlesRec](r.Probe, "handles") {
+	for _, h := range mpi.DecodeRanked[handlesRec](r.Probe.Recs, "handles") {
 		hs[h.Rank] = h
 	}
 	for _, v := range views {
 		if _, ok := hs[v.rank]; !ok {
-			panic(verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("rank %d recorded no handles", v.rank)})
+			x.Errorf("", "rank %d recorded no handles", v.rank)
 		}
 	}
 	return r, views, hs
@@ -140,14 +141,14 @@ func judgeHandleDelivery(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(ev, "\n"), "%s", verdict.FirstAndMore(bad))
 	}
 	return rulebook.Exposed(n, "instances (each counted at both handles)", "both handles got all %d before the free; the freed one got nothing more while the other got all %d", r.Profiles[0].Probe.K, r.Profiles[0].Probe.K)
 }
 
 func judgeHandleFreeRC(x *rulebook.X) verdict.Verdict {
 	r, _, _ := handleViews(x)
-	frees := decode[freeRec](r.Probe, "free")
+	frees := mpi.DecodeRanked[freeRec](r.Probe.Recs, "free")
 	var bad []string
 	for _, f := range frees {
 		if f.RC != 0 {
@@ -160,7 +161,7 @@ func judgeHandleFreeRC(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(jsonOf(frees), "%s", firstAndMore(bad))
+		x.Failf(jsonOf(frees), "%s", verdict.FirstAndMore(bad))
 	}
 	if len(frees) == 0 {
 		x.Unsupported("not measurable here: the probe job freed no handle")
@@ -183,7 +184,7 @@ func judgeFreeCallback(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(ev, "\n"), "%s", verdict.FirstAndMore(bad))
 	}
 	return rulebook.Exposed(len(views), "handle frees (one per observing rank)", "on %d rank(s) the free callback ran once with the freed handle and its user_data", len(views))
 }
@@ -205,8 +206,8 @@ func mainFrees(fs []freecbRec) []freecbRec {
 func judgeBound(x *rulebook.X) verdict.Verdict {
 	r := needEvents(x)
 	d := r.Deliver
-	phases := decode[phaseRec](d, "phase")
-	cbs, facts := decode[cbRec](d, "cb"), decode[factRec](d, "fact")
+	phases := mpi.DecodeRanked[phaseRec](d.Recs, "phase")
+	cbs, facts := mpi.DecodeRanked[cbRec](d.Recs, "cb"), mpi.DecodeRanked[factRec](d.Recs, "fact")
 	var bound []string
 	ranks := 0 // bound phases judged on an observing rank
 	for _, pr := range r.Profiles {
@@ -265,13 +266,13 @@ var infoCheck = rulebook.Define(rulebook.Check{
 // or the registration they need failed).
 func infoRecs(x *rulebook.X) []infoRec {
 	r := needEvents(x)
-	infos := decode[infoRec](r.Probe, "info")
+	infos := mpi.DecodeRanked[infoRec](r.Probe.Recs, "info")
 	if len(infos) == 0 {
-		panic(verdict.Verdict{Status: verdict.Error, Reason: "the probe job recorded no info round trip", Evidence: r.Probe.Evidence})
+		x.Errorf(r.Probe.Evidence, "the probe job recorded no info round trip")
 	}
 	for _, in := range infos {
 		if in.RegisterRC != 0 {
-			panic(verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("MPI_T_event_register_callback returned %d", in.RegisterRC), Evidence: jsonOf([]infoRec{in})})
+			x.Errorf(jsonOf([]infoRec{in}), "MPI_T_event_register_callback returned %d", in.RegisterRC)
 		}
 	}
 	return infos
@@ -300,7 +301,7 @@ func infoJudge(which string) func(x *rulebook.X) verdict.Verdict {
 			}
 		}
 		if len(bad) > 0 {
-			x.Failf(jsonOf(infos), "%s", firstAndMore(bad))
+			x.Failf(jsonOf(infos), "%s", verdict.FirstAndMore(bad))
 		}
 		return rulebook.Exposed(len(infos), "info round trips", "%d round trips: %s_set_info succeeds and _get_info returns a new info object", len(infos), name)
 	}
@@ -322,7 +323,7 @@ func judgeHintKept(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(jsonOf(infos), "%s", firstAndMore(bad))
+		x.Failf(jsonOf(infos), "%s", verdict.FirstAndMore(bad))
 	}
 	if back == 0 {
 		x.Unsupported("not measurable here: no get_info returned the hint set (ignored hints, or no info object: EH-7, EH-7a)")
@@ -334,7 +335,7 @@ func judgeHintKept(x *rulebook.X) verdict.Verdict {
 // callback frees its own handle; the later instances must not reach it.
 func judgeSelfFree(x *rulebook.X) verdict.Verdict {
 	r, views, _ := handleViews(x)
-	frees := decode[selffreeRec](r.Probe, "selffree")
+	frees := mpi.DecodeRanked[selffreeRec](r.Probe.Recs, "selffree")
 	var bad, ev []string
 	n := 0
 	for _, v := range views {
@@ -349,7 +350,7 @@ func judgeSelfFree(x *rulebook.X) verdict.Verdict {
 			if len(got) == 0 {
 				x.Unsupported("not measurable here: rank %d: no callback ran in h_self (%d instances of %s)", v.rank, v.pr.Probe.K, v.pr.Probe.Action)
 			}
-			panic(verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("rank %d: callbacks ran in h_self but none recorded its MPI_T_event_handle_free", v.rank), Evidence: jsonOf(got)})
+			x.Errorf(jsonOf(got), "rank %d: callbacks ran in h_self but none recorded its MPI_T_event_handle_free", v.rank)
 		}
 		f := mine[0]
 		switch f.RC {
@@ -374,7 +375,7 @@ func judgeSelfFree(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(ev, "\n"), "%s", verdict.FirstAndMore(bad))
 	}
 	return rulebook.Exposed(n, "frees of a handle inside its own callback", "on %d rank(s) a callback freed its own handle (MPI_SUCCESS) and the later %d instances did not reach it", n, r.Profiles[0].Probe.K-1)
 }
@@ -384,7 +385,7 @@ func judgeSelfFree(x *rulebook.X) verdict.Verdict {
 func judgeFreeSafety(x *rulebook.X) verdict.Verdict {
 	r, _, _ := handleViews(x)
 	var bad []string
-	fs := decode[freecbRec](r.Probe, "freecb")
+	fs := mpi.DecodeRanked[freecbRec](r.Probe.Recs, "freecb")
 	for _, f := range fs {
 		if f.Safety < 0 {
 			by := "the main program"
@@ -395,7 +396,7 @@ func judgeFreeSafety(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(jsonOf(fs), "%s", firstAndMore(bad))
+		x.Failf(jsonOf(fs), "%s", verdict.FirstAndMore(bad))
 	}
 	if len(fs) == 0 {
 		x.Unsupported("not measurable here: no free callback ran")

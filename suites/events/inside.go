@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/verdict"
 )
@@ -18,7 +19,7 @@ import (
 // a callback is CB-X1's (deliver.go): these rules judge the callbacks
 // recorded before it.
 var insideCheck = rulebook.Define(rulebook.Check{
-	ID:    "EVENTS-INSIDE-001",
+	ID:    "EVENTS-INSIDE",
 	Needs: "events",
 	Title: "inside every callback MPI_T_event_read, _copy (equal to the elements read, nothing past the extent), _get_timestamp (non-decreasing for an ordered source, not later than the source's clock) and _get_source (a valid index) succeed, and no call of Table 22 returns MPI_T_ERR_NOT_ACCESSIBLE",
 	Rules: []rulebook.Rule{
@@ -99,7 +100,7 @@ func insideJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 			needNADefined(x, r)
 		}
 		ordered := map[int]bool{}
-		for _, s := range decode[metaSource](metaJob(x), "source") {
+		for _, s := range mpi.DecodeRanked[metaSource](metaJob(x).Recs, "source") {
 			ordered[s.Index] = s.Ordering == "ordered"
 		}
 		var bad, ev []string
@@ -115,7 +116,7 @@ func insideJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 		judged, exposed := 0, 0
 		for _, j := range []*jobOut{r.Probe, r.Deliver} {
 			last := map[[2]int]int64{} // (rank, source) -> last timestamp
-			for _, c := range decode[cbRec](j, "cb") {
+			for _, c := range mpi.DecodeRanked[cbRec](j.Recs, "cb") {
 				n++
 				add := func(format string, args ...any) {
 					bad = append(bad, fmt.Sprintf(format, args...))
@@ -220,7 +221,7 @@ func insideJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 			}
 		}
 		if len(bad) > 0 {
-			x.Failf(jsonOf(ev), "%s", firstAndMore(bad))
+			x.Failf(jsonOf(ev), "%s", verdict.FirstAndMore(bad))
 		}
 		if n == 0 {
 			x.Unsupported("not measurable here: no callback ran")
@@ -250,7 +251,7 @@ var queryName = map[string]string{"read": "MPI_T_event_read", "copy": "MPI_T_eve
 func nowRCs(r *eventsRun) string {
 	seen := map[string]int{}
 	for _, j := range []*jobOut{r.Probe, r.Deliver} {
-		for _, c := range decode[cbRec](j, "cb") {
+		for _, c := range mpi.DecodeRanked[cbRec](j.Recs, "cb") {
 			seen["MPI_T_source_get_timestamp "+c.NowRC]++
 			if c.TsRC != 0 {
 				seen[fmt.Sprintf("MPI_T_event_get_timestamp %d", c.TsRC)]++
@@ -273,7 +274,7 @@ func judgeCB17(x *rulebook.X) verdict.Verdict {
 	var bad, ev []string
 	nts, npv := 0, 0
 	for _, j := range []*jobOut{r.Probe, r.Deliver} {
-		for _, c := range decode[cbRec](j, "cb") {
+		for _, c := range mpi.DecodeRanked[cbRec](j.Recs, "cb") {
 			if c.NowRC == "" || c.NowRC == "not_called" {
 				continue
 			}
@@ -285,7 +286,7 @@ func judgeCB17(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	calls := []string{"start", "stop", "read", "write", "reset", "readreset"}
-	for _, p := range decode[cbpvarRec](r.Probe, "cbpvar") {
+	for _, p := range mpi.DecodeRanked[cbpvarRec](r.Probe.Recs, "cbpvar") {
 		npv++
 		for _, q := range calls {
 			if p.NA[q] {
@@ -295,7 +296,7 @@ func judgeCB17(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(ev, ""), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(ev, ""), "%s", verdict.FirstAndMore(bad))
 	}
 	if nts == 0 && npv == 0 {
 		x.Unsupported("not measurable here: no callback called MPI_T_source_get_timestamp or a pvar call (%s)", pvarChoice(r))
@@ -303,7 +304,7 @@ func judgeCB17(x *rulebook.X) verdict.Verdict {
 	reason := fmt.Sprintf("%d MPI_T_source_get_timestamp calls in callbacks", nts)
 	if npv > 0 {
 		var got []string
-		for _, p := range decode[cbpvarRec](r.Probe, "cbpvar") {
+		for _, p := range mpi.DecodeRanked[cbpvarRec](r.Probe.Recs, "cbpvar") {
 			for _, q := range calls {
 				got = append(got, q+" "+p.Calls[q])
 			}
@@ -320,7 +321,7 @@ func judgeCB17(x *rulebook.X) verdict.Verdict {
 
 // pvarChoice says which performance variable the probe job chose.
 func pvarChoice(r *eventsRun) string {
-	for _, p := range decode[pvarRec](r.Probe, "pvar") {
+	for _, p := range mpi.DecodeRanked[pvarRec](r.Probe.Recs, "pvar") {
 		if !p.Used {
 			return fmt.Sprintf("no usable pvar: index %d %q, session rc %d, handle rc %d, count %d", p.Index, p.Name, p.SessionRC, p.HandleRC, p.Count)
 		}

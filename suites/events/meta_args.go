@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/verdict"
 )
@@ -14,7 +15,7 @@ import (
 // next). The calls that need no event type (unknown names, invalid source
 // indices and handles) are judged wherever the events interface exists.
 var callsCheck = rulebook.Define(rulebook.Check{
-	ID:    "EVENTS-CALLS-001",
+	ID:    "EVENTS-CALLS",
 	Needs: "events",
 	Title: "MPI_T_event_get_info takes NULL and short arguments as §15.3.8.3 says, unknown names, invalid source indices and invalid handles are refused with the codes the text names, and every event type gives a handle and a callback",
 	Rules: []rulebook.Rule{
@@ -113,9 +114,6 @@ var outArgs = []string{"name", "name_len", "verbosity", "array_of_datatypes", "a
 // are unsupported without; the others need only the events interface.
 func itemsJob(x *rulebook.X, noTypes bool) *jobOut {
 	n := x.Caps.AfterInit.Events
-	if n < 0 {
-		x.Unsupported("no MPI_T events interface: %s (library MPI %s)", x.Caps.AfterInit.Note, x.Caps.MPIVersion)
-	}
 	if n == 0 && !noTypes {
 		x.Unsupported("not measurable here: MPI_T_event_get_num gives 0 after MPI_Init: no events")
 	}
@@ -155,7 +153,7 @@ func judgeNullArgs(x *rulebook.X) verdict.Verdict {
 	bad := died(j, func(it int) string {
 		return fmt.Sprintf("MPI_T_event_get_info with %s NULL", outArgs[it])
 	}, items...)
-	recs := decode[nullArgRec](j, "nullarg")
+	recs := mpi.DecodeRanked[nullArgRec](j.Recs, "nullarg")
 	valid, invalid := 0, 0
 	for _, r := range recs {
 		want := "MPI_SUCCESS"
@@ -194,7 +192,7 @@ func judgeNumNull(x *rulebook.X) verdict.Verdict {
 	j := itemsJob(x, true)
 	num := eventTypes(x)
 	bad := died(j, func(int) string { return "MPI_T_event_get_info with num_elements NULL and both arrays given" }, itemNumNull)
-	recs := decode[numNullRec](j, "numnull")
+	recs := mpi.DecodeRanked[numNullRec](j.Recs, "numnull")
 	// The number of elements of each event type, from the walk: an event
 	// type without elements has nothing to write into the arrays, so only
 	// those with some could have shown a breach. Nor could a call on an
@@ -202,7 +200,7 @@ func judgeNumNull(x *rulebook.X) verdict.Verdict {
 	// num_elements NULL the only length the library has for the arrays is
 	// an event type's count of elements, and there is no event type.
 	elems := map[int]int{}
-	for _, e := range decode[metaEvent](j, "event") {
+	for _, e := range mpi.DecodeRanked[metaEvent](j.Recs, "event") {
 		if e.RC == 0 {
 			elems[e.Index] = e.Num
 		}
@@ -256,7 +254,7 @@ func shortJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 			}
 			bad = append(bad, fmt.Sprintf("the process died (%s) in MPI_T_event_get_info with num_elements below the count", d.How))
 		}
-		recs := decode[shortRec](j, "short")
+		recs := mpi.DecodeRanked[shortRec](j.Recs, "short")
 		for _, r := range recs {
 			call := fmt.Sprintf("MPI_T_event_get_info(%d) with num_elements %d (count %d)", r.Event, r.In, r.Count)
 			switch {
@@ -289,7 +287,7 @@ type allocRec struct {
 func judgeAllocAll(x *rulebook.X) verdict.Verdict {
 	j := itemsJob(x, false)
 	bad := died(j, func(int) string { return "allocating a handle and registering a callback on every event type" }, itemAllocAll)
-	recs := decode[allocRec](j, "alloc")
+	recs := mpi.DecodeRanked[allocRec](j.Recs, "alloc")
 	var tried, skipped int
 	for _, r := range recs {
 		switch {

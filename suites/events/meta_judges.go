@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/verdict"
 )
@@ -20,11 +21,10 @@ type metaWalk struct {
 }
 
 // needEventTypes ends the rule's judgement unsupported when the implementation has no
-// MPI_T events interface, or no event types after MPI_Init.
+// event types after MPI_Init (without the events interface, the rule's
+// Needs stops it before its judge runs).
 func needEventTypes(x *rulebook.X) {
-	if n := x.Caps.AfterInit.Events; n < 0 {
-		x.Unsupported("no MPI_T events interface: %s (library MPI %s)", x.Caps.AfterInit.Note, x.Caps.MPIVersion)
-	} else if n == 0 {
+	if x.Caps.AfterInit.Events == 0 {
 		x.Unsupported("not measurable here: MPI_T_event_get_num gives 0 after MPI_Init: no events")
 	}
 }
@@ -43,7 +43,7 @@ func metaRecs(x *rulebook.X) *metaWalk {
 // the last where there is none.
 func readMeta(x *rulebook.X) *metaWalk {
 	j := metaJob(x)
-	sums := decode[metaSummary](j, "summary")
+	sums := mpi.DecodeRanked[metaSummary](j.Recs, "summary")
 	if len(sums) != 1 {
 		x.Errorf(j.Evidence, "events_event_meta wrote %d summary records, not 1", len(sums))
 	}
@@ -51,11 +51,11 @@ func readMeta(x *rulebook.X) *metaWalk {
 	if w.sum.InitRC != 0 {
 		x.Errorf(jsonOf(sums), "MPI_T_init_thread / MPI_T_event_get_num returned %d", w.sum.InitRC)
 	}
-	w.evs = decode[metaEvent](j, "event")
+	w.evs = mpi.DecodeRanked[metaEvent](j.Recs, "event")
 	if len(w.evs) != w.sum.Num {
 		x.Errorf(j.Evidence, "%d event records for %d events", len(w.evs), w.sum.Num)
 	}
-	w.srcs = decode[metaSource](j, "source")
+	w.srcs = mpi.DecodeRanked[metaSource](j.Recs, "source")
 	return w
 }
 
@@ -419,7 +419,7 @@ func judgeCatX3(x *rulebook.X) verdict.Verdict {
 	num := w.sum.Num
 	var bad []string
 	asked, withEvents, listed := 0, 0, 0
-	for _, c := range decode[metaCategory](w.j, "category") {
+	for _, c := range mpi.DecodeRanked[metaCategory](w.j.Recs, "category") {
 		if c.NumRC != 0 {
 			continue // an invalid category index is the MPI_T variables suite's matter
 		}

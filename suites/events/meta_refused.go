@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/verdict"
 )
 
-// Judges of the refusals the text names (EVENTS-CALLS-001, meta_args.go):
+// Judges of the refusals the text names (EVENTS-CALLS, meta_args.go):
 // unknown event names, source indices that name no source, handles no
 // allocation returned. They need the events interface, not event types.
 
@@ -22,7 +23,7 @@ type unknownNameRec struct {
 func judgeUnknownName(x *rulebook.X) verdict.Verdict {
 	j := itemsJob(x, true)
 	bad := died(j, func(int) string { return "MPI_T_event_get_index of an unknown name" }, itemUnknown)
-	recs := decode[unknownNameRec](j, "unknown_name")
+	recs := mpi.DecodeRanked[unknownNameRec](j.Recs, "unknown_name")
 	n := 0
 	for _, r := range recs {
 		if r.Known {
@@ -56,7 +57,7 @@ func badSourceJudge(call string) func(x *rulebook.X) verdict.Verdict {
 		item := map[string]int{"MPI_T_source_get_timestamp": itemSourceTS, "MPI_T_source_get_info": itemSourceInf}[call]
 		bad := died(j, func(int) string { return call + " of invalid source indices" }, item)
 		var got []string
-		for _, r := range decode[badSourceRec](j, "bad_source") {
+		for _, r := range mpi.DecodeRanked[badSourceRec](j.Recs, "bad_source") {
 			if r.Call != call {
 				continue
 			}
@@ -72,7 +73,7 @@ func badSourceJudge(call string) func(x *rulebook.X) verdict.Verdict {
 				got = append(got, what+" "+r.RC)
 			}
 		}
-		x.FailOn(bad, jsonOf(decode[badSourceRec](j, "bad_source")))
+		x.FailOn(bad, jsonOf(mpi.DecodeRanked[badSourceRec](j.Recs, "bad_source")))
 		if len(got) == 0 {
 			x.Unsupported("not measurable here: %s was not called with an invalid index", call)
 		}
@@ -94,7 +95,7 @@ func judgeFreeInvalid(x *rulebook.X) verdict.Verdict {
 	bad := died(j, func(it int) string {
 		return map[int]string{itemFreeZero: "MPI_T_event_handle_free of an all-zero handle", itemFreeFreed: "MPI_T_event_handle_free of a freed handle"}[it]
 	}, itemFreeFreed, itemFreeZero)
-	recs := decode[freeInvalidRec](j, "free_invalid")
+	recs := mpi.DecodeRanked[freeInvalidRec](j.Recs, "free_invalid")
 	var got []string
 	for _, r := range recs {
 		switch {

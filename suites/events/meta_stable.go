@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/verdict"
 )
@@ -76,7 +77,7 @@ type sourceAgain struct {
 func againRecs(x *rulebook.X) (*jobOut, metaSummary, againSummary) {
 	w := metaRecs(x) // unsupported without event types, Error on a broken walk
 	j, sum := w.j, w.sum
-	again := decode[againSummary](j, "again")
+	again := mpi.DecodeRanked[againSummary](j.Recs, "again")
 	if len(again) != 1 {
 		x.Errorf(j.Evidence, "events_event_meta wrote %d \"again\" records, not 1", len(again))
 	}
@@ -86,14 +87,14 @@ func againRecs(x *rulebook.X) (*jobOut, metaSummary, againSummary) {
 func judgeSameInfo(x *rulebook.X) verdict.Verdict {
 	j, _, _ := againRecs(x)
 	first := map[int]metaEvent{}
-	for _, e := range decode[metaEvent](j, "event") {
+	for _, e := range mpi.DecodeRanked[metaEvent](j.Recs, "event") {
 		if e.RC == 0 && e.SigRC == 0 {
 			first[e.Index] = e
 		}
 	}
 	var bad []string
 	n := 0
-	for _, a := range decode[eventAgain](j, "event_again") {
+	for _, a := range mpi.DecodeRanked[eventAgain](j.Recs, "event_again") {
 		e, ok := first[a.Index]
 		if !ok || a.RC != 0 {
 			continue // a failed call is EVT-1's, a vanished type EVT-14's
@@ -117,13 +118,13 @@ func judgeEventsStay(x *rulebook.X) verdict.Verdict {
 		bad = append(bad, fmt.Sprintf("MPI_T_event_get_num gave %d, later %d (rc %d)", sum.Num, again.Num, again.NumRC))
 	}
 	names := map[int]string{}
-	for _, e := range decode[metaEvent](j, "event") {
+	for _, e := range mpi.DecodeRanked[metaEvent](j.Recs, "event") {
 		if e.RC == 0 {
 			names[e.Index] = e.Name
 		}
 	}
 	seen := 0 // event types seen in the first walk and asked again
-	for _, a := range decode[eventAgain](j, "event_again") {
+	for _, a := range mpi.DecodeRanked[eventAgain](j.Recs, "event_again") {
 		name, ok := names[a.Index]
 		if ok {
 			seen++
@@ -139,7 +140,7 @@ func judgeEventsStay(x *rulebook.X) verdict.Verdict {
 			bad = append(bad, fmt.Sprintf("event %q was at index %d, later MPI_T_event_get_index gives %d", name, a.Index, a.GetIndex))
 		}
 	}
-	x.FailOn(bad, jsonOf(decode[eventAgain](j, "event_again")))
+	x.FailOn(bad, jsonOf(mpi.DecodeRanked[eventAgain](j.Recs, "event_again")))
 	// The later count and every event type seen before, asked again; a
 	// count of 0 before cannot go down.
 	return rulebook.Passed(1+seen, someBefore(sum.Num)+seen, "later answers (MPI_T_event_get_num, then each event type seen before)", "%d event types, later %d, each still at its index", sum.Num, again.Num)
@@ -155,13 +156,13 @@ func judgeSourcesStay(x *rulebook.X) verdict.Verdict {
 		bad = append(bad, fmt.Sprintf("MPI_T_source_get_num gave %d, later %d (rc %d)", sum.Sources, again.Sources, again.SourcesRC))
 	}
 	names := map[int]string{}
-	for _, s := range decode[metaSource](j, "source") {
+	for _, s := range mpi.DecodeRanked[metaSource](j.Recs, "source") {
 		if s.RC == 0 {
 			names[s.Index] = s.Name
 		}
 	}
 	seen := 0 // sources seen in the first walk and asked again
-	for _, a := range decode[sourceAgain](j, "source_again") {
+	for _, a := range mpi.DecodeRanked[sourceAgain](j.Recs, "source_again") {
 		name, ok := names[a.Index]
 		if ok {
 			seen++
@@ -175,7 +176,7 @@ func judgeSourcesStay(x *rulebook.X) verdict.Verdict {
 			bad = append(bad, fmt.Sprintf("source %d was %q, later %q", a.Index, name, a.Name))
 		}
 	}
-	x.FailOn(bad, jsonOf(decode[sourceAgain](j, "source_again")))
+	x.FailOn(bad, jsonOf(mpi.DecodeRanked[sourceAgain](j.Recs, "source_again")))
 	if sum.Sources == 0 && again.Sources == 0 {
 		x.Unsupported("not measurable here: no source")
 	}
@@ -189,7 +190,7 @@ func judgeSourcesStay(x *rulebook.X) verdict.Verdict {
 func judgeClock(x *rulebook.X) verdict.Verdict {
 	j := metaRecs(x).j
 	var bad, ok []string
-	for _, s := range decode[metaSource](j, "source") {
+	for _, s := range mpi.DecodeRanked[metaSource](j.Recs, "source") {
 		tps, _ := parseCount(s.TicksPerSecond)
 		max, _ := parseCount(s.MaxTicks)
 		if s.RC != 0 || tps <= 0 || max <= 0 {
@@ -219,7 +220,7 @@ func judgeClock(x *rulebook.X) verdict.Verdict {
 		}
 		ok = append(ok, fmt.Sprintf("%s: %d ticks in %.1f-%.1f ms at %d/s", s.Name, t1-t0, float64(lo)/1e6, float64(hi)/1e6, tps))
 	}
-	x.FailOn(bad, jsonOf(decode[metaSource](j, "source")))
+	x.FailOn(bad, jsonOf(mpi.DecodeRanked[metaSource](j.Recs, "source")))
 	if len(ok) == 0 {
 		x.Unsupported("not measurable here: no source gives ad-hoc timestamps (or none declares its ticks)")
 	}

@@ -151,7 +151,7 @@ var profiles = []profile{
 		Threads: phase{Action: "unexpected_message", K: 5, Events: []eventTruth{{"unexp_message_enqueued", nil}}},
 		Notes: []string{
 			"element 1 of both events is the message's context id in 4.0.2's layout (the tag only in later MPICH): not compared",
-			"under threads only the count of enqueued events is compared; reading a dequeued event crashes 4.0.2 (EVENTS-INSIDE-001), so the threads job does not register it",
+			"under threads only the count of enqueued events is compared; reading a dequeued event crashes 4.0.2 (EVENTS-INSIDE), so the threads job does not register it",
 		},
 	},
 }

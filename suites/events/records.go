@@ -8,7 +8,6 @@ import (
 
 	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
-	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Records the events fixtures write (fixtures/c/events/events_callbacks.h,
@@ -40,8 +39,8 @@ type cbRec struct {
 	Now      string   `json:"now"`
 	// NA names the queries that returned MPI_T_ERR_NOT_ACCESSIBLE (read,
 	// copy, timestamp, source, source_timestamp).
-	NA   map[string]bool `json:"not_accessible"`
-	Rank int             `json:"-"`
+	NA map[string]bool `json:"not_accessible"`
+	mpi.FromRank
 }
 
 type factRec struct {
@@ -51,7 +50,7 @@ type factRec struct {
 	Thread int               `json:"thread"`
 	I      int               `json:"i"`
 	Facts  map[string]string `json:"facts"`
-	Rank   int               `json:"-"`
+	mpi.FromRank
 }
 
 type phaseRec struct {
@@ -63,7 +62,7 @@ type phaseRec struct {
 	Binds    []string `json:"binds"`
 	Present  bool     `json:"present"`
 	Observer bool     `json:"observer"`
-	Rank     int      `json:"-"`
+	mpi.FromRank
 }
 
 type droppedRec struct {
@@ -75,7 +74,7 @@ type droppedRec struct {
 	Source   int    `json:"source"`
 	Safety   int    `json:"safety"`
 	Handler  string `json:"handler"` // "current", or "replaced": a handler set and replaced before
-	Rank     int    `json:"-"`
+	mpi.FromRank
 }
 
 type freecbRec struct {
@@ -86,7 +85,7 @@ type freecbRec struct {
 	Safety   int    `json:"safety"`
 	Sub      string `json:"sub"`
 	FreedBy  string `json:"freed_by"` // "main", or "callback": the handle's own callback freed it
-	Rank     int    `json:"-"`
+	mpi.FromRank
 }
 
 // selffreeRec is a callback's MPI_T_event_handle_free of its own handle.
@@ -96,7 +95,7 @@ type selffreeRec struct {
 	Sub   string `json:"sub"`
 	Slot  int    `json:"slot"`
 	RC    string `json:"rc"`
-	Rank  int    `json:"-"`
+	mpi.FromRank
 }
 
 // cbpvarRec is the performance-variable calls made inside a callback.
@@ -107,7 +106,7 @@ type cbpvarRec struct {
 	Pvar  string            `json:"pvar"`
 	Calls map[string]string `json:"calls"`
 	NA    map[string]bool   `json:"not_accessible"`
-	Rank  int               `json:"-"`
+	mpi.FromRank
 }
 
 // pvarRec is the performance variable chosen for the calls in a callback.
@@ -119,7 +118,7 @@ type pvarRec struct {
 	HandleRC  int    `json:"handle_rc"`
 	Count     int    `json:"count"`
 	Used      bool   `json:"used"`
-	Rank      int    `json:"-"`
+	mpi.FromRank
 }
 
 // evsigRec is what an event type must keep identical across processes.
@@ -132,13 +131,13 @@ type evsigRec struct {
 	Types     string `json:"types"`
 	Enum      string `json:"enum"`
 	Bind      string `json:"bind"`
-	Rank      int    `json:"-"`
+	mpi.FromRank
 }
 
 type preinitRec struct {
 	NumRC int `json:"num_rc"`
 	Num   int `json:"num"`
-	Rank  int `json:"-"`
+	mpi.FromRank
 }
 
 type eventsRec struct {
@@ -156,7 +155,7 @@ type errorRec struct {
 	Sub   string `json:"sub"`
 	What  string `json:"what"`
 	RC    int    `json:"rc"`
-	Rank  int    `json:"-"`
+	mpi.FromRank
 }
 
 // jobOut is one fixture job: what happened and the records it left.
@@ -170,54 +169,8 @@ type jobOut struct {
 	Died     map[int]rulebook.Died // items a resumed job died in (metaJob)
 }
 
-// decode decodes every record of kind into T, setting Rank where T has it.
-func decode[T any](j *jobOut, kind string) []T {
-	var out []T
-	if j.Recs == nil {
-		return nil
-	}
-	for _, r := range j.Recs.Kind(kind, -1) {
-		var v T
-		if err := r.Decode(&v); err != nil {
-			panic(verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("%s: %v", j.Name, err)})
-		}
-		setRank(&v, r.Rank)
-		out = append(out, v)
-	}
-	return out
-}
-
-func setRank(v any, rank int) {
-	switch t := v.(type) {
-	case *cbRec:
-		t.Rank = rank
-	case *factRec:
-		t.Rank = rank
-	case *phaseRec:
-		t.Rank = rank
-	case *droppedRec:
-		t.Rank = rank
-	case *freecbRec:
-		t.Rank = rank
-	case *errorRec:
-		t.Rank = rank
-	case *handlesRec:
-		t.Rank = rank
-	case *selffreeRec:
-		t.Rank = rank
-	case *cbpvarRec:
-		t.Rank = rank
-	case *pvarRec:
-		t.Rank = rank
-	case *evsigRec:
-		t.Rank = rank
-	case *preinitRec:
-		t.Rank = rank
-	}
-}
-
 // sharedJob runs a fixture once per (implementation, arguments, preloaded
-// injectors) for all the checks that judge it (harness LaunchOnce). Its
+// injectors) for all the rules that judge it (harness LaunchOnce). Its
 // ranks share a node, also through Slurm: the profiles know what an action
 // raises only there (MPICH's receive-queue events are raised for messages
 // on ch4's shared-memory path, not for those a network module matches).
@@ -227,18 +180,18 @@ func sharedJob(x *rulebook.X, name string, ranks int, args []string) *jobOut {
 }
 
 // mustBeWhole ends the rule's judgement with Error when the job broke (a crash, a hang
-// or missing records), for checks a broken job cannot judge.
-func (j *jobOut) mustBeWhole() {
+// or missing records), for rules a broken job cannot judge.
+func (j *jobOut) mustBeWhole(x *rulebook.X) {
 	if j.Problem != "" {
-		panic(verdict.Verdict{Status: verdict.Error, Reason: j.Problem, Evidence: j.Evidence})
+		x.Errorf(j.Evidence, "%s", j.Problem)
 	}
 	if j.RecErr != nil {
-		panic(verdict.Verdict{Status: verdict.Error, Reason: j.RecErr.Error(), Evidence: j.Evidence})
+		x.Errorf(j.Evidence, "%s", j.RecErr.Error())
 	}
 }
 
 // errors are the "error" records: calls the fixture could not make.
-func (j *jobOut) errors() []errorRec { return decode[errorRec](j, "error") }
+func (j *jobOut) errors() []errorRec { return mpi.DecodeRanked[errorRec](j.Recs, "error") }
 
 // eventsRun is what the delivery and probe jobs tell about an implementation.
 type eventsRun struct {
@@ -250,12 +203,10 @@ type eventsRun struct {
 }
 
 // needEvents ends the rule's judgement unsupported when the implementation has no
-// MPI_T events (the measured reason), or none a profile describes.
+// event types after MPI_Init, or none a profile describes (without the
+// events interface, the rule's Needs stops it before its judge runs).
 func needEvents(x *rulebook.X) *eventsRun {
 	n := x.Caps.AfterInit.Events
-	if n < 0 {
-		x.Unsupported("no MPI_T events interface: %s (library MPI %s)", x.Caps.AfterInit.Note, x.Caps.MPIVersion)
-	}
 	if n == 0 {
 		x.Unsupported("not measurable here: MPI_T_event_get_num gives 0 after MPI_Init: no events")
 	}
@@ -264,11 +215,11 @@ func needEvents(x *rulebook.X) *eventsRun {
 		Probe:   sharedJob(x, "events_deliver", 2, probeArgs()),
 	}
 	// The probe job registers only probe events and must end well; the
-	// delivery job may crash in a callback (a verdict of its own checks).
-	r.Probe.mustBeWhole()
-	evs := decode[eventsRec](r.Probe, "events")
+	// delivery job may crash in a callback (a verdict of its own rule, CB-X1).
+	r.Probe.mustBeWhole(x)
+	evs := mpi.DecodeRanked[eventsRec](r.Probe.Recs, "events")
 	if len(evs) == 0 {
-		panic(verdict.Verdict{Status: verdict.Error, Reason: "events_deliver wrote no events record", Evidence: r.Probe.Evidence})
+		x.Errorf(r.Probe.Evidence, "events_deliver wrote no events record")
 	}
 	r.Names, r.Sources, r.NADefined = evs[0].Names, evs[0].Sources, evs[0].NADefined
 	present := map[string]bool{}
@@ -311,12 +262,4 @@ func bySub(cbs []cbRec) map[string][]cbRec {
 		sort.SliceStable(out[k], func(a, b int) bool { return out[k][a].Rank < out[k][b].Rank })
 	}
 	return out
-}
-
-// firstAndMore names the first problem and how many more there are.
-func firstAndMore(list []string) string {
-	if len(list) == 1 {
-		return list[0]
-	}
-	return fmt.Sprintf("%s (and %d more)", list[0], len(list)-1)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/verdict"
 )
@@ -186,7 +187,7 @@ func safetyJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 			}
 		}
 		if len(bad) > 0 {
-			x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
+			x.Failf(strings.Join(ev, "\n"), "%s", verdict.FirstAndMore(bad))
 		}
 		pr := r.Profiles[0]
 		what := map[string]string{"all": "the lowest valid level's callback ran for every instance", "replace": "the replacing callback ran, not the replaced one", "null": "with the level removed, the next level's callback ran", "drop": "no callback below the required level ran", "count": fmt.Sprintf("%d dropped instances counted to the dropped handler", pr.Probe.K), "before": "the dropped handler ran before the callback of the next instance", "replaced": "only the replacing dropped handler was told of the dropped instances", "dnull": fmt.Sprintf("%d instances dropped while the handler was NULL were reported to no handler, then or after a new one was set", pr.Probe.K)}[kind]
@@ -260,7 +261,7 @@ func judgeAsyncCount(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(ev, "\n"), "%s", verdict.FirstAndMore(bad))
 	}
 	return rulebook.Exposed(n, "instances", "raised at %s: the ASYNC_SIGNAL_SAFE callback got all %d instances", levelName(r.Profiles[0].Context), r.Profiles[0].Probe.K)
 }
@@ -279,7 +280,7 @@ func judgeAsyncSafety(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(ev, "\n"), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(ev, "\n"), "%s", verdict.FirstAndMore(bad))
 	}
 	if n == 0 {
 		x.Unsupported("not measurable here: the callback registered only at %s never ran (CB-7)", levelName(levelAsyncSignalSafe))
@@ -308,10 +309,10 @@ func probeViews(x *rulebook.X, r *eventsRun) []probeView {
 // recorded (for rules that judge those calls themselves, or not at all).
 func probeRecords(x *rulebook.X, r *eventsRun) []probeView {
 	var out []probeView
-	phases := decode[phaseRec](r.Probe, "phase")
-	cbs := decode[cbRec](r.Probe, "cb")
-	drops := decode[droppedRec](r.Probe, "dropped")
-	frees := decode[freecbRec](r.Probe, "freecb")
+	phases := mpi.DecodeRanked[phaseRec](r.Probe.Recs, "phase")
+	cbs := mpi.DecodeRanked[cbRec](r.Probe.Recs, "cb")
+	drops := mpi.DecodeRanked[droppedRec](r.Probe.Recs, "dropped")
+	frees := mpi.DecodeRanked[freecbRec](r.Probe.Recs, "freecb")
 	for _, pr := range r.Profiles {
 		for _, p := range phases {
 			if p.Mode != "probe" || p.Action != pr.Probe.Action || p.Events[0] != pr.Probe.Events[0].Name || !p.Observer {
@@ -337,7 +338,7 @@ func probeRecords(x *rulebook.X, r *eventsRun) []probeView {
 		}
 	}
 	if len(out) == 0 {
-		panic(verdict.Verdict{Status: verdict.Error, Reason: "the probe job has no observing rank for the profile's probe event", Evidence: r.Probe.Evidence})
+		x.Errorf(r.Probe.Evidence, "the probe job has no observing rank for the profile's probe event")
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package events
 import (
 	"fmt"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/verdict"
 )
@@ -11,7 +12,7 @@ import (
 // judged on every callback and dropped-handler call the probe and delivery
 // jobs recorded; each rule judges its own field of every record.
 var seedCheck = rulebook.Define(rulebook.Check{
-	ID:    "EVENTS-SEED-001",
+	ID:    "EVENTS-SEED",
 	Needs: "events",
 	Title: "every callback identifies its registration (the allocated handle and the user data given at registration) and runs in the registering process, and none is called where a higher safety level is required than it was registered for",
 	Rules: []rulebook.Rule{
@@ -56,7 +57,7 @@ func seedJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 		tids := map[[2]int]bool{}
 		var bad, ev []string
 		for _, j := range []*jobOut{r.Probe, r.Deliver} {
-			for _, c := range decode[cbRec](j, "cb") {
+			for _, c := range mpi.DecodeRanked[cbRec](j.Recs, "cb") {
 				add := func(format string, args ...any) {
 					bad = append(bad, fmt.Sprintf(format, args...))
 					ev = append(ev, jsonOf([]cbRec{c}))
@@ -78,7 +79,7 @@ func seedJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 				n++
 			}
 			if kind == "dropped" {
-				for _, d := range decode[droppedRec](j, "dropped") {
+				for _, d := range mpi.DecodeRanked[droppedRec](j.Recs, "dropped") {
 					dropped++
 					if !d.HandleOK {
 						bad = append(bad, fmt.Sprintf("rank %d: a dropped handler got another registration handle than MPI_T_event_handle_alloc gave", d.Rank))
@@ -88,7 +89,7 @@ func seedJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 			}
 		}
 		if len(bad) > 0 {
-			x.Failf(jsonOf(ev), "%s", firstAndMore(bad))
+			x.Failf(jsonOf(ev), "%s", verdict.FirstAndMore(bad))
 		}
 		if kind == "dropped" {
 			if dropped == 0 {

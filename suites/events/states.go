@@ -1,6 +1,7 @@
 package events
 
 import (
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/verdict"
 )
@@ -32,7 +33,7 @@ var statesCheck = rulebook.Define(rulebook.Check{
 
 func judgeFreeNoCallback(x *rulebook.X) verdict.Verdict {
 	j := itemsJob(x, false)
-	for _, r := range decode[freeInvalidRec](j, "free_invalid") {
+	for _, r := range mpi.DecodeRanked[freeInvalidRec](j.Recs, "free_invalid") {
 		switch {
 		case r.Handle != "freed":
 			continue

@@ -27,7 +27,7 @@ var acrossCheck = rulebook.Define(rulebook.Check{
 		// what it stands for: its name and items; handles are local.)
 		{ID: "META-16", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "control variables of the same name on two ranks have the same verbosity, datatype, enumeration, binding, scope and description",
-			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameAcrossRanks("cvar")},
+			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeMetadataAcrossRanks("cvar")},
 		// §15.3.7.2: "If a performance variable has an equivalent name and has
 		// the same class across connected MPI processes, the following OUT
 		// parameters must be identical: verbosity, varclass, datatype,
@@ -35,12 +35,12 @@ var acrossCheck = rulebook.Define(rulebook.Check{
 		// description must be equivalent."
 		{ID: "META-17", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "performance variables of the same name and class on two ranks have the same verbosity, datatype, enumeration, binding, flags and description",
-			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameAcrossRanks("pvar")},
+			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeMetadataAcrossRanks("pvar")},
 		// §15.3.9.1: "If the name of a category is equivalent across connected
 		// MPI processes, then the returned description must be equivalent."
 		{ID: "META-19", Source: "MPI-5.0 §15.3.9.1", Basis: rulebook.Normative,
 			Text:      "categories of the same name on two ranks have the same description",
-			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameAcrossRanks("category")},
+			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeMetadataAcrossRanks("category")},
 		// §15.3.6.1: "MPI implementations are not allowed to change the index
 		// of a control variable or to delete a variable once it has been added
 		// to the set." An index that get_info refuses later may be a deleted
@@ -194,7 +194,9 @@ func metaDiff(a, b string) string {
 	return strings.Join(d, ", ")
 }
 
-func judgeSameAcrossRanks(kind string) func(x *rulebook.X) verdict.Verdict {
+// judgeMetadataAcrossRanks judges that the variables or categories (kind)
+// of one name have the same metadata on ranks 0 and 1 of the across job.
+func judgeMetadataAcrossRanks(kind string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		r := acrossJob(x)
 		byRank := [2]map[string]acrossObj{{}, {}}
@@ -219,7 +221,7 @@ func judgeSameAcrossRanks(kind string) func(x *rulebook.X) verdict.Verdict {
 			x.Unsupported("not measurable here: no %s of the same name on both ranks", kindWord[kind])
 		}
 		sort.Strings(bad)
-		failOn(x, bad, "")
+		x.FailOn(bad, "")
 		// only a name both ranks have can be compared
 		return rulebook.Passed(len(byRank[0]), both, kindWords(kind)+" of rank 0", "%d of the same name (%s) on both ranks have the same metadata (of %d on rank 0)", both, kindWord[kind], len(byRank[0]))
 	}
@@ -274,7 +276,7 @@ func judgeIndicesStay(kind string) func(x *rulebook.X) verdict.Verdict {
 			x.Unsupported("not measurable here: no %s answered get_info", kindWord[kind])
 		}
 		sort.Strings(bad)
-		failOn(x, bad, "")
+		x.FailOn(bad, "")
 		reason := fmt.Sprintf("%s counts never fell and no index changed its %s over the three walks on both ranks (%d indices compared from one walk to the next)", kindWord[kind], kindWord[kind], compared)
 		if len(inactive) > 0 {
 			reason += fmt.Sprintf("; %d indices that answered get_info in one walk refused it in a later one (inactive, see CVAR-1): %s", len(inactive), examples(inactive))
@@ -336,7 +338,7 @@ func judgeSameOverTime(kind string) func(x *rulebook.X) verdict.Verdict {
 			x.Unsupported("not measurable here: no %s answered get_info twice", kindWord[kind])
 		}
 		sort.Strings(bad)
-		failOn(x, bad, "")
+		x.FailOn(bad, "")
 		return rulebook.Passed(n, compared, "repeated get_info answers", "%d repeated get_info answers, each the same as the first (%d of them about the object the first named)", n, compared)
 	}
 }
@@ -356,7 +358,7 @@ func judgeCat7(x *rulebook.X) verdict.Verdict {
 	_, recs := x.JobOnce(mpi.Job{Name: "mpit_across", Ranks: 2, Program: x.Fixture("mpit_across")})
 	var bad []string
 	over, under := 0, 0
-	for _, r := range decode[lenRec](recs, "len") {
+	for _, r := range mpi.Decode[lenRec](recs, "len") {
 		over++
 		if r.OverOK == 0 {
 			bad = append(bad, fmt.Sprintf("category %d, %s (%d): len %d gave rc %d and did not write the whole set first, leaving the rest alone", r.Index, r.Members, r.N, r.N+3, r.OverRC))
@@ -371,7 +373,7 @@ func judgeCat7(x *rulebook.X) verdict.Verdict {
 	if over == 0 {
 		x.Unsupported("not measurable here: no category has members")
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	// the arrays are filled with a sentinel first: each query could show
 	return rulebook.Exposed(over+under, "member queries", "%d member queries with len above the count and %d below it (both ranks) wrote what §15.3.9.2 says", over, under)
 }
@@ -430,6 +432,6 @@ func judgeCat9(x *rulebook.X) verdict.Verdict {
 		x.Unsupported("not measurable here: the update number changed between every two walks")
 	}
 	sort.Strings(bad)
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	return rulebook.Exposed(cats, "categories compared across walks", "categories were the same across %d pairs of walks with the same update number (%d categories compared)", compared, cats)
 }

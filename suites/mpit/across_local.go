@@ -45,7 +45,7 @@ func judgeInit12(x *rulebook.X) verdict.Verdict {
 	var bad []string
 	compared, other := 0, 0
 	// the first 40 mismatches of each rank and kind
-	for _, r := range decode[dtBeforeRec](recs, "dt_before") {
+	for _, r := range mpi.Decode[dtBeforeRec](recs, "dt_before") {
 		what := "control variable"
 		if r.Object == "pvar" {
 			what = "performance variable"
@@ -53,7 +53,7 @@ func judgeInit12(x *rulebook.X) verdict.Verdict {
 		bad = append(bad, fmt.Sprintf("%s %s (%d): the datatype get_info returned before MPI_Init is %s, after MPI_Init it returns %s",
 			what, r.Name, r.Index, dtWord(r.Before), r.After))
 	}
-	sums := decode[dtBeforeSum](recs, "dt_before_sum")
+	sums := mpi.Decode[dtBeforeSum](recs, "dt_before_sum")
 	if len(sums) == 0 {
 		x.Errorf("", "mpit_across wrote no dt_before_sum record")
 	}
@@ -85,7 +85,7 @@ func judgeInit12(x *rulebook.X) verdict.Verdict {
 	if len(totals) > 0 {
 		bad = append([]string{"datatype handles from before MPI_Init that are not the predefined handle get_info returns after it: " + strings.Join(totals, ", ")}, bad...)
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	if compared == 0 {
 		x.Unsupported("not measurable here: no variable answered get_info before MPI_Init with a Table 19 datatype (%d answered with another type)", other)
 	}
@@ -139,12 +139,12 @@ func judgeCvar17(x *rulebook.X) verdict.Verdict {
 	if err != nil {
 		x.Errorf(res.Evidence(), "%v", err)
 	}
-	done := decode[localDone](recs, "local_done")
+	done := mpi.Decode[localDone](recs, "local_done")
 	if !res.OK() {
 		// a write that kills its own process is CVAR-13/14's (the writes
 		// run); this rule is about what another process sees
 		last := "before its first write"
-		if tries := decode[struct {
+		if tries := mpi.Decode[struct {
 			Name string `json:"name"`
 		}](recs, "local_try"); len(tries) > 0 && len(done) == 0 {
 			last = "writing " + tries[len(tries)-1].Name
@@ -157,7 +157,7 @@ func judgeCvar17(x *rulebook.X) verdict.Verdict {
 	d := done[0]
 	writes := map[string]localWriteRec{}
 	refused := map[string]int{}
-	for _, w := range decode[localWriteRec](recs, "local_write") {
+	for _, w := range mpi.Decode[localWriteRec](recs, "local_write") {
 		writes[w.Name] = w
 		if w.Took == 0 {
 			why := w.WriteRC
@@ -171,7 +171,7 @@ func judgeCvar17(x *rulebook.X) verdict.Verdict {
 	// exposed: writes of a value rank 1 did not hold already (one it held
 	// would read the same whether the write reached it or not)
 	exposed := 0
-	for _, r := range decode[localReadRec](recs, "local_read") {
+	for _, r := range mpi.Decode[localReadRec](recs, "local_read") {
 		w, ok := writes[r.Name]
 		if !ok || w.Took == 0 {
 			continue
@@ -193,7 +193,7 @@ func judgeCvar17(x *rulebook.X) verdict.Verdict {
 			moved = append(moved, fmt.Sprintf("%s (rank 1 read %s, then %s; rank 0 wrote %s)", r.Name, r.Before, r.After, w.Written))
 		}
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	note := ""
 	if len(moved) > 0 {
 		note = "; not judged, rank 1's value moved by itself, not to the value written: " + strings.Join(moved, ", ")

@@ -50,7 +50,7 @@ func judgeBinding(mode string) func(x *rulebook.X) verdict.Verdict {
 			}
 			x.Failf(res.Evidence(), "the process died before its first handle: %s", res.Problem())
 		}
-		got := decode[bindRec](recs, mode)
+		got := mpi.Decode[bindRec](recs, mode)
 		var bad, kinds []string
 		seen := map[string]int{}
 		for _, r := range got {
@@ -66,7 +66,7 @@ func judgeBinding(mode string) func(x *rulebook.X) verdict.Verdict {
 				done[fmt.Sprintf("%s/%d", r.Var, r.Index)] = true
 			}
 			where := "after its last record"
-			for _, a := range decode[bindRec](recs, "attempt") {
+			for _, a := range mpi.Decode[bindRec](recs, "attempt") {
 				if !done[fmt.Sprintf("%s/%d", a.Var, a.Index)] {
 					where = fmt.Sprintf("in handle_alloc of %s %d (%s)", a.Var, a.Index, a.Name)
 					break
@@ -74,7 +74,7 @@ func judgeBinding(mode string) func(x *rulebook.X) verdict.Verdict {
 			}
 			bad = append(bad, fmt.Sprintf("the process died (%s) %s", res.Problem(), where))
 		}
-		failOn(x, bad, res.Evidence())
+		x.FailOn(bad, res.Evidence())
 		if len(got) == 0 {
 			if mode == "bound" {
 				x.Unsupported("not measurable here: no variable is bound to a kind of object this program makes (%d of other kinds)", len(recs.Kind("unmade", 0)))

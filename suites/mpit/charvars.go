@@ -3,6 +3,7 @@ package mpit
 import (
 	"fmt"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/verdict"
 )
@@ -30,7 +31,7 @@ func charVars(x *rulebook.X) []charVarRec {
 	if !res.OK() {
 		x.Errorf(res.Evidence(), "the reads run died: %s", res.Problem())
 	}
-	cv := decode[charVarRec](recs, "charvar")
+	cv := mpi.Decode[charVarRec](recs, "charvar")
 	if len(cv) == 0 {
 		x.Unsupported("not measurable here: no control variable of type MPI_CHAR read successfully (%d control variables)", len(walk(x).cvars))
 	}
@@ -56,7 +57,7 @@ func judgeMeta7(x *rulebook.X) verdict.Verdict {
 			longest, count = c.NUL, c.Count
 		}
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	// an empty value (its NUL first) fits any count of one or more: only
 	// a value with characters could have outgrown the count
 	nonEmpty := 0
@@ -85,7 +86,7 @@ func judgeMeta8(x *rulebook.X) verdict.Verdict {
 			bad = append(bad, fmt.Sprintf("%s (%d): MPI_T_cvar_read wrote no NUL in the %d bytes of its count (%s)", c.Name, c.Index, c.Count, where))
 		}
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	// the buffer is filled with 0xA5 first: a NUL the library did not
 	// write shows
 	return rulebook.Exposed(len(cv), "MPI_CHAR control variables", "%d MPI_CHAR control variables read: each array NUL-terminated within its count", len(cv))

@@ -5,11 +5,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/verdict"
 )
 
-// The judges of MPIT-CVAR-RW-001 (cvars.go): CVAR-10, -11, -12 and -X3
+// The judges of MPIT-CVAR-RW (cvars.go): CVAR-10, -11, -12 and -X3
 // judge the reads run of mpit_cvar_rw (cvarReads), CVAR-13, -14 and -15
 // its writes run (cvarWrites).
 
@@ -35,11 +36,11 @@ func cvarReads(x *rulebook.X) *cvarReadsOut {
 	if !res.OK() {
 		x.Errorf(res.Evidence(), "the reads run died: %s", res.Problem())
 	}
-	sums := decode[cvarSum](recs, "summary")
+	sums := mpi.Decode[cvarSum](recs, "summary")
 	if len(sums) != 1 {
 		x.Errorf(res.Evidence(), "the fixture wrote no summary (it stopped early)")
 	}
-	return &cvarReadsOut{sum: sums[0], reads: decode[cvarReadRec](recs, "read"), env: decode[cvarEnvRec](recs, "env"), envName: envName, ev: res.Evidence()}
+	return &cvarReadsOut{sum: sums[0], reads: mpi.Decode[cvarReadRec](recs, "read"), env: mpi.Decode[cvarEnvRec](recs, "env"), envName: envName, ev: res.Evidence()}
 }
 
 // Where a variable of a "read" record went wrong first: its object, its
@@ -109,7 +110,7 @@ func judgeCvar10(x *rulebook.X) verdict.Verdict {
 			bad = append(bad, fmt.Sprintf("MPI_T_cvar_read(%s) wrote past the %d elements of %s its handle counts", r.Name, r.Count, r.Datatype))
 		}
 	}
-	failOn(x, bad, o.ev)
+	x.FailOn(bad, o.ev)
 	o.needReads(x)
 	// each variable read got a handle (which could have been refused) and
 	// a read into canaries after the count
@@ -126,7 +127,7 @@ func judgeCvar11(x *rulebook.X) verdict.Verdict {
 			bad = append(bad, fmt.Sprintf("MPI_T_cvar_handle_free(%s) returned %s (handle set to MPI_T_CVAR_HANDLE_NULL: %v)", r.Name, r.FreeRC, r.FreedNull == 1))
 		}
 	}
-	failOn(x, bad, o.ev)
+	x.FailOn(bad, o.ev)
 	o.needReads(x)
 	// judged: the handles freed after a read within the count (a variable
 	// that went wrong earlier is another rule's); a valid handle is not
@@ -149,7 +150,7 @@ func judgeCvar12(x *rulebook.X) verdict.Verdict {
 			inactive = append(inactive, r.Name)
 		}
 	}
-	failOn(x, bad, o.ev)
+	x.FailOn(bad, o.ev)
 	o.needReads(x)
 	reason := fmt.Sprintf("MPI_T_cvar_read succeeded on %d of the %d control variables read through a handle", o.sum.Read-len(inactive), o.sum.Read)
 	if len(inactive) > 0 {
@@ -182,7 +183,7 @@ func judgeCvarX3(x *rulebook.X) verdict.Verdict {
 			good = append(good, fmt.Sprintf("%s set through the environment to %s reads %s", e.Name, e.Expected, e.Value))
 		}
 	}
-	failOn(x, bad, o.ev)
+	x.FailOn(bad, o.ev)
 	// envValue (4711) is the default of none of envCandidates: a library
 	// that ignored the environment would read its default
 	return rulebook.Exposed(len(good), "variables set through the environment", "%s", strings.Join(good, "; "))
@@ -206,8 +207,8 @@ func cvarWrites(x *rulebook.X) *cvarWritesOut {
 	res := x.LaunchResuming(job)
 	o := &cvarWritesOut{tries: map[int]cvarTryRec{}, died: res.Died}
 	for _, wr := range res.Records {
-		o.writes = append(o.writes, decode[cvarWriteRec](wr, "write")...)
-		for _, t := range decode[cvarTryRec](wr, "write_try") {
+		o.writes = append(o.writes, mpi.Decode[cvarWriteRec](wr, "write")...)
+		for _, t := range mpi.Decode[cvarTryRec](wr, "write_try") {
 			o.tries[t.Index] = t
 		}
 	}
@@ -258,7 +259,7 @@ func judgeCvar13(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	bad = append(bad, o.deaths(false)...)
-	failOn(x, bad, o.ev)
+	x.FailOn(bad, o.ev)
 	if accepted == 0 {
 		x.Unsupported("not measurable here: MPI_T_cvar_write accepted none of the %d writes of writable-scope variables", writableScopeWrites(o.writes))
 	}
@@ -321,7 +322,7 @@ func judgeCvar14(x *rulebook.X) verdict.Verdict {
 			bad = append(bad, fmt.Sprintf("writing %s returned %s", r.who(), r.WriteRC))
 		}
 	}
-	failOn(x, bad, o.ev)
+	x.FailOn(bad, o.ev)
 	n, by := countsBy(refused)
 	if accepted+n == 0 {
 		x.Unsupported("not measurable here: no write of a writable-scope variable (of %d writes)", len(o.writes))
@@ -357,7 +358,7 @@ func judgeCvar15(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	bad = append(bad, o.deaths(true)...)
-	failOn(x, bad, o.ev)
+	x.FailOn(bad, o.ev)
 	if n == 0 {
 		x.Unsupported("not measurable here: no control variable of scope CONSTANT or READONLY bound to no object to write (the %d writes were all of writable scopes)", len(o.writes))
 	}

@@ -20,7 +20,7 @@ import (
 // judged in cvar_rw_judges.go, each on its own records of the reads or the
 // writes run.
 var cvarRW = rulebook.Define(rulebook.Check{
-	ID:    "MPIT-CVAR-RW-001",
+	ID:    "MPIT-CVAR-RW",
 	Needs: "mpit",
 	Title: "every control variable reads through a handle; writable ones take a different value, read it back and take the old one back; read-only scopes refuse writes with MPI_T_ERR_CVAR_SET_NEVER; a variable set through the environment reads that value",
 	Rules: []rulebook.Rule{

@@ -63,12 +63,12 @@ func judgeEndurance(mode string) func(x *rulebook.X) verdict.Verdict {
 			}
 			x.Failf(res.Evidence(), "the process died before its first cycle: %s", res.Problem())
 		}
-		cycles := decode[cycleRec](recs, "cycle")
+		cycles := mpi.Decode[cycleRec](recs, "cycle")
 		last := 0
 		if len(cycles) > 0 {
 			last = cycles[len(cycles)-1].Cycle
 		}
-		for _, f := range decode[cycleFailed](recs, "failed") {
+		for _, f := range mpi.Decode[cycleFailed](recs, "failed") {
 			x.Failf(res.Evidence(), "cycle %d: %s returned %s", f.Cycle, f.Call, f.RC)
 		}
 		if !res.OK() && !diedExhausting(recs) && mode == "tool" && last == 1 {
@@ -133,7 +133,7 @@ func judgeErr5(x *rulebook.X) verdict.Verdict {
 	word := map[string]string{"cvar_handle": "control variable handles", "pvar_handle": "pvar handles in one session", "session": "pvar sessions"}
 	var bad, seen []string
 	finished := map[string]bool{}
-	for _, e := range decode[exhaustRec](recs, "exhaust") {
+	for _, e := range mpi.Decode[exhaustRec](recs, "exhaust") {
 		finished[e.What] = true
 		switch {
 		case e.RC == "MPI_SUCCESS" && e.Bound == 1:
@@ -147,13 +147,13 @@ func judgeErr5(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	if !res.OK() {
-		for _, t := range decode[exhaustTry](recs, "exhaust_try") {
+		for _, t := range mpi.Decode[exhaustTry](recs, "exhaust_try") {
 			if !finished[t.What] {
 				bad = append(bad, fmt.Sprintf("the process died (%s) allocating %s without freeing them", res.Problem(), word[t.What]))
 			}
 		}
 	}
-	failOn(x, bad, res.Evidence())
+	x.FailOn(bad, res.Evidence())
 	if len(seen) == 0 {
 		x.Unsupported("not measurable here: nothing to allocate (no control variable or performance variable bound to no object)")
 	}

@@ -103,7 +103,7 @@ func errorsJob(x *rulebook.X) *mpi.Records {
 }
 
 func toolClasses(x *rulebook.X) []errClassRec {
-	cls := decode[errClassRec](errorsJob(x), "class")
+	cls := mpi.Decode[errClassRec](errorsJob(x), "class")
 	if len(cls) == 0 {
 		x.Errorf("", "mpit_errors recorded no MPI_T_ERR_* code")
 	}
@@ -111,7 +111,7 @@ func toolClasses(x *rulebook.X) []errClassRec {
 }
 
 func judgeErr1(x *rulebook.X) verdict.Verdict {
-	recs := decode[errHandlerRec](errorsJob(x), "handler")
+	recs := mpi.Decode[errHandlerRec](errorsJob(x), "handler")
 	if len(recs) == 0 {
 		x.Errorf("", "mpit_errors recorded no MPI_T call")
 	}
@@ -126,7 +126,7 @@ func judgeErr1(x *rulebook.X) verdict.Verdict {
 			failing = append(failing, fmt.Sprintf("%s: %s", r.Call, r.RC))
 		}
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	// the rule covers calls that succeed as well as those that fail: each
 	// could have invoked the handler set on MPI_COMM_WORLD and MPI_COMM_SELF
 	return rulebook.Exposed(len(recs), "MPI_T calls", "%d MPI_T calls, %d of them failing (%s), invoked no error handler", len(recs), len(failing), examples(failing))
@@ -136,7 +136,7 @@ func judgeErr2(x *rulebook.X) verdict.Verdict {
 	recs := errorsJob(x)
 	tool := toolClasses(x)
 	last, classes := 0, map[int][]string{}
-	for _, c := range decode[mpiClassRec](recs, "mpi_class") {
+	for _, c := range mpi.Decode[mpiClassRec](recs, "mpi_class") {
 		if c.Name == "MPI_ERR_LASTCODE" {
 			last = c.Value
 			continue
@@ -160,7 +160,7 @@ func judgeErr2(x *rulebook.X) verdict.Verdict {
 			bad = append(bad, fmt.Sprintf("%s = %d is also %s", c.Name, c.Value, strings.Join(names, ", ")))
 		}
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	return rulebook.Exposed(len(tool), "MPI_T_ERR_* codes", "%d MPI_T_ERR_* codes, distinct, in (0, %d], none equal to any of %d MPI error classes", len(tool), last, len(classes))
 }
 
@@ -209,7 +209,7 @@ func judgeErr8(x *rulebook.X) verdict.Verdict {
 	for _, c := range tool {
 		all = append(all, fmt.Sprintf("%s (%d): %q", c.Name, c.Value, c.String))
 	}
-	failOn(x, bad, strings.Join(all, "\n"))
+	x.FailOn(bad, strings.Join(all, "\n"))
 	// the text buffer starts empty: a text the library did not write shows
 	return rulebook.Exposed(len(tool), "MPI_T_ERR_* codes", "MPI_Error_string gives each of the %d MPI_T_ERR_* codes its own text", len(tool))
 }
@@ -259,12 +259,12 @@ func judgeInit11(x *rulebook.X) verdict.Verdict {
 	if ranks < errorsRanks {
 		x.Errorf("", "mpit_errors recorded the MPI_Allreduce after the failed calls on %d of %d ranks", ranks, errorsRanks)
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	return rulebook.Exposed(total, "failed MPI_T calls", "after %s failed MPI_T calls on the %d ranks, MPI_Allreduce over them gave %d on every rank", strings.Join(counts, " and "), errorsRanks, 3*errorsRanks)
 }
 
 func judgeMeta1(x *rulebook.X) verdict.Verdict {
-	v := decode[struct {
+	v := mpi.Decode[struct {
 		Values []int `json:"values"`
 	}](errorsJob(x), "verbosity")
 	if len(v) == 0 || len(v[0].Values) != 9 {

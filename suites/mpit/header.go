@@ -295,7 +295,7 @@ func judgeSymbols(prefix string) func(x *rulebook.X) verdict.Verdict {
 		_, recs := x.JobOnce(mpi.Job{Name: "mpit_symbols", Program: x.Fixture("mpit_symbols"), Args: args})
 		var missing []string
 		n := 0
-		for _, r := range decode[symbolRec](recs, "symbol") {
+		for _, r := range mpi.Decode[symbolRec](recs, "symbol") {
 			if !strings.HasPrefix(r.Name, prefix) {
 				continue
 			}

@@ -16,7 +16,7 @@ import (
 // never calls MPI_Init and once at the end of the main process, after
 // MPI_Finalize; one finalize too many in a fresh process of its own.
 var initFinalize = rulebook.Define(rulebook.Check{
-	ID:    "MPIT-INIT-001",
+	ID:    "MPIT-INIT",
 	Needs: "mpit",
 	Title: "MPI_T_init_thread/MPI_T_finalize: nesting, counting, re-initialization, and use before MPI_Init, in between and after MPI_Finalize",
 	Rules: []rulebook.Rule{
@@ -139,26 +139,26 @@ func initJob(x *rulebook.X) *initRun {
 	if err != nil {
 		x.Errorf(res.Evidence(), "%v", err)
 	}
-	r := &initRun{res: res, steps: decode[stepRec](recs, "step"), provided: decode[providedRec](recs, "provided"),
+	r := &initRun{res: res, steps: mpi.Decode[stepRec](recs, "step"), provided: mpi.Decode[providedRec](recs, "provided"),
 		done: map[string]bool{}, uninit: map[string]string{}}
-	for _, d := range decode[downUpRec](recs, "down_up") {
+	for _, d := range mpi.Decode[downUpRec](recs, "down_up") {
 		if d.Phase == "before" {
 			d := d
 			r.before = &d
 		}
 	}
-	for _, d := range decode[downUpRec](recs, "uninitialized_exit") {
+	for _, d := range mpi.Decode[downUpRec](recs, "uninitialized_exit") {
 		d := d
 		r.uninitExit = &d
 	}
-	for _, d := range decode[downUpRec](recs, "extra_exit") {
+	for _, d := range mpi.Decode[downUpRec](recs, "extra_exit") {
 		d := d
 		r.extraExit = &d
 	}
-	for _, d := range decode[phaseRec](recs, "down_up_done") {
+	for _, d := range mpi.Decode[phaseRec](recs, "down_up_done") {
 		r.done[d.Phase] = true
 	}
-	for _, u := range decode[phaseRec](recs, "uninitialized") {
+	for _, u := range mpi.Decode[phaseRec](recs, "uninitialized") {
 		r.uninit[u.Phase] = u.RC
 	}
 	if !res.OK() {
@@ -207,7 +207,7 @@ func (r *initRun) judge(x *rulebook.X, rule string, owns func(s stepRec) bool, p
 		bad = append(bad, fmt.Sprintf("%s: the process died (%s) in the call after %s (%s)", phaseWord(r.crashAfter.Phase), r.crash, r.crashAfter.Call, r.crashAfter.RC))
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(bad, "\n")+"\n\n"+r.res.Evidence(), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(bad, "\n")+"\n\n"+r.res.Evidence(), "%s", verdict.FirstAndMore(bad))
 	}
 	if n == 0 {
 		x.Unsupported("not measurable here: the calls of this rule were not reached")
@@ -249,7 +249,7 @@ func judgeInit3(x *rulebook.X) verdict.Verdict {
 		levels = append(levels, fmt.Sprintf("%s→%s", strings.TrimPrefix(pr.Required, "MPI_THREAD_"), strings.TrimPrefix(pr.Provided, "MPI_THREAD_")))
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(bad, "\n"), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(bad, "\n"), "%s", verdict.FirstAndMore(bad))
 	}
 	if len(levels) == 0 {
 		x.Unsupported("not measurable here: no MPI_T_init_thread succeeded")
@@ -284,7 +284,7 @@ func judgeInit4(x *rulebook.X) verdict.Verdict {
 			}
 		}
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	if len(seen) == 0 {
 		x.Unsupported("not measurable here: no nested MPI_T_init_thread succeeded after an outer one that provided a level")
 	}
@@ -311,7 +311,7 @@ func judgeInit6(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	if e := r.extraExit; e != nil && e.Signal != 0 {
-		bad = append(bad, fmt.Sprintf("before MPI_Init: initializing once and finalizing twice, the process died of %s (after %d of the 3 calls)", signalName(e.Signal), r.extraCalls()))
+		bad = append(bad, fmt.Sprintf("before MPI_Init: initializing once and finalizing twice, the process died of %s (after %d of the 3 calls)", mpi.SignalName(e.Signal), r.extraCalls()))
 	}
 	// A library may end the process in the call with an exit status of its
 	// own (a debug build's SIGSEGV handler exits 1): the extra MPI_T_finalize
@@ -325,7 +325,7 @@ func judgeInit6(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(bad, "\n"), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(bad, "\n"), "%s", verdict.FirstAndMore(bad))
 	}
 	if len(got) == 0 {
 		x.Errorf(r.res.Evidence(), "the process finalizing once too often recorded no extra MPI_T_finalize")
@@ -371,7 +371,7 @@ func judgeInit7(x *rulebook.X) verdict.Verdict {
 	case ok:
 		return rulebook.Exposed(1, "calls while uninitialized", "MPI_T_cvar_get_num with the interface finalized to zero returns MPI_T_ERR_NOT_INITIALIZED")
 	case r.uninitExit != nil && r.uninitExit.Signal != 0:
-		x.Failf("", "MPI_T_cvar_get_num with the interface initialized and finalized to zero killed the process (%s)", signalName(r.uninitExit.Signal))
+		x.Failf("", "MPI_T_cvar_get_num with the interface initialized and finalized to zero killed the process (%s)", mpi.SignalName(r.uninitExit.Signal))
 	case r.uninitExit != nil && libraryExit(r.uninitExit.Exit) && r.opensFresh():
 		// a debug build's SIGSEGV handler exits 1: a crash all the same
 		x.Failf(r.res.Evidence(), "MPI_T_cvar_get_num with the interface initialized and finalized to zero ended the process with exit status %d instead of returning (the same MPI_T_init_thread and MPI_T_finalize returned in a fresh process of their own)", r.uninitExit.Exit)
@@ -413,7 +413,7 @@ func judgeInit8(x *rulebook.X) verdict.Verdict {
 		}
 		switch {
 		case b.Signal != 0 && last != "no call":
-			bad = append(bad, fmt.Sprintf("before MPI_Init: finalizing to zero, then MPI_T_init_thread and a call: the process died of %s after %s", signalName(b.Signal), last))
+			bad = append(bad, fmt.Sprintf("before MPI_Init: finalizing to zero, then MPI_T_init_thread and a call: the process died of %s after %s", mpi.SignalName(b.Signal), last))
 		case b.Exit != 0 && last != "no call":
 			bad = append(bad, fmt.Sprintf("before MPI_Init: the finalize-to-zero and initialize-again sequence exited with status %d after %s", b.Exit, last))
 		}
@@ -422,7 +422,7 @@ func judgeInit8(x *rulebook.X) verdict.Verdict {
 		bad = append(bad, fmt.Sprintf("%s: finalizing to zero, then MPI_T_init_thread and a call: the process died (%s) after %s (%s)", phaseWord(r.crashAfter.Phase), r.crash, r.crashAfter.Call, r.crashAfter.RC))
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(bad, "\n")+"\n\n"+r.res.Evidence(), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(bad, "\n")+"\n\n"+r.res.Evidence(), "%s", verdict.FirstAndMore(bad))
 	}
 	if n == 0 {
 		x.Unsupported("not measurable here: no MPI_T_init_thread after finalizing to zero was reached (%s)", r.unreached())

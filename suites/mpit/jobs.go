@@ -6,39 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
-	"github.com/mpits/mpits/harness/verdict"
 )
-
-// decode is harness.DecodeKind that ends the rule's judgement with Error on a bad record.
-func decode[T any](recs *mpi.Records, kind string) []T { return mpi.Decode[T](recs, kind) }
-
-// problems collects the broken rules of one check; fail ends it with Fail
-// listing all of them (the reason names the first and how many).
-type problems struct {
-	list     []string
-	evidence string // appended to the list in the verdict's evidence
-}
-
-func (p *problems) add(format string, args ...any) {
-	p.list = append(p.list, fmt.Sprintf(format, args...))
-}
-
-func (p *problems) fail(x *rulebook.X, what string) {
-	if len(p.list) == 0 {
-		return
-	}
-	reason := p.list[0]
-	if len(p.list) > 1 {
-		reason = fmt.Sprintf("%s (and %d more %s)", reason, len(p.list)-1, what)
-	}
-	ev := strings.Join(p.list, "\n")
-	if p.evidence != "" {
-		ev += "\n\n" + p.evidence
-	}
-	x.Failf(ev, "%s", reason)
-}
 
 // tally groups the examples of each broken rule, each example once.
 type tally map[string][]string
@@ -53,14 +22,14 @@ func (t tally) note(rule, example string) {
 }
 
 // into adds one problem a rule: its first three examples and how many.
-func (t tally) into(p *problems, sep string) {
+func (t tally) into(p *rulebook.Problems, sep string) {
 	for _, rule := range sortedKeys(t) {
 		ex, more := t[rule], ""
 		if len(ex) > 3 {
 			more = fmt.Sprintf(", … (%d in all)", len(ex))
 			ex = ex[:3]
 		}
-		p.add("%s: %s%s", rule, strings.Join(ex, sep), more)
+		p.Add("", "%s: %s%s", rule, strings.Join(ex, sep), more)
 	}
 }
 
@@ -155,17 +124,6 @@ func plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
-
-// signalName names a signal number as the harness does.
-func signalName(n int) string { return mpi.SignalName(n) }
-
-// firstAndMore is a fail reason from a list of problems: the first, and how
-// many more.
-func firstAndMore(list []string) string { return verdict.FirstAndMore(list) }
-
-// failOn ends a rule with Fail when bad holds problems (evidence: all of
-// them, then extra).
-func failOn(x *rulebook.X, bad []string, extra string) { x.FailOn(bad, extra) }
 
 // examples lists up to three examples and how many there are.
 func examples(ex []string) string {

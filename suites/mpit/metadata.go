@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/verdict"
 )
@@ -13,7 +14,7 @@ import (
 // (fixtures/c/mpit/walk.c): each value in its allowed set, each rule its own
 // verdict.
 var metadataCheck = rulebook.Define(rulebook.Check{
-	ID:    "MPIT-META-001",
+	ID:    "MPIT-META",
 	Needs: "mpit",
 	Title: "verbosity, binding, scope, datatype, class, flags and enumerations of every variable are in their allowed sets; enumerations answer; categories list valid members, form no cycle, and their update number never goes back",
 	Rules: []rulebook.Rule{
@@ -270,9 +271,9 @@ func judgeMeta(prop string) func(x *rulebook.X) verdict.Verdict {
 				}
 			}
 		}
-		var p problems
+		var p rulebook.Problems
 		broken.into(&p, ", ")
-		failOn(x, p.list, "")
+		p.FailOn(x)
 		if n == 0 {
 			x.Unsupported("not measurable here: nothing of the kind this rule covers answered get_info after MPI_Init (%d control, %d performance variables, %d enumerations)", len(w.cvars), len(w.pvars), len(w.enums))
 		}
@@ -360,9 +361,9 @@ func judgeCatMembers(x *rulebook.X) verdict.Verdict {
 			inRange("event type", c.Events, w.summary.Events)
 		}
 	}
-	var p problems
+	var p rulebook.Problems
 	broken.into(&p, ", ")
-	failOn(x, p.list, "")
+	p.FailOn(x)
 	if n == 0 {
 		x.Unsupported("not measurable here: no category")
 	}
@@ -371,7 +372,7 @@ func judgeCatMembers(x *rulebook.X) verdict.Verdict {
 
 func judgeCatChanged(x *rulebook.X) verdict.Verdict {
 	w := walk(x)
-	for _, ch := range decode[changedRec](w.recs, "changed") {
+	for _, ch := range mpi.Decode[changedRec](w.recs, "changed") {
 		if ch.RCFirst != "MPI_SUCCESS" || ch.RCLast != "MPI_SUCCESS" {
 			x.Failf("", "MPI_T_category_changed returned %s / %s", ch.RCFirst, ch.RCLast)
 		}

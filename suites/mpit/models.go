@@ -100,7 +100,7 @@ func runScenario(x *rulebook.X, name string) *scenarioRun {
 		// the same; the suite holds a library to the edition it claims.
 		x.Unsupported("not judged: the library claims MPI %s, and the Sessions Model came with MPI-4.0 (a header may declare its functions all the same)", x.Caps.MPIVersion)
 	}
-	r := &scenarioRun{name: name, res: res, recs: recs, steps: decode[modelStep](recs, "step"), done: len(recs.Kind("done", 0)) > 0}
+	r := &scenarioRun{name: name, res: res, recs: recs, steps: mpi.Decode[modelStep](recs, "step"), done: len(recs.Kind("done", 0)) > 0}
 	return r
 }
 
@@ -158,7 +158,7 @@ func scenarioJudge(names ...string) func(x *rulebook.X) verdict.Verdict {
 			}
 			ran = append(ran, fmt.Sprintf("%s (%d calls)", n, len(r.steps)))
 		}
-		failOn(x, bad, strings.Join(evidence, "\n\n"))
+		x.FailOn(bad, strings.Join(evidence, "\n\n"))
 		// every call recorded returned, and could have failed
 		return rulebook.Exposed(calls, "calls", "every call succeeded and every session reduction (%d, on mpi://SELF) gave %d: %s", sums, sessionSum, strings.Join(ran, ", "))
 	}
@@ -177,8 +177,8 @@ type cyclesRec struct {
 
 func judgeSess5(x *rulebook.X) verdict.Verdict {
 	r := runScenario(x, "concurrent")
-	lv := decode[sessLevelsRec](r.recs, "levels")
-	cy := decode[cyclesRec](r.recs, "cycles")
+	lv := mpi.Decode[sessLevelsRec](r.recs, "levels")
+	cy := mpi.Decode[cyclesRec](r.recs, "cycles")
 	if len(cy) == 0 && len(lv) > 0 && r.done {
 		x.Unsupported("not measurable here: MPI_THREAD_MULTIPLE not provided (session %q, MPI_T %d)", lv[0].Session, lv[0].Tool)
 	}
@@ -186,7 +186,7 @@ func judgeSess5(x *rulebook.X) verdict.Verdict {
 	if len(cy) > 0 && (cy[0].ToolFailures > 0 || cy[0].SessionFailures > 0) {
 		bad = append(bad, fmt.Sprintf("of %d cycles each, %d MPI_T calls and %d session calls failed", cy[0].Cycles, cy[0].ToolFailures, cy[0].SessionFailures))
 	}
-	failOn(x, bad, r.res.Evidence())
+	x.FailOn(bad, r.res.Evidence())
 	return rulebook.Exposed(2*cy[0].Cycles, "init/finalize cycles (MPI_T and session)", "%d MPI_T init/finalize cycles beside %d session init/finalize cycles, all succeeded", cy[0].Cycles, cy[0].Cycles)
 }
 
@@ -223,7 +223,7 @@ func judgeThreadAnswers(query, rule string) func(x *rulebook.X) verdict.Verdict 
 		if !r.done && n < 10 {
 			bad = append(bad, fmt.Sprintf("the process did not reach the end (%s) after %d answers of %s", r.res.Problem(), n, query))
 		}
-		failOn(x, bad, r.res.Evidence())
+		x.FailOn(bad, r.res.Evidence())
 		if n == 0 {
 			x.Errorf(r.res.Evidence(), "the levels scenario recorded no %s", query)
 		}

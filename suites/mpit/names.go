@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/verdict"
 )
@@ -16,7 +17,7 @@ import (
 // process) are refused without a crash. Event types and sources are the
 // events suite's.
 var namesCheck = rulebook.Define(rulebook.Check{
-	ID:    "MPIT-NAMES-001",
+	ID:    "MPIT-NAMES",
 	Needs: "mpit",
 	Title: "indices below the count name objects, names are unique, get_index round-trips and refuses unknown names, out-of-range indices are refused (control and performance variables, categories, enumerations)",
 	Rules: []rulebook.Rule{
@@ -257,7 +258,7 @@ func judgeUnique(kind string) func(x *rulebook.X) verdict.Verdict {
 			exposed = count
 		}
 		bad = append(bad, dups(kindWord[kind], names)...)
-		failOn(x, bad, "")
+		x.FailOn(bad, "")
 		if count == 0 {
 			x.Unsupported("not measurable here: no %s after MPI_Init", kindWord[kind])
 		}
@@ -309,7 +310,7 @@ func judgeRoundTrip(kind string) func(x *rulebook.X) verdict.Verdict {
 				check(c.Index, c.RC, c.Name, c.GetIndexRC, c.GetIndex)
 			}
 		}
-		failOn(x, bad, "")
+		x.FailOn(bad, "")
 		if n == 0 {
 			x.Unsupported("not measurable here: no %s after MPI_Init", kindWord[kind])
 		}
@@ -324,7 +325,7 @@ func judgeRoundTrip(kind string) func(x *rulebook.X) verdict.Verdict {
 func judgeBadName(fn string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		w := walk(x)
-		for _, b := range decode[badNameRec](w.recs, "badname") {
+		for _, b := range mpi.Decode[badNameRec](w.recs, "badname") {
 			if b.Function != fn {
 				continue
 			}
@@ -345,7 +346,7 @@ func judgeBadIndex(fns, named string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		w := walk(x)
 		var bad, got []string
-		for _, b := range decode[badIndexRec](w.recs, "badindex") {
+		for _, b := range mpi.Decode[badIndexRec](w.recs, "badindex") {
 			if !anyOf(b.Function, fns) {
 				continue
 			}
@@ -361,12 +362,12 @@ func judgeBadIndex(fns, named string) func(x *rulebook.X) verdict.Verdict {
 			got = append(got, fmt.Sprintf("%s %s%s", what, b.RC, note))
 		}
 		offs := []string{"-1", "num", "num + 1000"}
-		for _, c := range decode[badIndexCrash](w.recs, "badindex_crash") {
+		for _, c := range mpi.Decode[badIndexCrash](w.recs, "badindex_crash") {
 			if anyOf(c.Function, fns) {
-				bad = append(bad, fmt.Sprintf("%s with index %s killed the process (%s)", c.Function, offs[c.K%3], signalName(c.Signal)))
+				bad = append(bad, fmt.Sprintf("%s with index %s killed the process (%s)", c.Function, offs[c.K%3], mpi.SignalName(c.Signal)))
 			}
 		}
-		for _, c := range decode[badIndexCrash](w.recs, "badindex_exit") {
+		for _, c := range mpi.Decode[badIndexCrash](w.recs, "badindex_exit") {
 			switch {
 			case !anyOf(c.Function, fns):
 			case libraryExit(c.Exit):
@@ -375,7 +376,7 @@ func judgeBadIndex(fns, named string) func(x *rulebook.X) verdict.Verdict {
 				x.Errorf("", "the process trying %s with index %s exited with %d", c.Function, offs[c.K%3], c.Exit)
 			}
 		}
-		failOn(x, bad, "refused: "+strings.Join(got, "; "))
+		x.FailOn(bad, "refused: "+strings.Join(got, "; "))
 		if len(got) == 0 {
 			x.Unsupported("not measurable here: no %s to try out-of-range indices on", strings.ReplaceAll(fns, "|", " or "))
 		}

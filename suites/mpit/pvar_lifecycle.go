@@ -112,7 +112,7 @@ func judgePvar28(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(bad, "\n"), "%s", firstAndMore(bad))
+		x.Failf(strings.Join(bad, "\n"), "%s", verdict.FirstAndMore(bad))
 	}
 	if n == 0 {
 		x.Unsupported("not measurable here: no handle was freed successfully")
@@ -144,7 +144,7 @@ func judgePvar42(x *rulebook.X) verdict.Verdict {
 		bad = append(bad, fmt.Sprintf("%s killed the process (%s)", what, e.How))
 	}
 	sort.Strings(bad)
-	failOn(x, bad, "other cases: "+strings.Join(got, "; "))
+	x.FailOn(bad, "other cases: "+strings.Join(got, "; "))
 	if len(got) == 0 && len(bad) == 0 {
 		x.Unsupported("not measurable here: the freed-session cases did not run")
 	}

@@ -30,7 +30,7 @@ import (
 // records of the items and traffic runs it concerns (pvarJob, run once for
 // all of them).
 var pvarOps = rulebook.Define(rulebook.Check{
-	ID:    "MPIT-PVAR-OPS-001",
+	ID:    "MPIT-PVAR-OPS",
 	Needs: "mpit",
 	Title: "every performance variable can be allocated, read within its count, and freed; continuous ones refuse start/stop, read-only ones write/reset, non-atomic ones readreset, a handle of another session is MPI_T_ERR_INVALID_HANDLE; MPI_T_PVAR_ALL_HANDLES start/stop/reset succeed; values are in range and DOUBLE timers advance no faster than MPI_Wtime",
 	Rules: []rulebook.Rule{

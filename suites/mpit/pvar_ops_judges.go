@@ -17,9 +17,10 @@ import (
 // failTally ends a rule with Fail on the problems noted in t (evidence
 // after them); it returns when there are none.
 func failTally(x *rulebook.X, t tally, evidence string) {
-	p := problems{evidence: evidence}
+	var p rulebook.Problems
+	p.Also(evidence)
 	t.into(&p, "; ")
-	p.fail(x, "broken")
+	p.FailOn(x)
 }
 
 // judgeErrs fails the rule on the error cases named one of what whose code

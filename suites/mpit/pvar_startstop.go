@@ -89,7 +89,7 @@ func judgePvar29(x *rulebook.X) verdict.Verdict {
 	sort.Strings(bad)
 	sort.Strings(ok)
 	if len(bad) > 0 {
-		x.Failf(strings.Join(bad, "\n"), "a continuous handle was not updated: %s", firstAndMore(bad))
+		x.Failf(strings.Join(bad, "\n"), "a continuous handle was not updated: %s", verdict.FirstAndMore(bad))
 	}
 	if len(ok) == 0 {
 		x.Unsupported("not measurable here: no continuous variable whose value the traffic determines")
@@ -149,7 +149,7 @@ func judgePvar31(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(bad, "\n"), "a handle was updated before it was started: %s", firstAndMore(bad))
+		x.Failf(strings.Join(bad, "\n"), "a handle was updated before it was started: %s", verdict.FirstAndMore(bad))
 	}
 	if len(held) == 0 {
 		x.Unsupported("not measurable here: no non-continuous variable that traffic X moves (%d handles started late)", len(r.unstarted))
@@ -230,7 +230,7 @@ func judgePvar23(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	if len(bad) > 0 {
-		x.Failf(strings.Join(bad, "\n"), "stopping a handle in session A stopped session B's: %s", firstAndMore(bad))
+		x.Failf(strings.Join(bad, "\n"), "stopping a handle in session A stopped session B's: %s", verdict.FirstAndMore(bad))
 	}
 	if len(ran) == 0 && unseen > 0 {
 		x.Unsupported("not measurable here: for all %d variables R3 moves, session B's handle was not seen counting before A's stop (traffic P and R2 did not move it): a frozen B could not be told from one that never counted", unseen)

@@ -101,9 +101,9 @@ func judgeMonotone(m monotone) func(x *rulebook.X) verdict.Verdict {
 				}
 			}
 		}
-		var p problems
+		var p rulebook.Problems
 		broken.into(&p, "; ")
-		p.fail(x, "broken")
+		p.FailOn(x)
 		if vars == 0 {
 			x.Unsupported("not measurable here: no %s variable was read", m.classes)
 		}
@@ -202,9 +202,9 @@ func judgePvar18(x *rulebook.X) verdict.Verdict {
 				fmt.Sprintf("%s (%d, %s): element %d read %s after the reset, a handle never reset %s", m.Name, m.Index, m.Class, i, m.AAfterReset[i], m.BAfterReset[i]))
 		}
 	}
-	var p problems
+	var p rulebook.Problems
 	broken.into(&p, "; ")
-	p.fail(x, "broken")
+	p.FailOn(x)
 	if judged == 0 {
 		x.Unsupported("not measurable here: no reset of the %d watermark variables succeeded", wm)
 	}

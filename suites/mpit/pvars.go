@@ -214,7 +214,7 @@ func pvarSessionJob(x *rulebook.X) *pvarRecs {
 	n := -1 // the number of listed variables: the items run counts 2n + 5 items
 	var avoid []string
 	for _, recs := range items.Records {
-		for _, c := range decode[struct {
+		for _, c := range mpi.Decode[struct {
 			Count int `json:"count"`
 		}](recs, "items") {
 			n = (c.Count - 5) / 2
@@ -228,12 +228,12 @@ func pvarSessionJob(x *rulebook.X) *pvarRecs {
 	_, recs := x.JobOnce(mpi.Job{Name: "mpit_pvars", Ranks: 2, Program: x.Fixture("mpit_pvars"), OneNode: true,
 		Args: []string{"traffic", "--avoid=" + strings.Join(avoid, ",")}})
 	r := &pvarRecs{recs: recs}
-	sums := decode[pvarSummary](recs, "summary")
+	sums := mpi.Decode[pvarSummary](recs, "summary")
 	if len(sums) != 1 {
 		x.Errorf("", "mpit_pvars wrote no summary (it stopped early)")
 	}
 	r.summary = sums[0]
-	r.vars = decode[pvarListed](recs, "pvar")
+	r.vars = mpi.Decode[pvarListed](recs, "pvar")
 	if n >= 0 && n != len(r.vars) {
 		x.Errorf("", "the items run listed %d variables, the traffic run %d: positions do not name the same variables", n, len(r.vars))
 	}
@@ -254,18 +254,18 @@ func pvarSessionJob(x *rulebook.X) *pvarRecs {
 		r.exits = append(r.exits, e)
 	}
 	for _, recs := range items.Records {
-		r.probes = append(r.probes, decode[probeRec](recs, "probe")...)
-		r.mutates = append(r.mutates, decode[mutateRec](recs, "mutate")...)
-		r.errs = append(r.errs, decode[errRec](recs, "err")...)
-		r.ubs = append(r.ubs, decode[ubRec](recs, "ub")...)
-		r.freed = append(r.freed, decode[ubRec](recs, "freed")...)
+		r.probes = append(r.probes, mpi.Decode[probeRec](recs, "probe")...)
+		r.mutates = append(r.mutates, mpi.Decode[mutateRec](recs, "mutate")...)
+		r.errs = append(r.errs, mpi.Decode[errRec](recs, "err")...)
+		r.ubs = append(r.ubs, mpi.Decode[ubRec](recs, "ub")...)
+		r.freed = append(r.freed, mpi.Decode[ubRec](recs, "freed")...)
 	}
-	r.sums = decode[sumRec](recs, "sum")
-	r.same = decode[sameRec](recs, "same")
-	r.stops = decode[stopRec](recs, "stop")
-	r.truth = decode[truthRec](recs, "truth")
-	r.startstop = decode[startStopRec](recs, "startstop")
-	r.unstarted = decode[unstartedRec](recs, "unstarted")
+	r.sums = mpi.Decode[sumRec](recs, "sum")
+	r.same = mpi.Decode[sameRec](recs, "same")
+	r.stops = mpi.Decode[stopRec](recs, "stop")
+	r.truth = mpi.Decode[truthRec](recs, "truth")
+	r.startstop = mpi.Decode[startStopRec](recs, "startstop")
+	r.unstarted = mpi.Decode[unstartedRec](recs, "unstarted")
 	return r
 }
 

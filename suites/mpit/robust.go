@@ -19,7 +19,7 @@ import (
 // behavior of the implementation is undefined."), so those rules are quality.
 // The event type cases the fixture records are the events suite's (EVT-7).
 var robustCheck = rulebook.Define(rulebook.Check{
-	ID:    "MPIT-ROBUST-001",
+	ID:    "MPIT-ROBUST",
 	Needs: "mpit",
 	Title: "get_info ignores NULL OUT arguments; null and freed handles, a null enumeration and a NULL index array are refused without a crash",
 	Rules: []rulebook.Rule{
@@ -127,8 +127,8 @@ type robustRun struct {
 
 func robustJob(x *rulebook.X) *robustRun {
 	res, recs := x.JobOnce(mpi.Job{Name: "mpit_robust", Ranks: 1, Program: x.Fixture("mpit_robust")})
-	r := &robustRun{res: res, rcs: map[string]string{}, exits: decode[robustExit](recs, "exit"), attempts: decode[robustCase](recs, "attempt")}
-	for _, c := range decode[robustCase](recs, "case") {
+	r := &robustRun{res: res, rcs: map[string]string{}, exits: mpi.Decode[robustExit](recs, "exit"), attempts: mpi.Decode[robustCase](recs, "attempt")}
+	for _, c := range mpi.Decode[robustCase](recs, "case") {
 		r.rcs[fmt.Sprintf("%s/%d", c.Case, c.Arg)] = c.RC
 	}
 	return r
@@ -160,7 +160,7 @@ func judgeNullOut(fn string) func(x *rulebook.X) verdict.Verdict {
 				rc, done := r.rcs[fmt.Sprintf("%s/%d", a.Case, a.Arg)]
 				switch {
 				case !done && e.Signal != 0:
-					bad = append(bad, fmt.Sprintf("%s: the process died of %s", what, signalName(e.Signal)))
+					bad = append(bad, fmt.Sprintf("%s: the process died of %s", what, mpi.SignalName(e.Signal)))
 				case !done:
 					bad = append(bad, fmt.Sprintf("%s: the process exited with %d", what, e.Exit))
 				case rc != "MPI_SUCCESS":
@@ -171,11 +171,11 @@ func judgeNullOut(fn string) func(x *rulebook.X) verdict.Verdict {
 				bad = append(bad, fmt.Sprintf("%s with NULL OUT arguments: the process exited with %d", fn, e.Exit))
 			}
 		}
-		failOn(x, bad, "")
+		x.FailOn(bad, "")
 		if n == 0 && ended != nil {
 			how := fmt.Sprintf("ended with exit %d", ended.Exit)
 			if ended.Signal != 0 {
-				how = "died of " + signalName(ended.Signal)
+				how = "died of " + mpi.SignalName(ended.Signal)
 			}
 			x.Unsupported("not measurable here: the process of the %s cases %s before its first case", fn, how)
 		}
@@ -221,7 +221,7 @@ func judgeInvalid(cases []string, named string, accept acceptance) func(x *ruleb
 			rc := r.rcs[fmt.Sprintf("%s/%d", e.Case, e.Arg)]
 			switch {
 			case e.Signal != 0:
-				bad = append(bad, fmt.Sprintf("%s killed the process (%s)", e.Case, signalName(e.Signal)))
+				bad = append(bad, fmt.Sprintf("%s killed the process (%s)", e.Case, mpi.SignalName(e.Signal)))
 			case rc == "" && libraryExit(e.Exit):
 				bad = append(bad, fmt.Sprintf("%s ended the process with exit status %d without returning", e.Case, e.Exit))
 			case e.Exit != 0 || rc == "":
@@ -236,7 +236,7 @@ func judgeInvalid(cases []string, named string, accept acceptance) func(x *ruleb
 				got = append(got, fmt.Sprintf("%s %s (not the code Table 23 names)", e.Case, rc))
 			}
 		}
-		failOn(x, bad, "other cases: "+strings.Join(got, "; "))
+		x.FailOn(bad, "other cases: "+strings.Join(got, "; "))
 		if len(got) == 0 {
 			x.Errorf(r.res.Evidence(), "no case of %s was recorded", strings.Join(cases, ", "))
 		}

@@ -24,7 +24,7 @@ import (
 // session). Seed 004 describes MPICH's intended design for exactly this
 // (accum/offset per handle).
 var sessionsCheck = rulebook.Define(rulebook.Check{
-	ID:    "MPIT-SESSION-001",
+	ID:    "MPIT-SESSION",
 	Needs: "mpit",
 	Title: "on traffic with known counts, a SUM-class handle of session A (made before traffic X) and one of session B (made after) read X+Y and Y, start at 0, stop only in their session; write, reset and readreset act on one session; STATE/LEVEL/SIZE/PERCENTAGE read the same in every session; queue lengths and match attempts equal the traffic's",
 	Rules: []rulebook.Rule{
@@ -206,7 +206,7 @@ func notMeasured(r *pvarRecs, of func(pvarListed) bool, kinds ...string) string 
 		return ""
 	}
 	sort.Strings(names)
-	return "; not measured (see MPIT-PVAR-OPS-001): " + strings.Join(names, ", ")
+	return "; not measured (see MPIT-PVAR-OPS): " + strings.Join(names, ", ")
 }
 
 // listedVar is the variable of that index as the traffic run listed it.
@@ -234,9 +234,9 @@ func atomicWritable(v pvarListed) bool { return v.Readonly == 0 && v.Atomic != 0
 // failNoted ends the rule with Fail on the problems noted: each problem with
 // its first examples, the first in the reason.
 func failNoted(x *rulebook.X, broken tally) {
-	var p problems
+	var p rulebook.Problems
 	broken.into(&p, "; ")
-	p.fail(x, "broken")
+	p.FailOn(x)
 }
 
 // unsupportedHere ends the rule as not measurable, naming the variables of

@@ -9,7 +9,7 @@ import (
 	"github.com/mpits/mpits/harness/verdict"
 )
 
-// The judges of MPIT-SESSION-001 (sessions.go), one a rule, each from the
+// The judges of MPIT-SESSION (sessions.go), one a rule, each from the
 // records of pvarJob: the traffic run's sum, same, stop and truth records
 // (sessions A, made before traffic X, and B, made after it) and the items
 // run's mutate records (write, reset, readreset in session A beside a

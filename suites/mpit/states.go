@@ -274,12 +274,12 @@ func statesJob(x *rulebook.X) *stRun {
 	r := &stRun{vars: map[int]stVar{}}
 	last := map[int]stTry{}
 	for _, recs := range rs.Records {
-		for _, v := range decode[stVar](recs, "var") {
+		for _, v := range mpi.Decode[stVar](recs, "var") {
 			r.vars[v.Index] = v
 		}
-		r.cells = append(r.cells, decode[stCellRec](recs, "cell")...)
+		r.cells = append(r.cells, mpi.Decode[stCellRec](recs, "cell")...)
 		r.setupFailed += len(recs.Kind("setup", -1))
-		for _, t := range decode[stTry](recs, "try") {
+		for _, t := range mpi.Decode[stTry](recs, "try") {
 			last[t.Item] = t
 		}
 	}
@@ -422,7 +422,7 @@ func judgeInit6a(x *rulebook.X) verdict.Verdict {
 	var rc string
 	if recs != nil {
 		tried = len(recs.Kind("epoch_try", -1)) > 0
-		for _, e := range decode[struct {
+		for _, e := range mpi.Decode[struct {
 			RC string `json:"rc"`
 		}](recs, "epoch") {
 			rc = e.RC

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/verdict"
 )
@@ -13,7 +14,7 @@ import (
 // event type and source the walk (fixtures/c/mpit/walk.c) meets: each test
 // of each string is recorded on its own, so each rule has its own verdict.
 var stringsCheck = rulebook.Define(rulebook.Check{
-	ID:    "MPIT-STRINGS-001",
+	ID:    "MPIT-STRINGS",
 	Needs: "mpit",
 	Title: "every name and description of every MPI_T object follows the string convention (§15.3.3) and the name and description rules of its get_info",
 	Rules: []rulebook.Rule{
@@ -113,13 +114,13 @@ func strRecs(x *rulebook.X, kinds []string) (*walkRecs, []strSum, []strFail) {
 	w := walk(x)
 	in := set(kinds...)
 	var sums []strSum
-	for _, s := range decode[strSum](w.recs, "strsum") {
+	for _, s := range mpi.Decode[strSum](w.recs, "strsum") {
 		if in[s.Object] && s.Strings > 0 {
 			sums = append(sums, s)
 		}
 	}
 	var fails []strFail
-	for _, f := range decode[strFail](w.recs, "strfail") {
+	for _, f := range mpi.Decode[strFail](w.recs, "strfail") {
 		if in[f.Object] {
 			fails = append(fails, f)
 		}
@@ -154,7 +155,7 @@ func strTest(test string, kinds []string, pass string) func(x *rulebook.X) verdi
 				bad = append(bad, fmt.Sprintf("%s: %s broke it; e.g. %s", s.Object, plural(n, "call", "calls"), examples(ex)))
 			}
 		}
-		failOn(x, bad, "")
+		x.FailOn(bad, "")
 		if test == "empty_desc" {
 			empty := 0
 			for _, s := range sums {
@@ -221,7 +222,7 @@ func judgeStr2a(x *rulebook.X) verdict.Verdict {
 			bad = append(bad, fmt.Sprintf("%s: %d of %d truncated calls returned a length that is neither the full length + 1 nor n", s.Object, s.TruncOther, s.TruncCalls))
 		}
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	if calls == 0 {
 		x.Unsupported("not measurable here: no string was truncated")
 	}
@@ -236,7 +237,7 @@ func judgeStr6(x *rulebook.X) verdict.Verdict {
 			bad = append(bad, fmt.Sprintf("%s: %d empty names (a name must have at least one character)", s.Object, s.EmptyNames))
 		}
 	}
-	failOn(x, bad, "")
+	x.FailOn(bad, "")
 	// one name an object (enumerations and items have no description);
 	// the fixture empties the name buffer first, so a name the library
 	// did not write reads as empty

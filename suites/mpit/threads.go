@@ -18,7 +18,7 @@ import (
 // its stack (a variable that differs then is unstable, not a thread-safety
 // question).
 var threadsCheck = rulebook.Define(rulebook.Check{
-	ID:    "MPIT-THREADS-001",
+	ID:    "MPIT-THREADS",
 	Needs: "mpit",
 	Title: "under MPI_THREAD_MULTIPLE, 4 threads reading all control variables and (in their own sessions) performance variables at once: no crash, no failed call, the values one thread read alone",
 	Rules: []rulebook.Rule{
@@ -29,7 +29,7 @@ var threadsCheck = rulebook.Define(rulebook.Check{
 		// same twice reads the same from four threads at once.
 		{ID: "INIT-10", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Normative,
 			Text:      "with MPI_T at MPI_THREAD_MULTIPLE, 4 threads reading every control variable and (in their own sessions) performance variables at once: no crash, no failed call, and every control variable that reads the same twice in one thread reads that value in all four",
-			Injectors: []string{"inject_mpit_cvar_read_unsafe"}, Judge: runThreads},
+			Injectors: []string{"inject_mpit_cvar_read_unsafe"}, Judge: judgeMPITOnThreads},
 		// Table 20 (§15.3.6.1): MPI_T_SCOPE_CONSTANT "read-only, value is
 		// constant".
 		{ID: "CVAR-16", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
@@ -58,7 +58,7 @@ func judgeCvar16(x *rulebook.X) verdict.Verdict {
 	if recs == nil {
 		x.Errorf(res.Evidence(), "%v", err)
 	}
-	cs := decode[struct {
+	cs := mpi.Decode[struct {
 		N int `json:"n"`
 	}](recs, "constants")
 	if len(cs) == 0 {
@@ -68,7 +68,7 @@ func judgeCvar16(x *rulebook.X) verdict.Verdict {
 		x.Unsupported("not measurable here: no control variable of scope MPI_T_SCOPE_CONSTANT answered a read")
 	}
 	var bad, other []string
-	for _, u := range decode[unstableRec](recs, "unstable") {
+	for _, u := range mpi.Decode[unstableRec](recs, "unstable") {
 		if u.Constant == 1 {
 			bad = append(bad, fmt.Sprintf("%s (%d)", u.Name, u.Index))
 		} else {
@@ -119,7 +119,7 @@ func threadPvars(x *rulebook.X) string {
 			// A job that could not run leaves "-"; a judge that broke still says where.
 			defer func() {
 				if b, broke := mpi.StopOf(recover()).(mpi.Broke); broke {
-					panic(b)
+					panic(b) // panic-ok: re-raises where the suite broke; a verdict of the pvar job leaves "-"
 				}
 			}()
 			r := pvarJob(x)
@@ -143,7 +143,9 @@ func threadPvars(x *rulebook.X) string {
 	return pv
 }
 
-func runThreads(x *rulebook.X) verdict.Verdict {
+// judgeMPITOnThreads judges MPI_T calls made from 4 threads at once: every
+// control and performance variable read succeeds and they agree.
+func judgeMPITOnThreads(x *rulebook.X) verdict.Verdict {
 	pv := threadPvars(x)
 	res, recs, err := x.LaunchOnce(threadsJob(x))
 	if err != nil {
@@ -152,7 +154,7 @@ func runThreads(x *rulebook.X) verdict.Verdict {
 		}
 		x.Failf(res.Evidence(), "MPI_T from 4 threads: %s", res.Problem())
 	}
-	lv := decode[levelsRec](recs, "levels")
+	lv := mpi.Decode[levelsRec](recs, "levels")
 	if len(lv) != 1 {
 		if !res.OK() {
 			x.Failf(res.Evidence(), "MPI_T from 4 threads: %s", res.Problem())
@@ -162,14 +164,14 @@ func runThreads(x *rulebook.X) verdict.Verdict {
 	if lv[0].InitRC != 0 || lv[0].MPITProvided != lv[0].Multiple {
 		x.Unsupported("MPI_T_init_thread(MPI_THREAD_MULTIPLE) returned %d with provided = %d (MPI_THREAD_MULTIPLE is %d)", lv[0].InitRC, lv[0].MPITProvided, lv[0].Multiple)
 	}
-	var p problems
-	p.evidence = res.Evidence()
+	var p rulebook.Problems
+	p.Also(res.Evidence())
 	if !res.OK() {
-		p.add("MPI_T from 4 threads: %s", res.Problem())
+		p.Add("", "MPI_T from 4 threads: %s", res.Problem())
 	}
-	ths := decode[threadRec](recs, "thread")
+	ths := mpi.Decode[threadRec](recs, "thread")
 	if len(ths) != 4 && res.OK() {
-		p.add("%d of 4 threads reported", len(ths))
+		p.Add("", "%d of 4 threads reported", len(ths))
 	}
 	reads, preads, decreases := 0, 0, 0
 	for _, t := range ths {
@@ -177,14 +179,14 @@ func runThreads(x *rulebook.X) verdict.Verdict {
 		preads += t.PvarReads
 		decreases += t.PvarDecrease
 		if t.CvarErrors > 0 || t.CvarMismatch > 0 || t.PvarErrors > 0 {
-			p.add("thread %d: %d failed control variable calls, %d reads that differ from one thread's, %d failed performance variable calls (first: %s)",
+			p.Add("", "thread %d: %d failed control variable calls, %d reads that differ from one thread's, %d failed performance variable calls (first: %s)",
 				t.ID, t.CvarErrors, t.CvarMismatch, t.PvarErrors, t.First)
 		}
 	}
-	p.fail(x, "threads")
+	p.FailOn(x)
 	reason := fmt.Sprintf("4 threads: %d control variable reads and %d performance variable reads (variables %s), all succeeded and agree", reads, preads, pv)
 	if decreases > 0 {
-		reason += fmt.Sprintf("; %d SUM-class reads went down (judged by MPIT-PVAR-OPS-001)", decreases)
+		reason += fmt.Sprintf("; %d SUM-class reads went down (judged by MPIT-PVAR-OPS)", decreases)
 	}
 	// each read could have failed (or, of a stable control variable, differed)
 	return rulebook.Exposed(reads+preads, "control and performance variable reads from 4 threads", "%s", reason)
@@ -196,7 +198,7 @@ func judgeCvarX2(x *rulebook.X) verdict.Verdict {
 		x.Errorf(res.Evidence(), "%v", err)
 	}
 	var bad, readonly []string
-	for _, u := range decode[unstableRec](recs, "unstable") {
+	for _, u := range mpi.Decode[unstableRec](recs, "unstable") {
 		switch {
 		case u.ReadOnly == 1: // "read-only, cannot be written, but can change"
 			readonly = append(readonly, fmt.Sprintf("%s (%d)", u.Name, u.Index))

@@ -3,7 +3,6 @@ package mpit
 import (
 	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
-	"github.com/mpits/mpits/harness/verdict"
 )
 
 // The records of fixtures/c/mpit/walk.c: one walk over every MPI_T object
@@ -105,19 +104,19 @@ type sourceRec struct {
 func walk(x *rulebook.X) *walkRecs {
 	_, recs := x.JobOnce(mpi.Job{Name: "mpit_walk", Ranks: 1, Program: x.Fixture("mpit_walk")})
 	w := &walkRecs{recs: recs}
-	sums := decode[walkSummary](recs, "summary")
+	sums := mpi.Decode[walkSummary](recs, "summary")
 	if len(sums) != 1 {
-		panic(verdict.Verdict{Status: verdict.Error, Reason: "mpit_walk wrote no summary (it stopped early)"})
+		x.Errorf("", "mpit_walk wrote no summary (it stopped early)")
 	}
 	w.summary = sums[0]
 	if w.summary.InitRC != 0 {
-		panic(verdict.Verdict{Status: verdict.Error, Reason: "MPI_T_init_thread failed in mpit_walk"})
+		x.Errorf("", "MPI_T_init_thread failed in mpit_walk")
 	}
-	w.cvars = decode[cvarRec](recs, "cvar")
-	w.pvars = decode[pvarRec](recs, "pvar")
-	w.categories = decode[categoryRec](recs, "category")
-	w.enums = decode[enumRec](recs, "enum")
-	w.events = decode[eventRec](recs, "event")
-	w.sources = decode[sourceRec](recs, "source")
+	w.cvars = mpi.Decode[cvarRec](recs, "cvar")
+	w.pvars = mpi.Decode[pvarRec](recs, "pvar")
+	w.categories = mpi.Decode[categoryRec](recs, "category")
+	w.enums = mpi.Decode[enumRec](recs, "enum")
+	w.events = mpi.Decode[eventRec](recs, "event")
+	w.sources = mpi.Decode[sourceRec](recs, "source")
 	return w
 }

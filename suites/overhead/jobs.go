@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // sampleRecord is a "sample" record of bench.c or floor.c.
@@ -249,12 +250,12 @@ func probeQMPI(st *implState) string {
 		RankEnv: map[string]string{"LD_PRELOAD": st.qmpiCount}}
 	job, recs, problem := runJob(j, 1)
 	if problem != "" {
-		return "the QMPI probe (2 instances) failed: " + firstLine(problem)
+		return "the QMPI probe (2 instances) failed: " + verdict.FirstLine(problem)
 	}
 	defer job.Cleanup()
 	regs, _ := mpi.DecodeKind[rcRecord](recs, "qmpi_register")
 	if len(regs) == 0 {
-		return "the preloaded QMPI tool did not run its constructor (not loaded?): " + firstLine(job.Stderr)
+		return "the preloaded QMPI tool did not run its constructor (not loaded?): " + verdict.FirstLine(job.Stderr)
 	}
 	for _, r := range regs {
 		if r.RC != 0 {
@@ -303,7 +304,7 @@ func probePMPI(st *implState) string {
 		Args: []string{"count", "Comm_rank,Barrier", "10", "20"}, RankEnv: map[string]string{"LD_PRELOAD": st.pmpiCount}}
 	job, recs, problem := runJob(j, 1)
 	if problem != "" {
-		return "the PMPI probe failed: " + firstLine(problem)
+		return "the PMPI probe failed: " + verdict.FirstLine(problem)
 	}
 	defer job.Cleanup()
 	type callsRecord struct {
@@ -328,19 +329,11 @@ func probePMPI(st *implState) string {
 // buildError is the first line of a build error without the fixture
 // cache's folders: "build x exited with status 1: bench/tool.c:39:22: error: ...".
 func buildError(s string) string {
-	s = firstLine(s)
+	s = verdict.FirstLine(s)
 	if i := strings.Index(s, ": /"); i >= 0 {
 		if j := strings.Index(s[i:], "/src/"); j >= 0 {
 			s = s[:i+2] + s[i+j+len("/src/"):]
 		}
-	}
-	return s
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
 	}
 	return s
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Fixtures of the benchmarks. The tools' *_count builds count the calls each
@@ -440,11 +441,11 @@ func perfStatus() string {
 	text := strings.TrimSpace(string(out))
 	switch {
 	case err != nil:
-		return "perf stat -e instructions:u failed: " + firstLine(text)
+		return "perf stat -e instructions:u failed: " + verdict.FirstLine(text)
 	case strings.Contains(text, "<not supported>"), strings.Contains(text, "<not counted>"):
 		return "perf stat -e instructions:u: <not supported> (no hardware counters here)"
 	}
-	return "perf stat -e instructions:u works (" + firstLine(text) + ")"
+	return "perf stat -e instructions:u works (" + verdict.FirstLine(text) + ")"
 }
 
 func loadAverage() string {

@@ -125,7 +125,11 @@ var coverBuilt mpi.Memo[*coverBuild]
 func generateCoverage(x *rulebook.X, died map[string]string) *coverBuild {
 	h := readQMPIHeader(x)
 	tool := coverTool(h)
-	app, skipped := coverApp(h, nil, died)
+	source, err := loadCoverApp()
+	if err != nil {
+		x.Errorf("", "%v", err)
+	}
+	app, skipped := coverApp(source, h, nil, died)
 	// A folder of this process's own: the build is cached by the sources'
 	// content, so a folder shared by content would only let another run (or
 	// another implementation with the same header) remove it mid-build.
@@ -151,7 +155,7 @@ func generateCoverage(x *rulebook.X, died map[string]string) *coverBuild {
 		for _, n := range appBuilt.Missing {
 			lacked[n] = true
 		}
-		app, skipped = coverApp(h, lacked, died)
+		app, skipped = coverApp(source, h, lacked, died)
 		write("cover_app.c", app)
 		appBuilt = mpi.Build(x.Impl, appFixture)
 	}
@@ -259,11 +263,11 @@ func analyseCoverage(x *rulebook.X) *coverFound {
 			x.Errorf(c.ev, "the coverage application did not finish on rank %d (last section: %s)", rank, lastSection(recs, rank))
 		}
 		hits := map[string]coverCount{}
-		for _, h := range decodeRank[coverCount](x, recs, "hit", rank) {
+		for _, h := range mpi.DecodeRank[coverCount](recs, "hit", rank) {
 			hits[h.Fn] = h
 		}
 		calls := map[string]coverCount{}
-		for _, cc := range decodeRank[coverCount](x, recs, "called", rank) {
+		for _, cc := range mpi.DecodeRank[coverCount](recs, "called", rank) {
 			calls[cc.Fn] = cc
 			if rank == 0 {
 				c.called = append(c.called, cc.Fn)
@@ -303,13 +307,13 @@ func analyseCoverage(x *rulebook.X) *coverFound {
 			}
 		}
 		if rank == 0 {
-			for _, n := range decodeRank[coverCount](x, recs, "nested", rank) {
+			for _, n := range mpi.DecodeRank[coverCount](recs, "nested", rank) {
 				if calls[n.Fn].InCallbacks == 0 {
 					internal = append(internal, fmt.Sprintf("%s→%s×%d", n.Outer, n.Fn, n.N))
 				}
 			}
 		}
-		for _, p := range decodeRank[coverPcontrol](x, recs, "pcontrol", rank) {
+		for _, p := range mpi.DecodeRank[coverPcontrol](recs, "pcontrol", rank) {
 			if calls["MPI_Pcontrol"].N > 0 && hits["MPI_Pcontrol"].N > 0 {
 				c.pread++
 			}
@@ -382,19 +386,6 @@ func judgeCoverage(what string) func(x *rulebook.X) verdict.Verdict {
 		// be macros, which count as no miss when not intercepted.
 		return rulebook.Passed(len(mine), len(mine)-exempt, "routines called", "%s%s", figure, c.notes)
 	}
-}
-
-// decodeRank decodes the records of one kind written by one rank.
-func decodeRank[T any](x *rulebook.X, recs *mpi.Records, kind string, rank int) []T {
-	var out []T
-	for _, r := range recs.Kind(kind, rank) {
-		var v T
-		if err := r.Decode(&v); err != nil {
-			x.Errorf("", "%v", err)
-		}
-		out = append(out, v)
-	}
-	return out
 }
 
 // lastSection is the last application section a rank started.

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/mpits/mpits/harness/mpi"
-	"github.com/mpits/mpits/harness/verdict"
 )
 
 // The application of the coverage check is C in fixtures/c/qmpi/cover_app.c,
@@ -41,23 +40,23 @@ var (
 // coverMarkers is the order of the markers; sections repeat.
 var coverMarkers = []string{"prelude", "main", "section", "main-end"}
 
-// loadCoverApp reads cover_app.c. It runs in the judge, so a file that cannot
-// be read or parsed is an Error verdict.
-func loadCoverApp() *coverAppSource {
+// loadCoverApp reads cover_app.c. It runs in the judge, which makes a file
+// that cannot be read or parsed an Error verdict.
+func loadCoverApp() (*coverAppSource, error) {
 	dir, err := mpi.FixturesDir()
 	if err != nil {
-		panic(verdict.Verdict{Status: verdict.Error, Reason: "the coverage application: " + err.Error()})
+		return nil, fmt.Errorf("the coverage application: %v", err)
 	}
 	path := filepath.Join(dir, coverAppFile)
 	text, err := os.ReadFile(path)
 	if err != nil {
-		panic(verdict.Verdict{Status: verdict.Error, Reason: "the coverage application: " + err.Error()})
+		return nil, fmt.Errorf("the coverage application: %v", err)
 	}
 	app, err := parseCoverApp(string(text))
 	if err != nil {
-		panic(verdict.Verdict{Status: verdict.Error, Reason: path + ": " + err.Error()})
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	return app
+	return app, nil
 }
 
 // parseCoverApp cuts the application's C at its markers, which must come in

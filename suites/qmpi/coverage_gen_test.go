@@ -83,13 +83,14 @@ func TestUnnamedParameters(t *testing.T) {
 
 func TestCoverAppSkipsUndeclared(t *testing.T) {
 	h := &qmpiHeader{Declared: map[string]bool{}}
-	for _, s := range loadCoverApp().Sections {
+	app := mustLoadCoverApp(t)
+	for _, s := range app.Sections {
 		for _, m := range callRe.FindAllStringSubmatch(s.Code, -1) {
 			h.Declared[m[1]] = true
 		}
 	}
 	delete(h.Declared, "MPI_Psend_init")
-	src, skipped := coverApp(h, nil, nil)
+	src, skipped := coverApp(app, h, nil, nil)
 	if len(skipped) != 1 || !strings.Contains(skipped[0], "partitioned") || strings.Contains(src, "MPI_Psend_init") {
 		t.Errorf("skipped %v", skipped)
 	}
@@ -106,8 +107,17 @@ var coverSectionNames = []string{
 	"sessions", "status and handle conversion", "tool information interface", "finalize",
 }
 
+func mustLoadCoverApp(t *testing.T) *coverAppSource {
+	t.Helper()
+	app, err := loadCoverApp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return app
+}
+
 func TestCoverAppFile(t *testing.T) {
-	app := loadCoverApp()
+	app := mustLoadCoverApp(t)
 	var names []string
 	for _, s := range app.Sections {
 		names = append(names, s.Name)

@@ -67,7 +67,7 @@ func runTwoInstances(x *rulebook.X) ([]sendRank, string) {
 	out := make([]sendRank, 2)
 	for rank := range out {
 		out[rank].rank = rank
-		out[rank].inits = decodeRank[initRec](x, recs, "init", rank)
+		out[rank].inits = mpi.DecodeRank[initRec](recs, "init", rank)
 		for _, r := range recs.All {
 			if r.Rank != rank || (r.Kind != "pre" && r.Kind != "post") {
 				continue
