@@ -58,38 +58,12 @@ upstream_version() {
 	printf '%s' "${v//\~/}"
 }
 
-# --- JSON --------------------------------------------------------------
+# --- the implementations file ------------------------------------------
 
-json_str() {
-	local s=$1
-	s=${s//\\/\\\\}
-	s=${s//\"/\\\"}
-	s=${s//$'\n'/\\n}
-	s=${s//$'\t'/\\t}
-	s=${s//$'\r'/}
-	# Any other control character would make invalid JSON: drop it.
-	s=$(printf '%s' "$s" | tr -d '\000-\010\013\014\016-\037')
-	printf '"%s"' "$s"
-}
-
-json_arr() {
-	local out='[' sep='' x
-	for x in "$@"; do
-		out+="$sep$(json_str "$x")"
-		sep=', '
-	done
-	printf '%s]' "$out"
-}
-
-# json_env K=V...
-json_env() {
-	local out='{' sep='' kv
-	for kv in "$@"; do
-		out+="$sep$(json_str "${kv%%=*}"): $(json_str "${kv#*=}")"
-		sep=', '
-	done
-	printf '%s}' "$out"
-}
+# The implementations file has one writer, `mpits impl add` (cmd/mpits,
+# harness/mpi/impl_write.go), which validates an entry and merges it into the
+# file; ci/provision builds cmd/mpits into $CMD_MPITS. Here only facts are
+# handed on.
 
 # Reset the description variables that describe_<id> fills in.
 impl_reset() {
@@ -99,39 +73,29 @@ impl_reset() {
 	I_ABI_CC='' I_ABI_CFLAGS=() I_ABI_LDFLAGS=() I_ABI_LIB='' I_ABI_LIB_DIR='' I_ABI_REASON=''
 }
 
-# impl_json ID AVAILABLE(true|false): one entry of implementations.json.
-impl_json() {
-	local id=$1 avail=$2 abi=null
-	if [[ -n $I_ABI_LIB ]]; then
-		abi="{\"cc\": $(json_str "$I_ABI_CC"), \"cflags\": $(json_arr "${I_ABI_CFLAGS[@]}"),"
-		abi+=" \"ldflags\": $(json_arr "${I_ABI_LDFLAGS[@]}"), \"lib\": $(json_str "$I_ABI_LIB"),"
-		abi+=" \"lib_dir\": $(json_str "$I_ABI_LIB_DIR")}"
-	fi
-	cat <<EOF
-{
-  "id": $(json_str "$id"),
-  "family": $(json_str "$I_FAMILY"),
-  "version": $(json_str "$I_VERSION"),
-  "available": $avail,
-  "reason": $(json_str "$I_REASON"),
-  "root": $(json_str "$I_ROOT"),
-  "prefix": $(json_arr "${I_PREFIX[@]}"),
-  "cc": $(json_str "$I_CC"),
-  "fc": $(json_str "$I_FC"),
-  "cflags": $(json_arr "${I_CFLAGS[@]}"),
-  "ldflags": $(json_arr "${I_LDFLAGS[@]}"),
-  "launcher": $(json_str "$I_LAUNCHER"),
-  "launcher_args": $(json_arr "${I_LAUNCHER_ARGS[@]}"),
-  "np_flag": $(json_str "$I_NP_FLAG"),
-  "env": $(json_env "${I_ENV[@]}"),
-  "lib": $(json_str "$I_LIB"),
-  "lib_dirs": $(json_arr "${I_LIB_DIRS[@]}"),
-  "abi": $abi,
-  "abi_reason": $(json_str "$I_ABI_REASON"),
-  "twin_of": $(json_str "$I_TWIN_OF"),
-  "notes": $(json_str "$I_NOTES")
-}
-EOF
+# impl_add ID AVAILABLE(true|false): the I_* description as ID's entry of
+# $IMPL_FILE, one flag per field (a list or env flag once per word). Prints
+# what mpits says; fails with its one-line reason when the entry is refused.
+impl_add() {
+	local x args=(-file="$IMPL_FILE" -id="$1" -available="$2")
+	args+=(-family="$I_FAMILY" -version="$I_VERSION" -reason="$I_REASON" -root="$I_ROOT")
+	for x in "${I_PREFIX[@]}"; do args+=(-prefix="$x"); done
+	args+=(-cc="$I_CC" -fc="$I_FC")
+	for x in "${I_CFLAGS[@]}"; do args+=(-cflags="$x"); done
+	for x in "${I_LDFLAGS[@]}"; do args+=(-ldflags="$x"); done
+	args+=(-launcher="$I_LAUNCHER")
+	for x in "${I_LAUNCHER_ARGS[@]}"; do args+=(-launcher_args="$x"); done
+	args+=(-np_flag="$I_NP_FLAG")
+	for x in "${I_ENV[@]}"; do args+=(-env="$x"); done
+	args+=(-lib="$I_LIB")
+	for x in "${I_LIB_DIRS[@]}"; do args+=(-lib_dirs="$x"); done
+	[[ -z $I_ABI_CC ]] || args+=(-abi.cc="$I_ABI_CC")
+	for x in "${I_ABI_CFLAGS[@]}"; do args+=(-abi.cflags="$x"); done
+	for x in "${I_ABI_LDFLAGS[@]}"; do args+=(-abi.ldflags="$x"); done
+	[[ -z $I_ABI_LIB ]] || args+=(-abi.lib="$I_ABI_LIB")
+	[[ -z $I_ABI_LIB_DIR ]] || args+=(-abi.lib_dir="$I_ABI_LIB_DIR")
+	args+=(-abi_reason="$I_ABI_REASON" -twin_of="$I_TWIN_OF" -notes="$I_NOTES")
+	"$CMD_MPITS" impl add "${args[@]}" 2>&1
 }
 
 # --- running and checking MPI programs ----------------------------------

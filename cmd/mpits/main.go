@@ -12,7 +12,9 @@
 //	mpits overhead  [-out DIR] FILE...          benchmark output -> benchstat tables, plot, the floor
 //	mpits launches  -direct DIR -under MODE=DIR... -out FILE   verdicts through Slurm beside the direct run's
 //	mpits corpus    [-check] -run OUT -out DIR   a run's records and verdicts as the judges' corpus (judges/)
-//	mpits settings  [-check] [-readme FILE]      the README's table of settings, from harness/settings.go
+//	mpits settings  [-check] [-readme FILE]      the README's table of settings, from harness/settings/settings.go
+//	mpits impl add  [-file FILE] -id ID -FIELD VALUE...   validate one implementation and write it into the implementations file
+//	mpits impl list [-file FILE]                 the implementations file as a run reads it
 package main
 
 import (
@@ -52,6 +54,8 @@ func main() {
 		err = cmdCorpus(os.Args[2:])
 	case "settings":
 		err = cmdSettings(os.Args[2:])
+	case "impl":
+		err = cmdImpl(os.Args[2:])
 	default:
 		usage()
 	}
@@ -62,6 +66,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|bindings|constants|checklist|findings|overhead|launches|corpus|settings [flags] (see cmd/mpits/main.go)")
+	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|bindings|constants|checklist|findings|overhead|launches|corpus|settings|impl [flags] (see cmd/mpits/main.go)")
 	os.Exit(2)
 }

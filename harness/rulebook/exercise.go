@@ -31,7 +31,7 @@ func earned(v verdict.Verdict) verdict.Verdict {
 	case e == nil && !exerciseRequired:
 		return v
 	case e == nil:
-		return verdict.Verdict{Status: verdict.Error, Reason: "the suite broke: the judge passed without saying what it exercised (harness.Passed): " + v.Reason, Evidence: v.Evidence}
+		return verdict.Verdict{Status: verdict.Error, Reason: "the suite broke: the judge passed without saying what it exercised (rulebook.Passed): " + v.Reason, Evidence: v.Evidence}
 	case e.Judged < 0 || e.Exposed < 0 || e.Exposed > e.Judged || e.Items == "":
 		return verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("the suite broke: the judge's exercise is impossible (%d judged, %d exposed, items %q): %s", e.Judged, e.Exposed, e.Items, v.Reason), Evidence: v.Evidence}
 	case e.Judged == 0:

@@ -249,7 +249,7 @@ func Setting(name string) Value {
 			return Value{def: &SettingsList[i], raw: raw, set: set}
 		}
 	}
-	panic("harness: " + name + " is not in the list of settings (harness/settings.go)")
+	panic("harness: " + name + " is not in the list of settings (harness/settings/settings.go)")
 }
 
 // String is the value as set ("" when unset).

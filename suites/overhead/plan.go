@@ -10,10 +10,10 @@ import (
 )
 
 // Settings say what a benchmark run measures. From the go test flags
-// (-count, -short, -bench) and the environment (harness/settings.go lists
+// (-count, -short, -bench) and the environment (harness/settings/settings.go lists
 // every setting):
 //
-//	MPITS_IMPLS                     the implementations (harness.LoadImpls)
+//	MPITS_IMPLS                     the implementations (mpi.LoadImpls)
 //	MPITS_OVERHEAD_TOOLS            tools values, default 0,1,2,4,8,16,32,pmpi (short: 0,1,8,pmpi)
 //	MPITS_OVERHEAD_SAMPLE_SECONDS   the least time of one sample, default 0.2 (short: 0.02)
 //	MPITS_OVERHEAD_CALLGRIND=0      no instruction counts
