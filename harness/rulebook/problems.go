@@ -16,14 +16,7 @@ type Problems struct {
 // Add notes one problem; evidence shared by several problems is kept once.
 func (p *Problems) Add(evidence, format string, args ...any) {
 	p.list = append(p.list, fmt.Sprintf(format, args...))
-	if evidence == "" || p.seen[evidence] {
-		return
-	}
-	if p.seen == nil {
-		p.seen = map[string]bool{}
-	}
-	p.seen[evidence] = true
-	p.evidence = append(p.evidence, evidence)
+	p.Also(evidence)
 }
 
 // Len is how many problems were noted.
