@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/settings"
 	"github.com/mpits/mpits/harness/verdict"
@@ -529,7 +530,7 @@ func (st *expectState) write(r types.Report, seen []Seen, changes []string) stri
 		fmt.Fprintf(&b, "\nmpits %s: %s unchanged (%s; %s judged)\n", st.suite, st.file.Path, verdict.Plural(len(lines), "line"), verdict.Plural(len(seen), "verdict"))
 		return b.String()
 	}
-	if err := writeFileAtomic(st.file.Path, data); err != nil {
+	if err := mpi.WriteAtomic(st.file.Path, data, 0o644); err != nil {
 		return fmt.Sprintf("\nmpits %s: cannot write %s: %v\n", st.suite, st.file.Path, err)
 	}
 	counts := map[verdict.Status]int{}
@@ -559,17 +560,6 @@ func unfinished(r types.Report) string {
 		}
 	}
 	return ""
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }
 
 func countAll(m map[verdict.Status]int) int {

@@ -19,6 +19,18 @@ type Turn struct {
 	Reason string         `json:"reason,omitempty"`
 }
 
+// ProofEntry names the report entry an injector or shim spec records first
+// of all: the rule it proves able to fail (or pass) and under which
+// library. Reports read the rule from it, not from the spec's text.
+const ProofEntry = "proof"
+
+// Proof is what ProofEntry holds.
+type Proof struct {
+	Rule    string         `json:"rule"`
+	Library string         `json:"library"`
+	Want    verdict.Status `json:"want"` // fail under an injector, pass under a shim
+}
+
 // TurnsEntry names the report entry of an injector spec that holds its
 // turns (ci/conformance's reports read it).
 const TurnsEntry = "turns"

@@ -3,8 +3,10 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mpits/mpits/harness/mpi"
@@ -81,7 +83,7 @@ func emptySelection(filter string, selected func([]string) bool, rules []ruleboo
 	if len(unknown) > 0 {
 		why = strings.Join(unknown, "; ")
 	}
-	return fmt.Errorf("the label filter %q matched no spec in any suite (%s): %s", filter, strings.Join(settings.SortedKeys(suites), ", "), why)
+	return fmt.Errorf("the label filter %q matched no spec in any suite (%s): %s", filter, strings.Join(slices.Sorted(maps.Keys(suites)), ", "), why)
 }
 
 // anySelected says whether the filter selects a spec of one of the rules on

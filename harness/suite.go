@@ -216,6 +216,7 @@ func (s *Suite) declare(impls []*mpi.Impl, envs map[string]*rulebook.Env, prog *
 				for _, inj := range r.Injectors {
 					r, inj := r, inj
 					ginkgo.It(r.ID+" fails under "+inj, ginkgo.Label(r.ID), func() {
+						ginkgo.AddReportEntry(ProofEntry, Proof{Rule: r.ID, Library: inj, Want: verdict.Fail}, quiet)
 						p := proveOnce(r, inj, verdict.Fail, impls, envs)
 						recordTurns(r, inj, verdict.Fail, impls, envs)
 						expectProof(r, inj, verdict.Fail, p)
@@ -224,6 +225,7 @@ func (s *Suite) declare(impls []*mpi.Impl, envs map[string]*rulebook.Env, prog *
 				for _, shim := range r.Conformers {
 					r, shim := r, shim
 					ginkgo.It(r.ID+" passes under "+shim, ginkgo.Label(r.ID), func() {
+						ginkgo.AddReportEntry(ProofEntry, Proof{Rule: r.ID, Library: shim, Want: verdict.Pass}, quiet)
 						p := proveOnce(r, shim, verdict.Pass, impls, envs)
 						recordTurns(r, shim, verdict.Pass, impls, envs)
 						expectProof(r, shim, verdict.Pass, p)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/mpits/mpits/harness/mpi"
 )
 
 // The checklist is the project's list of the rules the standard and the
@@ -27,7 +29,7 @@ func cmdChecklist(args []string) error {
 	if *check {
 		return checkFresh(*out, text, "go run ./cmd/mpits checklist")
 	}
-	return writeFile(*out, text)
+	return mpi.WriteAtomic(*out, []byte(text), 0o644)
 }
 
 func checklistGo(path string) (string, error) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mpits/mpits/harness"
 	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/report"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/settings"
 	"github.com/mpits/mpits/harness/verdict"
@@ -39,7 +40,7 @@ func cmdCorpus(args []string) error {
 	if *check {
 		return checkCorpus(*out, verdicts)
 	}
-	probed, err := readProbed(filepath.Join(*run, "raw", mpi.ProbedFile))
+	probed, err := report.ReadProbed(filepath.Join(*run, "raw", mpi.ProbedFile))
 	if err != nil {
 		return err
 	}
@@ -79,7 +80,7 @@ func corpusVerdicts(path string) ([]harness.CorpusVerdict, error) {
 		return nil, fmt.Errorf("corpus: %v: give the output folder of a ci/run-suites run", err)
 	}
 	var doc struct {
-		Verdicts []Row `json:"verdicts"`
+		Verdicts []report.Row `json:"verdicts"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("corpus: %s: %v", path, err)

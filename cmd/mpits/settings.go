@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/settings"
 )
 
@@ -38,7 +39,7 @@ func cmdSettings(args []string) error {
 	if *check {
 		return fmt.Errorf("the table of settings in %s is out of date: run go run ./cmd/mpits settings", *readme)
 	}
-	return writeFile(*readme, want)
+	return mpi.WriteAtomic(*readme, []byte(want), 0o644)
 }
 
 // withSettings is text with the part between the markers replaced by table.

@@ -1,6 +1,10 @@
 package main
 
-import "flag"
+import (
+	"flag"
+
+	"github.com/mpits/mpits/harness/mpi"
+)
 
 // fromStandard is a command that generates a Go file from the standard's
 // text (../shared/reference/standard) with gen, or with -check only says
@@ -19,6 +23,6 @@ func fromStandard(name, defaultOut string, gen func(dir string) (string, error))
 		if *check {
 			return checkFresh(*out, text, "go run ./cmd/mpits "+name)
 		}
-		return writeFile(*out, text)
+		return mpi.WriteAtomic(*out, []byte(text), 0o644)
 	}
 }

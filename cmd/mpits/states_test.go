@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/report"
 )
 
 // standardDir is the standard's text as `mpits sections` finds it from the
@@ -69,7 +70,7 @@ func TestStateQuotes(t *testing.T) {
 		t.Fatalf("only %d sections found in %s", len(secs), path)
 	}
 	n := 0
-	for _, o := range stateObjects {
+	for _, o := range report.StateObjects {
 		for _, c := range o.Cells {
 			for _, qt := range c.Quotes {
 				n++
@@ -99,7 +100,7 @@ func TestStateRules(t *testing.T) {
 	for _, r := range harness.RuleInfos(suites...) {
 		known[r.ID] = true
 	}
-	for _, o := range stateObjects {
+	for _, o := range report.StateObjects {
 		states, ops := map[string]bool{}, map[string]bool{}
 		for _, s := range o.States {
 			states[s] = true
@@ -127,9 +128,9 @@ func TestStateRules(t *testing.T) {
 				t.Errorf("%s: a cell the text does not speak of names rules, quotes or outcomes", where)
 			case !c.Silent && len(c.Quotes) == 0:
 				t.Errorf("%s: a cell the text speaks of quotes nothing", where)
-			case !c.Silent && !c.judged() && c.NotJudged == "" && c.NoRule == "":
+			case !c.Silent && !c.Judged() && c.NotJudged == "" && c.NoRule == "":
 				t.Errorf("%s: neither judged, nor not judged with a reason, nor no rule yet", where)
-			case c.judged() && c.NotJudged != "":
+			case c.Judged() && c.NotJudged != "":
 				t.Errorf("%s: judged and not judged", where)
 			}
 		}
@@ -141,7 +142,7 @@ func TestStateRules(t *testing.T) {
 			}
 		}
 	}
-	for _, u := range uncoveredCells() {
+	for _, u := range report.UncoveredCells() {
 		t.Logf("no rule yet: %s", u)
 	}
 }

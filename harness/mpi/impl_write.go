@@ -274,26 +274,10 @@ func writeImplFile(path string, data []byte, mode os.FileMode) error {
 	fail := func(err error) error {
 		return fmt.Errorf("cannot write the implementations file %s (%v): make %s a folder this user can write, or write another file (-file)", path, settings.Cause(err), dir)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fail(err)
+	if _, err := os.Stat(dir); err != nil {
+		return fail(err) // a mistyped folder is named, not made
 	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(mode) // CreateTemp makes it 0600; plain users read root's file
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		os.Remove(name)
+	if err := WriteAtomic(path, data, mode); err != nil {
 		return fail(err)
 	}
 	return nil

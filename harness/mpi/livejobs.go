@@ -18,7 +18,7 @@ type Interruption struct {
 	done    chan struct{} // closed once they are
 }
 
-// wait waits for the jobs to be killed and their folders removed, at most d.
+// Wait waits for the jobs to be killed and their folders removed, at most d.
 func (it *Interruption) Wait(d time.Duration) bool {
 	select {
 	case <-it.done:

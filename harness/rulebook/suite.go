@@ -7,7 +7,7 @@ import (
 	"github.com/mpits/mpits/harness/verdict"
 )
 
-// probeCause is why no rule on e can be judged: its capability probe
+// ProbeCause is why no rule on e can be judged: its capability probe
 // broke. "" when it did not (or the implementation is unavailable, which
 // is no failure).
 func (e *Env) ProbeCause() string {

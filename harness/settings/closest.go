@@ -1,7 +1,8 @@
 package settings
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -12,7 +13,7 @@ import (
 func Closest(l string, known map[string]string) string {
 	l = strings.ToLower(l)
 	best, bestD, bestPrefix := "", -1, false
-	for _, k := range SortedKeys(known) {
+	for _, k := range slices.Sorted(maps.Keys(known)) {
 		d, prefix := EditDistance(l, k), strings.HasPrefix(k, l)
 		if bestD < 0 || d < bestD || d == bestD && prefix && !bestPrefix {
 			best, bestD, bestPrefix = known[k], d, prefix
@@ -41,13 +42,4 @@ func EditDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
-}
-
-func SortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -2,8 +2,10 @@ package abi
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -302,11 +304,11 @@ func judgeConstantDecls(x *rulebook.X, what string, args []string, scope a11Scop
 	probs.Also("gcc " + strings.Join(flags, " ") + "\n" + shorten(out, 4000))
 	probs.FailAbout(x, what)
 	reason := fmt.Sprintf("%d constants of Annex A.1.1 declared in %s, each with the C type the annex gives its group (integer constant expressions of int or MPI_Offset, handles, pointers, predefined functions, macros)", exposed, what)
-	for _, why := range sortedKeys(lacking) {
+	for _, why := range slices.Sorted(maps.Keys(lacking)) {
 		reason += fmt.Sprintf("; not declared: %s (%s)", strings.Join(lacking[why], ", "), why)
 	}
 	if len(skipped) > 0 {
-		names := sortedKeys(skipped)
+		names := slices.Sorted(maps.Keys(skipped))
 		reason += fmt.Sprintf("; not judged (%s): %s", skipped[names[0]], strings.Join(names, ", "))
 	}
 	return rulebook.Passed(len(judged), exposed, "A.1.1 constants", "%s", reason)
@@ -382,7 +384,7 @@ func judgeTypeDecls(x *rulebook.X, what string, args []string, skip func(string)
 	reason := fmt.Sprintf("all %d C types of Annex A.1.2 are declared as types in %s", len(judged), what)
 	if len(skipped) > 0 {
 		var why []string
-		for _, n := range sortedKeys(skipped) {
+		for _, n := range slices.Sorted(maps.Keys(skipped)) {
 			why = append(why, n+" ("+skipped[n]+")")
 		}
 		reason += "; not judged: " + strings.Join(why, ", ")

@@ -2,6 +2,8 @@ package abi
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -279,7 +281,7 @@ func judgeFortranRoundTrip(x *rulebook.X) verdict.Verdict {
 	// (or, §20.4.1, as get then says), so only its unchanged keys are held.
 	taken := out.setRC.RC1 == 0
 	var changed, demanded []string
-	for _, k := range sortedKeys(out.fset) {
+	for _, k := range slices.Sorted(maps.Keys(out.fset)) {
 		before, had := out.finfo[k]
 		differs := !had || !sameInfoValue(before, out.fset[k])
 		if differs {

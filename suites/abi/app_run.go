@@ -3,6 +3,7 @@ package abi
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/report"
 	"github.com/mpits/mpits/harness/rulebook"
 )
 
@@ -122,7 +124,7 @@ func runApp(runner *rulebook.X, kind string, builder *mpi.Impl, path string, env
 	}
 	run.Values = got
 	for rank := 0; rank < 2; rank++ {
-		for _, k := range sortedKeys(want[rank]) {
+		for _, k := range slices.Sorted(maps.Keys(want[rank])) {
 			v, ok := got[rank][k]
 			switch {
 			case !ok:
@@ -133,7 +135,7 @@ func runApp(runner *rulebook.X, kind string, builder *mpi.Impl, path string, env
 				run.Results++
 			}
 		}
-		for _, k := range sortedKeys(got[rank]) {
+		for _, k := range slices.Sorted(maps.Keys(got[rank])) {
 			if _, ok := want[rank][k]; !ok {
 				run.Mismatches = append(run.Mismatches, fmt.Sprintf("rank %d %s = %d: not expected", rank, k, got[rank][k]))
 			}
@@ -204,7 +206,7 @@ func matrixTable(kind string, builders, runners []string) string {
 			if ok {
 				s = c.cell()
 			}
-			b.WriteString(" " + mdCell(s) + " |")
+			b.WriteString(" " + report.Cell(s) + " |")
 		}
 		b.WriteString("\n")
 	}
@@ -244,7 +246,7 @@ func writeCrossRunReport(x *rulebook.X) {
 	}
 	b.WriteString("\n\n")
 	crossRuns.Lock()
-	launch := sortedKeys(crossRuns.launchers)
+	launch := slices.Sorted(maps.Keys(crossRuns.launchers))
 	outcomes := map[string]string{}
 	for k, v := range crossRuns.launchers {
 		outcomes[k] = v
@@ -256,7 +258,7 @@ func writeCrossRunReport(x *rulebook.X) {
 			"are recorded, not judged.\n\n| library | launcher | outcome |\n|---|---|---|\n")
 		for _, k := range launch {
 			p := strings.SplitN(k, "|", 2)
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", p[0], p[1], mdCell(outcomes[k]))
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", p[0], p[1], report.Cell(outcomes[k]))
 		}
 		b.WriteString("\n")
 	}
@@ -275,7 +277,7 @@ func writeCrossRunReport(x *rulebook.X) {
 		}
 	}
 	var notes []string
-	for _, k := range sortedKeys(crossRuns.cells) {
+	for _, k := range slices.Sorted(maps.Keys(crossRuns.cells)) {
 		if c := crossRuns.cells[k]; c.Kind == "native" && c.Note != "" {
 			notes = append(notes, fmt.Sprintf("- %s on %s: %s", c.Builder, c.Runner, c.Note))
 		}
@@ -298,5 +300,5 @@ func writeCrossRunReport(x *rulebook.X) {
 	} else {
 		b.WriteString("Not run.\n")
 	}
-	writeReport("abi-cross-run.md", b.String())
+	report.Write("abi-cross-run.md", b.String())
 }

@@ -2,6 +2,8 @@ package abi
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -223,7 +225,7 @@ func headerValues(x *rulebook.X, out *constantsOut, p *rulebook.Problems, lists 
 			continue
 		}
 		compared = append(compared, e.Impl.ID)
-		for _, name := range sortedKeys(out.Consts) {
+		for _, name := range slices.Sorted(maps.Keys(out.Consts)) {
 			if !mine[name] {
 				continue
 			}
@@ -242,7 +244,7 @@ func headerValues(x *rulebook.X, out *constantsOut, p *rulebook.Problems, lists 
 // layoutKeys judges the header's layout values whose names match keep.
 func layoutKeys(out *constantsOut, p *rulebook.Problems, keep func(string) bool) int {
 	n := 0
-	for _, k := range sortedKeys(standardLayout) {
+	for _, k := range slices.Sorted(maps.Keys(standardLayout)) {
 		if !keep(k) {
 			continue
 		}

@@ -2,6 +2,7 @@ package abi
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -182,7 +183,7 @@ func judgeExports(x *rulebook.X) verdict.Verdict {
 	v := loaderLayers(x)
 	in, out, headers := abiFunctionList(x)
 	var missing, wrong []string
-	for _, base := range sortedKeys(in) {
+	for _, base := range slices.Sorted(maps.Keys(in)) {
 		for _, name := range []string{base, "P" + base} {
 			switch why := v.resolve(name); why {
 			case "":
@@ -202,7 +203,7 @@ func judgeExports(x *rulebook.X) verdict.Verdict {
 		p.Add("", "%s", why)
 	}
 	var left []string
-	for _, base := range sortedKeys(out) {
+	for _, base := range slices.Sorted(maps.Keys(out)) {
 		left = append(left, base+": "+out[base])
 	}
 	info := "declared by an ABI header, outside the ABI (not judged):\n  " + strings.Join(left, "\n  ")

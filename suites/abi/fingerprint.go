@@ -2,12 +2,15 @@ package abi
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/report"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/verdict"
 )
@@ -206,7 +209,7 @@ func representation(fp *fingerprint) string {
 			kinds[fmt.Sprintf("%s (%d bytes)", kind, fp.Layout["sizeof("+t+")"])] = true
 		}
 	}
-	return strings.Join(sortedKeys(kinds), " and ")
+	return strings.Join(slices.Sorted(maps.Keys(kinds)), " and ")
 }
 
 // compatibility is the comparison of two fingerprints: what differs.
@@ -221,7 +224,7 @@ func compatibility(a, b *fingerprint) []string {
 	if !sameStrings(a.Needs, b.Needs) {
 		diff = append(diff, fmt.Sprintf("binaries need %v vs %v", a.Needs, b.Needs))
 	}
-	for _, k := range sortedKeys(a.Layout) {
+	for _, k := range slices.Sorted(maps.Keys(a.Layout)) {
 		if strings.HasPrefix(k, "MPI_VERSION") || strings.HasPrefix(k, "MPI_SUBVERSION") {
 			continue
 		}
@@ -229,12 +232,12 @@ func compatibility(a, b *fingerprint) []string {
 			diff = append(diff, fmt.Sprintf("%s %d vs %d", k, a.Layout[k], bv))
 		}
 	}
-	for _, k := range sortedKeys(a.Handles) {
+	for _, k := range slices.Sorted(maps.Keys(a.Handles)) {
 		if bv, ok := b.Handles[k]; ok && bv != a.Handles[k] {
 			diff = append(diff, fmt.Sprintf("%s %s vs %s", k, a.Handles[k], bv))
 		}
 	}
-	for _, k := range sortedKeys(a.Ints) {
+	for _, k := range slices.Sorted(maps.Keys(a.Ints)) {
 		if bv, ok := b.Ints[k]; ok && bv != a.Ints[k] {
 			diff = append(diff, fmt.Sprintf("%s %d vs %d", k, a.Ints[k], bv))
 		}
@@ -316,7 +319,7 @@ func fingerprintSummary(all []*fingerprint) string {
 			} else if name == "library" {
 				v = "not taken: " + shorten(fp.Problem, 60)
 			}
-			b.WriteString(" " + mdCell(v) + " |")
+			b.WriteString(" " + report.Cell(v) + " |")
 		}
 		b.WriteString("\n")
 	}
@@ -386,16 +389,16 @@ func writeFingerprintReport(all []*fingerprint) {
 			names["const "+k] = true
 		}
 	}
-	keys := sortedKeys(names)
+	keys := slices.Sorted(maps.Keys(names))
 	sort.SliceStable(keys, func(i, j int) bool { return order(keys[i]) < order(keys[j]) })
 	line := func(label string, f func(*fingerprint) string) {
-		b.WriteString("| " + mdCell(label) + " |")
+		b.WriteString("| " + report.Cell(label) + " |")
 		for _, fp := range all {
 			v := "–"
 			if fp.Problem == "" {
 				v = f(fp)
 			}
-			b.WriteString(" " + mdCell(v) + " |")
+			b.WriteString(" " + report.Cell(v) + " |")
 		}
 		b.WriteString("\n")
 	}
@@ -453,7 +456,7 @@ func writeFingerprintReport(all []*fingerprint) {
 			fmt.Fprintf(&b, "\n%s: fingerprint not taken: %s\n", fp.Impl, fp.Problem)
 		}
 	}
-	writeReport("abi-fingerprint.md", b.String())
+	report.Write("abi-fingerprint.md", b.String())
 }
 
 func order(k string) int {

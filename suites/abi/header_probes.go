@@ -3,10 +3,12 @@ package abi
 import (
 	"debug/elf"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -178,7 +180,7 @@ func judgeHandleTypes(x *rulebook.X) verdict.Verdict {
 	}
 	berrs, bout := compileProbe(x, bad.String(), args...)
 	if len(errs) == 0 {
-		for _, n := range sortedKeysInt(badLine) {
+		for _, n := range slices.Sorted(maps.Keys(badLine)) {
 			if len(berrs[n]) == 0 {
 				p.Add("", "%s", badLine[n])
 			}
@@ -192,15 +194,6 @@ func judgeHandleTypes(x *rulebook.X) verdict.Verdict {
 }
 
 func sortedInts(m map[int][]string) []int {
-	var k []int
-	for n := range m {
-		k = append(k, n)
-	}
-	sort.Ints(k)
-	return k
-}
-
-func sortedKeysInt(m map[int]string) []int {
 	var k []int
 	for n := range m {
 		k = append(k, n)
@@ -318,7 +311,7 @@ func judgePrototypes(x *rulebook.X) verdict.Verdict {
 		}
 		others = append(others, e.Impl.ID)
 		theirs := cleanPrototypes(x, e.Impl)
-		for _, name := range sortedKeys(theirs) {
+		for _, name := range slices.Sorted(maps.Keys(theirs)) {
 			if _, ok := mine[name]; !ok || std[name] {
 				continue
 			}
@@ -363,7 +356,7 @@ func judgePrototypes(x *rulebook.X) verdict.Verdict {
 	reason := fmt.Sprintf("%d prototypes of the header agree with the standard's C bindings (MPI-5.0 Annex A.3), and %d that the standard's bindings do not give are compatible with %s's ABI header",
 		nstd, line-2-nstd, strings.Join(others, ", "))
 	if len(skipped) > 0 {
-		names := sortedKeys(skipped)
+		names := slices.Sorted(maps.Keys(skipped))
 		reason += fmt.Sprintf("; not compared: %s (%s)", strings.Join(names, ", "), skipped[names[0]])
 	}
 	// Each prototype redeclared after the header could have conflicted.

@@ -1,15 +1,12 @@
 package abi
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/rulebook"
-	"github.com/mpits/mpits/harness/settings"
 	"github.com/mpits/mpits/harness/verdict"
 )
 
@@ -110,34 +107,4 @@ func shorten(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
-}
-
-// writeReport writes a Markdown report into $MPITS_REPORT_DIR, if set.
-func writeReport(name, text string) {
-	dir := settings.Setting("MPITS_REPORT_DIR").String()
-	if dir == "" {
-		return
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return
-	}
-	tmp := filepath.Join(dir, fmt.Sprintf(".%s.%d.tmp", name, os.Getpid()))
-	if os.WriteFile(tmp, []byte(text), 0o644) == nil {
-		os.Rename(tmp, filepath.Join(dir, name))
-	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// mdCell makes text safe inside a Markdown table cell.
-func mdCell(s string) string {
-	s = strings.ReplaceAll(s, "|", "\\|")
-	return strings.ReplaceAll(s, "\n", " ")
 }

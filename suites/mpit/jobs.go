@@ -3,6 +3,8 @@ package mpit
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,7 +25,7 @@ func (t tally) note(rule, example string) {
 
 // into adds one problem a rule: its first three examples and how many.
 func (t tally) into(p *rulebook.Problems, sep string) {
-	for _, rule := range sortedKeys(t) {
+	for _, rule := range slices.Sorted(maps.Keys(t)) {
 		ex, more := t[rule], ""
 		if len(ex) > 3 {
 			more = fmt.Sprintf(", … (%d in all)", len(ex))

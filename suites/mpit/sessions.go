@@ -256,12 +256,3 @@ func counted(list []string) string {
 	}
 	return fmt.Sprintf("%d (%s)", len(list), strings.Join(list, ", "))
 }
-
-func sortedKeys(m map[string][]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"regexp"
@@ -8,10 +8,10 @@ import (
 	"github.com/mpits/mpits/harness/mpi"
 )
 
-// historyOrder sorts implementations by family, then by version, so that a
+// HistoryOrder sorts implementations by family, then by version, so that a
 // row of the matrix reads as a history (MPICH 4.0.2, 4.2.1, 5.0.2; Open MPI
 // 4.1.4, 5.0.7, 6.0.0rc2). Builds of one version keep the provisioning order.
-func historyOrder(probed []mpi.Probed) []mpi.Probed {
+func HistoryOrder(probed []mpi.Probed) []mpi.Probed {
 	out := slices.Clone(probed)
 	slices.SortStableFunc(out, func(a, b mpi.Probed) int {
 		if a.Impl.Family != b.Impl.Family {

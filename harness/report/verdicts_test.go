@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/json"
@@ -20,7 +20,8 @@ func entry(t *testing.T, name string, v any) types.ReportEntry {
 
 // A rule's spec becomes one row with the rule's description and the
 // verdict it recorded; a spec that broke before its verdict is an error;
-// an injector spec is an injection, not a verdict.
+// an injector spec is an injection, not a verdict, of the rule its proof
+// entry names.
 func TestCollect(t *testing.T) {
 	info := rulebook.RuleInfo{ID: "STR-3", Suite: "MPI_T", Check: "MPIT-STRINGS", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative, Rule: "NULL buffer"}
 	judged := func(impl string) harness.Judged { return harness.Judged{RuleInfo: info, Impl: impl} }
@@ -29,9 +30,10 @@ func TestCollect(t *testing.T) {
 			ReportEntries: types.ReportEntries{entry(t, "rule", judged("a")), entry(t, "verdict", verdict.Verdict{Status: verdict.Fail, Reason: "source 0: rc 1\nmore"})}},
 		{LeafNodeType: types.NodeTypeIt, ContainerHierarchyTexts: []string{"MPIT-STRINGS: strings", "STR-3: NULL buffer"}, State: types.SpecStateTimedout,
 			Failure: types.Failure{Message: "timed out"}, ReportEntries: types.ReportEntries{entry(t, "rule", judged("b"))}},
-		{LeafNodeType: types.NodeTypeIt, ContainerHierarchyTexts: []string{rulebook.InjectorContainer}, LeafNodeText: "STR-3 fails under inject_x", State: types.SpecStatePassed},
+		{LeafNodeType: types.NodeTypeIt, ContainerHierarchyTexts: []string{rulebook.InjectorContainer}, LeafNodeText: "STR-3 fails under inject_x", State: types.SpecStatePassed,
+			ReportEntries: types.ReportEntries{entry(t, harness.ProofEntry, harness.Proof{Rule: "STR-3", Library: "inject_x", Want: verdict.Fail})}},
 	}}
-	rows, injs := collect([]types.Report{run}, map[string]string{"a": "1.0"})
+	rows, injs := Collect([]types.Report{run}, map[string]string{"a": "1.0"})
 	if len(rows) != 2 || len(injs) != 1 {
 		t.Fatalf("got %d rows and %d injections, want 2 and 1", len(rows), len(injs))
 	}

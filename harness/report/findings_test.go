@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"strings"
@@ -18,7 +18,7 @@ func TestFindingHistory(t *testing.T) {
 	row := func(impl string, st verdict.Status) Row {
 		return Row{RuleInfo: rulebook.RuleInfo{ID: "R-1"}, Impl: impl, Status: st}
 	}
-	h := newHistory([]Row{row("m4", verdict.Fail), row("m4b", verdict.Pass), row("m42", verdict.Pass), row("m5", verdict.Fail),
+	h := NewHistory([]Row{row("m4", verdict.Fail), row("m4b", verdict.Pass), row("m42", verdict.Pass), row("m5", verdict.Fail),
 		row("o4", verdict.Fail), row("o5", verdict.Fail)}, probed)
 	got := strings.Join(h.families("R-1"), "\n")
 	for _, want := range []string{
@@ -30,8 +30,8 @@ func TestFindingHistory(t *testing.T) {
 		}
 	}
 	page := "# R-1: title\n\nbody\n"
-	once := withHistory(page, h.block([]string{"R-1"}))
-	if twice := withHistory(once, h.block([]string{"R-1"})); twice != once {
+	once := WithHistory(page, h.Block([]string{"R-1"}))
+	if twice := WithHistory(once, h.Block([]string{"R-1"})); twice != once {
 		t.Errorf("rewriting the history changed the page:\n%s\n---\n%s", once, twice)
 	}
 	if !strings.HasPrefix(once, "# R-1: title\n\n"+historyBegin) || !strings.HasSuffix(once, historyEnd+"\n\nbody\n") {

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"strings"
@@ -20,11 +20,11 @@ func TestTwinsMarkdown(t *testing.T) {
 		{RuleInfo: rulebook.RuleInfo{ID: "QMPI-Y", Suite: "QMPI"}, Impl: "a", Status: verdict.Pass},
 		{RuleInfo: rulebook.RuleInfo{ID: "QMPI-Y", Suite: "QMPI"}, Impl: "a-twin", Status: verdict.Unsupported},
 	}
-	if got := twinsMarkdown(rows, probed); !strings.Contains(got, "1 give the same verdict on both: compiled in and unused") {
+	if got := TwinsMarkdown(rows, probed); !strings.Contains(got, "1 give the same verdict on both: compiled in and unused") {
 		t.Errorf("QMPI checks must be left out and the rest found equal:\n%s", got)
 	}
 	rows = append(rows, Row{RuleInfo: rulebook.RuleInfo{ID: "EVENTS-Z", Suite: "events"}, Impl: "a", Status: verdict.Pass}, Row{RuleInfo: rulebook.RuleInfo{ID: "EVENTS-Z", Suite: "events"}, Impl: "a-twin", Status: verdict.Fail, Reason: "r"})
-	if got := twinsMarkdown(rows, probed); !strings.Contains(got, "EVENTS-Z: pass on a (), fail on a-twin (r)") {
+	if got := TwinsMarkdown(rows, probed); !strings.Contains(got, "EVENTS-Z: pass on a (), fail on a-twin (r)") {
 		t.Errorf("a differing verdict must be listed:\n%s", got)
 	}
 }

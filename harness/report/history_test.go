@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"testing"
@@ -14,7 +14,7 @@ func TestHistoryOrder(t *testing.T) {
 		mpi.Impl{ID: "openmpi-trixie", Family: "openmpi", Version: "5.0.7"}, mpi.Impl{ID: "openmpi-6", Family: "openmpi", Version: "6.0.0"},
 	)
 	var got []string
-	for _, p := range historyOrder(probed) {
+	for _, p := range HistoryOrder(probed) {
 		got = append(got, p.Impl.ID)
 	}
 	want := []string{"mpich-deb", "mpich-tools", "mpich-trixie", "mpich-sid", "openmpi-deb", "openmpi-trixie", "openmpi-sid", "openmpi-6"}

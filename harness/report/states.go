@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -49,7 +49,7 @@ type stObject struct {
 
 func (c stCell) spoken() bool { return !c.Silent }
 
-func (c stCell) judged() bool { return len(c.Rules) > 0 }
+func (c stCell) Judged() bool { return len(c.Rules) > 0 }
 
 // The sentences the cells quote.
 var (
@@ -143,8 +143,8 @@ const (
 	atomicGap    = "an atomic variable's readreset in this state (PVAR-41 judges started and continuous handles only)"
 )
 
-// stateObjects are the tables, in the order catalogue.md shows them.
-var stateObjects = []stObject{
+// StateObjects are the tables, in the order catalogue.md shows them.
+var StateObjects = []stObject{
 	{
 		Name: "MPI_T epoch (initialization and finalization)", Sections: "§15.3, §15.3.4",
 		States: []string{"never initialized", "initialized once", "nested (initialized twice or more)", "finalized to zero"},
@@ -389,7 +389,7 @@ func (o stObject) counts(basis map[string]rulebook.Basis) stCounts {
 		}
 		n.spoken++
 		switch {
-		case c.judged():
+		case c.Judged():
 			n.judged++
 			for _, id := range c.Rules {
 				if basis[id] == rulebook.Normative {
@@ -411,7 +411,7 @@ func (o stObject) counts(basis map[string]rulebook.Basis) stCounts {
 func stateRules() []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, o := range stateObjects {
+	for _, o := range StateObjects {
 		for _, c := range o.Cells {
 			for _, id := range c.Rules {
 				if !seen[id] {
@@ -424,9 +424,9 @@ func stateRules() []string {
 	return out
 }
 
-// stateTables renders the tables for catalogue.md, with the verdicts of
+// StateTables renders the tables for catalogue.md, with the verdicts of
 // verdicts.json on the rules they name.
-func stateTables(rules []rulebook.RuleInfo, rows []Row) string {
+func StateTables(rules []rulebook.RuleInfo, rows []Row) string {
 	basis := map[string]rulebook.Basis{}
 	for _, r := range rules {
 		basis[r.ID] = r.Basis
@@ -438,7 +438,7 @@ func stateTables(rules []rulebook.RuleInfo, rows []Row) string {
 	b.WriteString("| object | states | operations | cells | the text speaks of | judged | by a normative rule | not judged | no rule yet (in part) |\n|---|---|---|---|---|---|---|---|---|\n")
 	var total stCounts
 	nStates, nOps := 0, 0
-	for _, o := range stateObjects {
+	for _, o := range StateObjects {
 		n := o.counts(basis)
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d | %d |\n", o.Name, len(o.States), len(o.Ops), n.cells, n.spoken, n.judged, n.normative, n.notJudged, n.noRule)
 		total.cells += n.cells
@@ -495,7 +495,7 @@ func stateTables(rules []rulebook.RuleInfo, rows []Row) string {
 	}
 	b.WriteString("\n\n" + precedenceNote + "\n")
 
-	for _, o := range stateObjects {
+	for _, o := range StateObjects {
 		fmt.Fprintf(&b, "\n### %s (MPI-5.0 %s)\n\n", o.Name, o.Sections)
 		b.WriteString("| state \\ operation | " + strings.Join(o.Ops, " | ") + " |\n|---|" + strings.Repeat("---|", len(o.Ops)) + "\n")
 		for _, s := range o.States {
@@ -522,9 +522,9 @@ func cellMark(c stCell) string {
 	switch {
 	case c.Silent:
 		return "—"
-	case c.judged() && c.NoRule != "":
+	case c.Judged() && c.NoRule != "":
 		return strings.Join(c.Rules, ", ") + "; in part no rule yet"
-	case c.judged():
+	case c.Judged():
 		return strings.Join(c.Rules, ", ")
 	case c.NoRule != "":
 		return "no rule yet"
@@ -540,7 +540,7 @@ func cellText(c stCell) string {
 	switch {
 	case c.Silent:
 		says = append(says, "the text does not say")
-	case c.judged():
+	case c.Judged():
 		says = append(says, "judged by "+strings.Join(c.Rules, ", "))
 	case c.NotJudged != "":
 		says = append(says, "not judged: "+c.NotJudged)
@@ -559,11 +559,11 @@ func cellText(c stCell) string {
 	return b.String()
 }
 
-// uncoveredCells lists the cells the text gives an outcome no rule judges,
+// UncoveredCells lists the cells the text gives an outcome no rule judges,
 // for the tests and reports.
-func uncoveredCells() []string {
+func UncoveredCells() []string {
 	var out []string
-	for _, o := range stateObjects {
+	for _, o := range StateObjects {
 		for _, c := range o.Cells {
 			if c.NoRule != "" {
 				out = append(out, fmt.Sprintf("%s: %s × %s: %s", o.Name, c.State, c.Op, c.NoRule))

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"os"
@@ -31,7 +31,7 @@ func TestCompare(t *testing.T) {
 		},
 		Injections: []Injection{{Spec: "C1 fails under i", State: "failed"}},
 	}
-	diffs, notes := compare(base, run, root)
+	diffs, notes := Compare(base, run, root)
 	joined := strings.Join(diffs, "\n")
 	for _, want := range []string{
 		"C2 on a: pass", // differs from the baseline's fail
@@ -54,7 +54,7 @@ func TestCompare(t *testing.T) {
 func TestCompareMissingFindingFile(t *testing.T) {
 	base := Baseline{Entries: []BaselineEntry{{Impl: "a", Version: "1", Rule: "C", Status: verdict.Fail, Finding: "reports/findings/nope.md"}}}
 	run := Verdicts{Rows: []Row{{Impl: "a", Version: "1", RuleInfo: rulebook.RuleInfo{ID: "C"}, Status: verdict.Fail}}}
-	diffs, _ := compare(base, run, t.TempDir())
+	diffs, _ := Compare(base, run, t.TempDir())
 	if len(diffs) != 1 || !strings.Contains(diffs[0], "does not exist") {
 		t.Errorf("a fail whose finding page is missing must differ: %v", diffs)
 	}
@@ -65,7 +65,7 @@ func TestUpdatedKeepsFindingsAndOtherVersions(t *testing.T) {
 		{Impl: "a", Version: "1", Rule: "C", Status: verdict.Fail, Finding: "reports/findings/custom.md"},
 		{Impl: "a", Version: "0", Rule: "C", Status: verdict.Pass},
 	}}
-	nb := updated(old, Verdicts{
+	nb := Updated(old, Verdicts{
 		Rows:       []Row{{Impl: "a", Version: "1", RuleInfo: rulebook.RuleInfo{ID: "C"}, Status: verdict.Fail}, {Impl: "b", Version: "2", RuleInfo: rulebook.RuleInfo{ID: "C"}, Status: verdict.Fail}},
 		Injections: []Injection{{Spec: "C fails under i", State: "passed"}},
 	})
@@ -92,7 +92,7 @@ func TestCheckoutOfResolvesFindingLinks(t *testing.T) {
 		"/x/clone/reports/slurm/srun/base.json": "/x/clone",
 		"/tmp/elsewhere/baseline.json":          "/",
 	} {
-		if got := checkoutOf(path); got != want {
+		if got := CheckoutOf(path); got != want {
 			t.Errorf("checkoutOf(%q) = %q, want %q", path, got, want)
 		}
 	}

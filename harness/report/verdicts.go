@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/json"
@@ -37,8 +37,8 @@ type Injection struct {
 	Turns []harness.Turn `json:"turns,omitempty"`
 }
 
-// readRuns decodes every Ginkgo JSON report in dir.
-func readRuns(dir string) ([]types.Report, error) {
+// ReadRuns decodes every Ginkgo JSON report in dir.
+func ReadRuns(dir string) ([]types.Report, error) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	var out []types.Report
 	for _, f := range files {
@@ -61,8 +61,8 @@ func readRuns(dir string) ([]types.Report, error) {
 	return out, nil
 }
 
-// collect turns specs into verdict rows and injector results.
-func collect(runs []types.Report, versions map[string]string) ([]Row, []Injection) {
+// Collect turns specs into verdict rows and injector results.
+func Collect(runs []types.Report, versions map[string]string) ([]Row, []Injection) {
 	var rows []Row
 	var injs []Injection
 	for _, run := range runs {
@@ -71,7 +71,7 @@ func collect(runs []types.Report, versions map[string]string) ([]Row, []Injectio
 				continue
 			}
 			if len(sp.ContainerHierarchyTexts) > 0 && sp.ContainerHierarchyTexts[0] == rulebook.InjectorContainer {
-				injs = append(injs, Injection{Spec: sp.LeafNodeText, Rule: strings.Fields(sp.LeafNodeText)[0],
+				injs = append(injs, Injection{Spec: sp.LeafNodeText, Rule: proofOf(sp).Rule,
 					State: sp.State.String(), Detail: verdict.FirstLine(sp.Failure.Message), Turns: turnsOf(sp)})
 				continue
 			}
@@ -92,6 +92,18 @@ func collect(runs []types.Report, versions map[string]string) ([]Row, []Injectio
 		return rows[i].Impl < rows[j].Impl
 	})
 	return rows, injs
+}
+
+// proofOf reads which rule an injector or shim spec proves, and under
+// which library; a spec that broke before recording it has none.
+func proofOf(sp types.SpecReport) harness.Proof {
+	for _, e := range sp.ReportEntries {
+		var p harness.Proof
+		if e.Name == harness.ProofEntry && json.Unmarshal([]byte(e.Value.AsJSON), &p) == nil {
+			return p
+		}
+	}
+	return harness.Proof{}
 }
 
 // turnsOf reads an injector spec's turns, if it recorded them.

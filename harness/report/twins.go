@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -8,11 +8,11 @@ import (
 	"github.com/mpits/mpits/harness/mpi"
 )
 
-// twinsMarkdown compares, for every implementation built as the twin of
+// TwinsMarkdown compares, for every implementation built as the twin of
 // another but for one configure flag (mpich-noqmpi: QMPI compiled out), the
 // verdicts of the rules that do not need what the flag changes: seed 001
 // asks that QMPI compiled in and unused change nothing (issue 3, check 13).
-func twinsMarkdown(rows []Row, probed []mpi.Probed) string {
+func TwinsMarkdown(rows []Row, probed []mpi.Probed) string {
 	byImpl := map[string]map[string]Row{}
 	for _, r := range rows {
 		if byImpl[r.Impl] == nil {

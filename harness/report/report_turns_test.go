@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"strings"
@@ -27,7 +27,7 @@ func TestMatrixMarksTurnedPasses(t *testing.T) {
 		{Spec: "R-1 fails under inj2", Rule: "R-1", State: "passed", Turns: []harness.Turn{
 			{Impl: "b", Turned: false, Status: verdict.Pass}}},
 	}
-	md := matrixMarkdown(rows, injs, []string{"a", "b", "c", "d", "e"})
+	md := MatrixMarkdown(rows, injs, []string{"a", "b", "c", "d", "e"})
 	want := "| R-1 | MPI-5.0 §1 | pass (turned) | **pass, not turned** | pass | **FAIL** |"
 	if !strings.Contains(md, want) {
 		t.Errorf("matrix row: want %q in\n%s", want, md)
@@ -38,7 +38,7 @@ func TestMatrixMarksTurnedPasses(t *testing.T) {
 			t.Errorf("summary: want %q in\n%s", line, md)
 		}
 	}
-	if md2 := matrixMarkdown(rows, nil, []string{"a"}); strings.Contains(md2, "turned") {
+	if md2 := MatrixMarkdown(rows, nil, []string{"a"}); strings.Contains(md2, "turned") {
 		t.Errorf("a run without turns marks passes:\n%s", md2)
 	}
 }
