@@ -27,7 +27,7 @@ func TestSettingsReadThroughList(t *testing.T) {
 		t.Fatal("no go.mod above the test's folder")
 	}
 	listed := map[string]bool{}
-	for _, d := range settings.SettingsList {
+	for _, d := range settings.Settings() {
 		listed[d.Name] = true
 	}
 	files := 0
@@ -105,7 +105,7 @@ func TestSettingsReadThroughList(t *testing.T) {
 func TestSettingsListWhole(t *testing.T) {
 	root := settings.ModuleRoot()
 	seen := map[string]bool{}
-	for _, d := range settings.SettingsList {
+	for _, d := range settings.Settings() {
 		switch {
 		case seen[d.Name]:
 			t.Errorf("%s is listed twice", d.Name)
@@ -165,7 +165,7 @@ func TestSettingsListWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range settings.SettingsList {
+	for _, d := range settings.Settings() {
 		if _, ok := used[d.Name]; !ok {
 			t.Errorf("%s is listed, but no Go file, script or fixture uses it: drop it from the list", d.Name)
 		}
@@ -175,7 +175,7 @@ func TestSettingsListWhole(t *testing.T) {
 // A bad value is refused before anything runs, in one line naming the
 // setting, the value and what is allowed.
 func TestCheckSettings(t *testing.T) {
-	for _, d := range settings.SettingsList {
+	for _, d := range settings.Settings() {
 		t.Setenv(d.Name, "")
 	}
 	if err := settings.CheckSettings(); err != nil {

@@ -1,6 +1,7 @@
 package mpi
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -120,7 +121,7 @@ func loadUnfiltered() ([]*Impl, string, error) {
 		}
 		return []*Impl{im}, "", nil
 	}
-	def := defaultImplFile()
+	def := DefaultImplFile()
 	if _, err := os.Stat(def); err == nil {
 		impls, err := ReadImplFile(def)
 		return impls, def, err
@@ -144,8 +145,27 @@ func ReadImplFile(path string) ([]*Impl, error) {
 	if err != nil {
 		return nil, fmt.Errorf("implementations file %s cannot be read (%v): run ci/provision or fix MPITS_IMPLEMENTATIONS", path, errors.Unwrap(err))
 	}
+	f, err := decodeImplFile(path, data)
+	if err != nil {
+		return nil, err
+	}
+	for _, im := range f.Implementations {
+		if im.Available && (im.CC == "" || im.Launcher == "") {
+			return nil, fmt.Errorf("implementations file %s: %s is available but has no cc or launcher: set both, or set \"available\": false with a \"reason\"", path, im.ID)
+		}
+	}
+	if len(f.Implementations) == 0 {
+		return nil, fmt.Errorf("implementations file %s lists no implementation: run ci/provision or add one (see README 'Your own MPI')", path)
+	}
+	return f.Implementations, nil
+}
+
+// decodeImplFile reads the implementations file's format, for its reader
+// and its writer alike: only its fields, no null entry, every entry with an
+// id of its own.
+func decodeImplFile(path string, data []byte) (*ImplFile, error) {
 	var f ImplFile
-	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("implementations file %s is not valid: %v (see README 'Your own MPI' for the format)", path, err)
@@ -159,15 +179,10 @@ func ReadImplFile(path string) ([]*Impl, error) {
 			return nil, fmt.Errorf("implementations file %s: entry %d has no id: give it a unique \"id\"", path, i)
 		case seen[im.ID]:
 			return nil, fmt.Errorf("implementations file %s: id %q appears twice: give each implementation its own id", path, im.ID)
-		case im.Available && (im.CC == "" || im.Launcher == ""):
-			return nil, fmt.Errorf("implementations file %s: %s is available but has no cc or launcher: set both, or set \"available\": false with a \"reason\"", path, im.ID)
 		}
 		seen[im.ID] = true
 	}
-	if len(f.Implementations) == 0 {
-		return nil, fmt.Errorf("implementations file %s lists no implementation: run ci/provision or add one (see README 'Your own MPI')", path)
-	}
-	return f.Implementations, nil
+	return &f, nil
 }
 
 func filterImpls(impls []*Impl, only string) ([]*Impl, error) {

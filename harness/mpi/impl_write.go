@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -21,16 +20,8 @@ import (
 // implementation to `mpits impl add`, which validates them and merges the
 // entry into the file. Nothing else writes the format.
 
-// DefaultImplFile is the implementations file a run reads when no setting
-// names one (see defaultImplFile), and so the one `mpits impl add` writes.
-func DefaultImplFile() string { return defaultImplFile() }
-
 // implGeneratedBy is the file's "generated_by" when the writer makes it.
 const implGeneratedBy = "mpits impl add"
-
-// implEntryID is what an id may be, as MPITS_IMPL_ID: it names a column of
-// the reports and an entry of MPITS_IMPLS's comma-separated list.
-var implEntryID = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 
 // implFamilies are the families the harness tells apart (the Slurm PMI
 // plugin's default, launch.go; the wrapper detection, config.go).
@@ -45,7 +36,7 @@ func (im Impl) Validate() error {
 	if im.ID == "" {
 		return errors.New(`an implementation needs an "id": give it one (letters, digits, '.', '_', '-')`)
 	}
-	if !implEntryID.MatchString(im.ID) {
+	if !settings.ImplIDPattern.MatchString(im.ID) {
 		return fmt.Errorf(`id %q is not allowed: use letters, digits, '.', '_' and '-' only (it names a column of the reports and an entry of MPITS_IMPLS)`, im.ID)
 	}
 	head := im.ID + ": "
@@ -222,35 +213,24 @@ func addImpl(file string, im Impl, keep bool) (bool, error) {
 
 // readImplFileForWrite reads the file to merge into: nothing when it does
 // not exist; its entries as they are (an entry the harness would refuse
-// is kept: it is not this writer's); an error when it is no
-// implementations file, which the writer must not overwrite.
+// for what it says is kept: it is not this writer's); an error when it is
+// no implementations file (decodeImplFile), which the writer must not
+// overwrite.
 func readImplFileForWrite(file string) (*ImplFile, os.FileMode, error) {
-	f := &ImplFile{}
-	data, err := os.ReadFile(file)
-	if errors.Is(err, os.ErrNotExist) {
-		return f, 0o644, nil
-	}
-	if err != nil {
-		return nil, 0, fmt.Errorf("implementations file %s cannot be read (%v): fix its permissions, or write another file (-file)", file, settings.Cause(err))
-	}
 	st, err := os.Stat(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return &ImplFile{}, 0o644, nil
+	}
+	var data []byte
+	if err == nil {
+		data, err = os.ReadFile(file)
+	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("implementations file %s cannot be read (%v): fix its permissions, or write another file (-file)", file, settings.Cause(err))
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(f); err != nil {
-		return nil, 0, fmt.Errorf("implementations file %s is not valid (%v): fix it or remove it; nothing was written", file, err)
-	}
-	seen := map[string]bool{}
-	for i, e := range f.Implementations {
-		switch {
-		case e == nil:
-			return nil, 0, fmt.Errorf("implementations file %s: entry %d is null: remove it; nothing was written", file, i)
-		case seen[e.ID]:
-			return nil, 0, fmt.Errorf("implementations file %s: id %q appears twice: remove one; nothing was written", file, e.ID)
-		}
-		seen[e.ID] = true
+	f, err := decodeImplFile(file, data)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%v; nothing was written", err)
 	}
 	return f, st.Mode().Perm(), nil
 }

@@ -402,6 +402,7 @@ func readCapped(path string) string {
 	return string(b)
 }
 
+// Tail is the last n bytes of s, marked as cut when they are not all of it.
 func Tail(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -409,12 +410,14 @@ func Tail(s string, n int) string {
 	return "..." + s[len(s)-n:]
 }
 
+// RandomToken is a new job marker: random, so that no other run has it.
 func RandomToken() string {
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
 }
 
+// SortedAssignments is env as NAME=VALUE words, sorted by name.
 func SortedAssignments(env map[string]string) []string {
 	var out []string
 	for k, v := range env {

@@ -28,6 +28,7 @@ func (it *Interruption) Wait(d time.Duration) bool {
 	}
 }
 
+// Ongoing is the run's interruption: nil until Interrupt sets it, once.
 var Ongoing atomic.Pointer[Interruption]
 
 // errInterrupted ends a job asked for after the interrupt.

@@ -129,6 +129,7 @@ func (s *memoSet) add(m interface{ reset() }) {
 	s.mu.Unlock()
 }
 
+// ResetAll empties every Memo, then what OnReset added.
 func (s *memoSet) ResetAll() {
 	s.mu.Lock()
 	all := s.all

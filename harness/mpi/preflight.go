@@ -15,10 +15,11 @@ import (
 // geteuid is os.Geteuid, which tests replace to be a plain user.
 var geteuid = os.Geteuid
 
-// defaultImplFile is the implementations file read when no setting names
+// DefaultImplFile is the implementations file read when no setting names
 // one: the cache's; for a plain user who has none, the one root provisioned
 // (a plain user's cache is ~/.cache/mpits, which provisioning never fills).
-func defaultImplFile() string {
+// It is also the file `mpits impl add` writes unless told another.
+func DefaultImplFile() string {
 	own := filepath.Join(CacheDir(), "implementations.json")
 	if settings.Setting("MPITS_CACHE").String() != "" {
 		return own

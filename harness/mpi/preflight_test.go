@@ -48,7 +48,7 @@ func TestPlainUserReadsRootsImplementations(t *testing.T) {
 	}
 
 	t.Setenv("MPITS_CACHE", t.TempDir())
-	if got := defaultImplFile(); got != filepath.Join(settings.Setting("MPITS_CACHE").String(), "implementations.json") {
+	if got := DefaultImplFile(); got != filepath.Join(settings.Setting("MPITS_CACHE").String(), "implementations.json") {
 		t.Errorf("with MPITS_CACHE set the file read is %s, want the one in MPITS_CACHE", got)
 	}
 }

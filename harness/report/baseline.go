@@ -140,6 +140,7 @@ func Updated(old Baseline, v Verdicts) Baseline {
 	return nb
 }
 
+// ReadJSON decodes the file at path into v; a bad file is named.
 func ReadJSON(path string, v any) error {
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -61,6 +61,8 @@ type history struct {
 	fails  map[string]bool
 }
 
+// NewHistory is the verdicts of rows by rule, in the order of the
+// implementations' families and versions.
 func NewHistory(rows []Row, probed []mpi.Probed) *history {
 	h := &history{order: HistoryOrder(probed), status: map[string]map[string]verdict.Status{}, known: map[string]bool{}, fails: map[string]bool{}}
 	for _, r := range rows {
@@ -76,6 +78,7 @@ func NewHistory(rows []Row, probed []mpi.Probed) *history {
 	return h
 }
 
+// Block is the history section of a finding page that names rules.
 func (h *history) Block(rules []string) string {
 	var b strings.Builder
 	b.WriteString(historyBegin + "\n## Where it holds, by version\n\n")

@@ -22,6 +22,8 @@ type LaunchRun struct {
 	probed map[string]mpi.Probed
 }
 
+// ReadLaunchRun reads the run of one launch path from dir (verdicts.json,
+// implementations.json).
 func ReadLaunchRun(mode, dir string) (*LaunchRun, error) {
 	var v Verdicts
 	if err := ReadJSON(filepath.Join(dir, "verdicts.json"), &v); err != nil {
@@ -54,6 +56,8 @@ func (r *LaunchRun) notLaunchable(impl string) string {
 	return ""
 }
 
+// LaunchesMarkdown is launches.md: each launch path's verdicts beside the
+// direct run's.
 func LaunchesMarkdown(base *LaunchRun, runs []*LaunchRun) string {
 	var b strings.Builder
 	b.WriteString("# Verdicts by launch path\n\n")

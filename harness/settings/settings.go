@@ -50,7 +50,8 @@ const (
 // Groups are the groups in the README's order.
 var Groups = []Group{GroupMPI, GroupRun, GroupOutput, GroupOverhead, GroupScripts, GroupTests, GroupInternal}
 
-var SettingsList = []Def{
+// settingsList is the one list of settings (Settings gives a copy).
+var settingsList = []Def{
 	// Which MPI, and how its jobs start.
 	{Name: "MPITS_IMPLEMENTATIONS", Group: GroupMPI,
 		Meaning: "an implementations file (the format is in \"Your own MPI\"; `ci/provision` writes one)",
@@ -69,7 +70,7 @@ var SettingsList = []Def{
 		Meaning: "the id of the implementation `MPITS_MPI` or `MPITS_MPICC` describe: verdicts, labels (`impl:ID`) and expectation lines carry it",
 		Default: "`custom`",
 		Allowed: "letters, digits, `.`, `_` and `-`",
-		Check:   checkPattern(implIDPattern, "holds a character other than letters, digits, '.', '_' and '-'")},
+		Check:   checkPattern(ImplIDPattern, "holds a character other than letters, digits, '.', '_' and '-'")},
 	{Name: "MPITS_IMPLS", Group: GroupMPI,
 		Meaning: "run only these implementations",
 		Default: "every implementation",
@@ -231,7 +232,7 @@ var SettingsList = []Def{
 }
 
 // Settings is the list, in its order.
-func Settings() []Def { return slices.Clone(SettingsList) }
+func Settings() []Def { return slices.Clone(settingsList) }
 
 // Value is a setting as the environment has it now.
 type Value struct {
@@ -243,10 +244,10 @@ type Value struct {
 // Setting reads the setting name from the environment. A name not in the
 // list is a bug of the caller, and panics.
 func Setting(name string) Value {
-	for i := range SettingsList {
-		if SettingsList[i].Name == name {
+	for i := range settingsList {
+		if settingsList[i].Name == name {
 			raw, set := os.LookupEnv(name)
-			return Value{def: &SettingsList[i], raw: raw, set: set}
+			return Value{def: &settingsList[i], raw: raw, set: set}
 		}
 	}
 	panic("harness: " + name + " is not in the list of settings (harness/settings/settings.go)")
@@ -319,7 +320,7 @@ func CheckSettings() error {
 	if err := UnknownSetting(os.Environ()); err != nil {
 		return err
 	}
-	for _, d := range SettingsList {
+	for _, d := range settingsList {
 		if d.Check == nil {
 			continue
 		}
@@ -335,7 +336,10 @@ func CheckSettings() error {
 // errNotAllowed is a check's answer that has nothing to add to Allowed.
 var errNotAllowed = errors.New("not allowed")
 
-var implIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+// ImplIDPattern is what an implementation's id may be, in MPITS_IMPL_ID and
+// in the implementations file: it names a column of the reports and an
+// entry of MPITS_IMPLS's comma-separated list.
+var ImplIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 
 func checkPattern(re *regexp.Regexp, why string) func(string) error {
 	return func(v string) error {
@@ -447,7 +451,7 @@ func checkParentDir(v string) error {
 // misspelt one (MPITS_JOBZ) would otherwise be ignored without a word.
 func UnknownSetting(env []string) error {
 	listed, settable := map[string]bool{}, map[string]string{}
-	for _, d := range SettingsList {
+	for _, d := range settingsList {
 		listed[d.Name] = true
 		if d.Group != GroupInternal { // what a user might have meant
 			settable[strings.ToLower(d.Name)] = d.Name

@@ -23,6 +23,7 @@ func FirstLine(s string) string {
 	return s
 }
 
+// Plural is n and noun, with an s when n is not 1 ("3 rules").
 func Plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
