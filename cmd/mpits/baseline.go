@@ -24,7 +24,7 @@ func cmdBaseline(args []string) error {
 		return fmt.Errorf("baseline %s cannot be read (%v): write one with mpits baseline -update after a run", *path, err)
 	}
 	if *update {
-		return mpi.WriteAtomic(*path, []byte(report.MustJSON(report.Updated(base, v))), 0o644)
+		return mpi.WriteJSON(*path, report.Updated(base, v))
 	}
 	diffs, notes := report.Compare(base, v, report.CheckoutOf(*path))
 	for _, n := range notes {

@@ -2,12 +2,9 @@ package main
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
-
-	"github.com/mpits/mpits/harness/mpi"
 )
 
 // The checklist is the project's list of the rules the standard and the
@@ -16,21 +13,8 @@ import (
 // harness/rulebook/checklist_gen.go, generated from the list, so that a clone
 // without ../shared still has it; ci/test checks it is current when the
 // list is there.
-func cmdChecklist(args []string) error {
-	fs := flag.NewFlagSet("checklist", flag.ExitOnError)
-	psv := fs.String("psv", "../shared/reference/rules.psv", "the rules list (id|area|source|basis|rule|needs|quote)")
-	out := fs.String("out", "harness/rulebook/checklist_gen.go", "Go file to write")
-	check := fs.Bool("check", false, "only check that the file is up to date")
-	fs.Parse(args)
-	text, err := checklistGo(*psv)
-	if err != nil {
-		return err
-	}
-	if *check {
-		return checkFresh(*out, text, "go run ./cmd/mpits checklist")
-	}
-	return mpi.WriteAtomic(*out, []byte(text), 0o644)
-}
+var cmdChecklist = generator("checklist", "psv", "../shared/reference/rules.psv", "the rules list (id|area|source|basis|rule|needs|quote)",
+	"harness/rulebook/checklist_gen.go", checklistGo)
 
 func checklistGo(path string) (string, error) {
 	f, err := os.Open(path)

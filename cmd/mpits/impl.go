@@ -35,7 +35,8 @@ func cmdImpl(args []string) error {
 	return fmt.Errorf("impl has no subcommand %q: %s", args[0], strings.ReplaceAll(implUsage, "\n       ", "; "))
 }
 
-// words is a flag given once per word of a list field.
+// words is a flag given once per word of a list (impl add's list fields,
+// launches' -under).
 type words []string
 
 func (w *words) String() string { return strings.Join(*w, " ") }

@@ -9,17 +9,11 @@ import (
 	"github.com/mpits/mpits/harness/report"
 )
 
-type modeFlags []string
-
-func (m *modeFlags) String() string { return strings.Join(*m, ",") }
-
-func (m *modeFlags) Set(s string) error { *m = append(*m, s); return nil }
-
 func cmdLaunches(args []string) error {
 	fs := flag.NewFlagSet("launches", flag.ExitOnError)
 	direct := fs.String("direct", "reports", "the direct run's folder (verdicts.json, implementations.json)")
 	out := fs.String("out", "reports/slurm/launches.md", "the comparison to write")
-	var under modeFlags
+	var under words // impl.go
 	fs.Var(&under, "under", "MODE=DIR: a run through another launch path (repeat)")
 	fs.Parse(args)
 	base, err := report.ReadLaunchRun("direct", *direct)

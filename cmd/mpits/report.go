@@ -29,13 +29,13 @@ func cmdReport(args []string) error {
 	}
 	rows, injs := report.Collect(runs, versions)
 	v := report.Verdicts{Rows: rows, Injections: injs}
-	if err := mpi.WriteAtomic(filepath.Join(*out, "verdicts.json"), []byte(report.MustJSON(v)), 0o644); err != nil {
+	if err := mpi.WriteJSON(filepath.Join(*out, "verdicts.json"), v); err != nil {
 		return err
 	}
 	if err := mpi.WriteAtomic(filepath.Join(*out, "matrix.md"), []byte(report.MatrixMarkdown(rows, injs, order)+report.HistoryMarkdown(rows, probed)+report.TwinsMarkdown(rows, probed)), 0o644); err != nil {
 		return err
 	}
-	if err := mpi.WriteAtomic(filepath.Join(*out, "implementations.json"), []byte(report.MustJSON(probed)), 0o644); err != nil {
+	if err := mpi.WriteJSON(filepath.Join(*out, "implementations.json"), probed); err != nil {
 		return err
 	}
 	return mpi.WriteAtomic(filepath.Join(*out, "implementations.md"), []byte(report.ImplementationsMarkdown(probed)), 0o644)
