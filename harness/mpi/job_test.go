@@ -107,7 +107,9 @@ func procsWithEnv(kv string) []proc {
 		env, err1 := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
 		cmd, err2 := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 		st, err3 := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err1 != nil || err2 != nil || err3 != nil {
+		// read again, the process may be mid-exec (its environ empty for
+		// an instant): only the read that holds kv tells its token
+		if err1 != nil || err2 != nil || err3 != nil || !bytes.Contains(env, []byte(kv+"\x00")) {
 			continue
 		}
 		p := proc{pid: pid, argv0: string(bytes.SplitN(cmd, []byte{0}, 2)[0])}

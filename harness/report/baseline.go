@@ -41,10 +41,23 @@ func CheckoutOf(path string) string {
 
 type key struct{ impl, version, rule string }
 
+// Difference is one way a run differs from the baseline; Rule and Impl are
+// set when it is one rule's verdict on one implementation, whose evidence
+// the run's reports hold (EvidenceOf).
+type Difference struct {
+	Rule, Impl string
+	Text       string
+}
+
+func (d Difference) String() string { return d.Text }
+
 // Compare lists differences between a run and the baseline. Verdicts of an
 // implementation version the baseline does not know are noted, not failed.
 // Injector specs must all show their check failing.
-func Compare(base Baseline, v Verdicts, root string) (diffs, notes []string) {
+func Compare(base Baseline, v Verdicts, root string) (diffs []Difference, notes []string) {
+	differs := func(rule, impl, format string, args ...any) {
+		diffs = append(diffs, Difference{Rule: rule, Impl: impl, Text: fmt.Sprintf(format, args...)})
+	}
 	want := map[key]BaselineEntry{}
 	known := map[[2]string]bool{}
 	for _, e := range base.Entries {
@@ -52,9 +65,9 @@ func Compare(base Baseline, v Verdicts, root string) (diffs, notes []string) {
 		known[[2]string{e.Impl, e.Version}] = true
 		if e.Status == verdict.Fail {
 			if e.Finding == "" {
-				diffs = append(diffs, fmt.Sprintf("%s on %s is a fail in the baseline with no finding", e.Rule, e.Impl))
+				differs("", "", "%s on %s is a fail in the baseline with no finding", e.Rule, e.Impl)
 			} else if _, err := os.Stat(filepath.Join(root, e.Finding)); err != nil {
-				diffs = append(diffs, fmt.Sprintf("%s on %s: finding %s does not exist", e.Rule, e.Impl, e.Finding))
+				differs("", "", "%s on %s: finding %s does not exist", e.Rule, e.Impl, e.Finding)
 			}
 		}
 	}
@@ -70,14 +83,14 @@ func Compare(base Baseline, v Verdicts, root string) (diffs, notes []string) {
 		e, ok := want[k]
 		switch {
 		case !ok:
-			diffs = append(diffs, fmt.Sprintf("%s on %s: %s (%s), not in the baseline", r.ID, r.Impl, r.Status, r.Reason))
+			differs(r.ID, r.Impl, "%s on %s: %s (%s), not in the baseline", r.ID, r.Impl, r.Status, r.Reason)
 		case e.Status != r.Status:
-			diffs = append(diffs, fmt.Sprintf("%s on %s: %s (%s), baseline says %s", r.ID, r.Impl, r.Status, r.Reason, e.Status))
+			differs(r.ID, r.Impl, "%s on %s: %s (%s), baseline says %s", r.ID, r.Impl, r.Status, r.Reason, e.Status)
 		}
 	}
 	for k, e := range want {
 		if !seen[k] && knownInRun(v, k.impl, k.version) {
-			diffs = append(diffs, fmt.Sprintf("%s on %s: in the baseline (%s) but not run", e.Rule, e.Impl, e.Status))
+			differs("", "", "%s on %s: in the baseline (%s) but not run", e.Rule, e.Impl, e.Status)
 		}
 	}
 	for u := range unknown {
@@ -85,10 +98,10 @@ func Compare(base Baseline, v Verdicts, root string) (diffs, notes []string) {
 	}
 	for _, in := range v.Injections {
 		if want, ok := base.Injectors[in.Spec]; !ok || want != in.State {
-			diffs = append(diffs, fmt.Sprintf("fault injector spec %q: %s (%s), baseline says %q", in.Spec, in.State, in.Detail, want))
+			differs("", "", "fault injector spec %q: %s (%s), baseline says %q", in.Spec, in.State, in.Detail, want)
 		}
 	}
-	sort.Strings(diffs)
+	sort.Slice(diffs, func(i, j int) bool { return diffs[i].Text < diffs[j].Text })
 	sort.Strings(notes)
 	return diffs, notes
 }

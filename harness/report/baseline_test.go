@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +33,7 @@ func TestCompare(t *testing.T) {
 		Injections: []Injection{{Spec: "C1 fails under i", State: "failed"}},
 	}
 	diffs, notes := Compare(base, run, root)
-	joined := strings.Join(diffs, "\n")
+	joined := fmt.Sprint(diffs)
 	for _, want := range []string{
 		"C2 on a: pass", // differs from the baseline's fail
 		"C3 on a: unsupported (), not in the baseline",
@@ -46,6 +47,12 @@ func TestCompare(t *testing.T) {
 	if len(diffs) != 4 {
 		t.Errorf("want 4 differences, got %d:\n%s", len(diffs), joined)
 	}
+	for _, d := range diffs {
+		// a rule's verdict names it, so that its evidence can be found
+		if wantRule := strings.HasPrefix(d.Text, "C2 on a:") || strings.HasPrefix(d.Text, "C3 on a:"); wantRule != (d.Rule != "" && d.Impl == "a") {
+			t.Errorf("difference %q names rule %q on %q", d.Text, d.Rule, d.Impl)
+		}
+	}
 	if len(notes) != 1 || !strings.Contains(notes[0], `c "9"`) {
 		t.Errorf("an unknown implementation version must be a note, not a difference: %v", notes)
 	}
@@ -55,7 +62,7 @@ func TestCompareMissingFindingFile(t *testing.T) {
 	base := Baseline{Entries: []BaselineEntry{{Impl: "a", Version: "1", Rule: "C", Status: verdict.Fail, Finding: "reports/findings/nope.md"}}}
 	run := Verdicts{Rows: []Row{{Impl: "a", Version: "1", RuleInfo: rulebook.RuleInfo{ID: "C"}, Status: verdict.Fail}}}
 	diffs, _ := Compare(base, run, t.TempDir())
-	if len(diffs) != 1 || !strings.Contains(diffs[0], "does not exist") {
+	if len(diffs) != 1 || !strings.Contains(diffs[0].Text, "does not exist") {
 		t.Errorf("a fail whose finding page is missing must differ: %v", diffs)
 	}
 }

@@ -150,3 +150,27 @@ func verdictOf(sp types.SpecReport) verdict.Verdict {
 	}
 	return verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("spec %s: %s", sp.State, verdict.FirstLine(sp.Failure.Message))}
 }
+
+// EvidenceOf is the evidence of rule's verdict on impl in runs: what the
+// verdict recorded, or the failure of a spec that broke before recording
+// one; "" when the runs do not judge it.
+func EvidenceOf(runs []types.Report, rule, impl string) string {
+	for _, run := range runs {
+		for _, sp := range run.SpecReports {
+			if len(sp.ContainerHierarchyTexts) > 0 && sp.ContainerHierarchyTexts[0] == rulebook.InjectorContainer {
+				continue
+			}
+			if j, ok := judgedBy(sp); !ok || j.ID != rule || j.Impl != impl {
+				continue
+			}
+			for _, e := range sp.ReportEntries {
+				var v verdict.Verdict
+				if e.Name == "verdict" && json.Unmarshal([]byte(e.Value.AsJSON), &v) == nil && v.Status != "" {
+					return v.Evidence
+				}
+			}
+			return sp.Failure.Message
+		}
+	}
+	return ""
+}

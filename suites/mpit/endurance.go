@@ -61,7 +61,9 @@ func judgeEndurance(mode string) func(x *rulebook.X) verdict.Verdict {
 			if res.OK() {
 				x.Errorf(res.Evidence(), "%v", err)
 			}
-			x.Failf(res.Evidence(), "the process died before its first cycle: %s", res.Problem())
+			// before cycle 0's record: in MPI_Init or the set-up, which
+			// judges no cycle
+			x.Errorf(res.Evidence(), "mpit_endurance %s died before its first cycle: %s", mode, res.Problem())
 		}
 		cycles := mpi.Decode[cycleRec](recs, "cycle")
 		last := 0
