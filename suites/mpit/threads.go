@@ -148,16 +148,18 @@ func threadPvars(x *rulebook.X) string {
 func judgeMPITOnThreads(x *rulebook.X) verdict.Verdict {
 	pv := threadPvars(x)
 	res, recs, err := x.LaunchOnce(threadsJob(x))
-	if err != nil {
-		if res.OK() {
-			return verdict.Verdict{Status: verdict.Error, Reason: err.Error(), Evidence: res.Evidence()}
-		}
-		x.Failf(res.Evidence(), "MPI_T from 4 threads: %s", res.Problem())
+	if err != nil && res.OK() {
+		return verdict.Verdict{Status: verdict.Error, Reason: err.Error(), Evidence: res.Evidence()}
+	}
+	if recs == nil {
+		recs = &mpi.Records{}
 	}
 	lv := mpi.Decode[levelsRec](recs, "levels")
 	if len(lv) != 1 {
 		if !res.OK() {
-			x.Failf(res.Evidence(), "MPI_T from 4 threads: %s", res.Problem())
+			// the levels come before the threads start: a death before
+			// them judges no thread
+			x.Errorf(res.Evidence(), "mpit_threads died before its threads started: %s", res.Problem())
 		}
 		return verdict.Verdict{Status: verdict.Error, Reason: "mpit_threads recorded no thread levels", Evidence: res.Evidence()}
 	}
@@ -166,11 +168,12 @@ func judgeMPITOnThreads(x *rulebook.X) verdict.Verdict {
 	}
 	var p rulebook.Problems
 	p.Also(res.Evidence())
-	if !res.OK() {
-		p.Add("", "MPI_T from 4 threads: %s", res.Problem())
-	}
 	ths := mpi.Decode[threadRec](recs, "thread")
-	if len(ths) != 4 && res.OK() {
+	switch {
+	case !res.OK() && len(ths) < 4:
+		// a thread's record is written when it has been joined
+		p.Add("", "MPI_T from 4 threads: %s (%d of 4 threads reported)", res.Problem(), len(ths))
+	case len(ths) != 4:
 		p.Add("", "%d of 4 threads reported", len(ths))
 	}
 	reads, preads, decreases := 0, 0, 0
@@ -184,6 +187,9 @@ func judgeMPITOnThreads(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	p.FailOn(x)
+	if !res.OK() {
+		x.Errorf(res.Evidence(), "mpit_threads died after its 4 threads ended, all of whose calls succeeded: %s", res.Problem())
+	}
 	reason := fmt.Sprintf("4 threads: %d control variable reads and %d performance variable reads (variables %s), all succeeded and agree", reads, preads, pv)
 	if decreases > 0 {
 		reason += fmt.Sprintf("; %d SUM-class reads went down (judged by MPIT-PVAR-OPS)", decreases)
