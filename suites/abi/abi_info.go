@@ -132,9 +132,7 @@ func infoRun(x *rulebook.X) *infoOut {
 	}
 	out := &infoOut{sizes: map[string]string{}, got: map[string]map[string]string{}, finfo: map[string]string{}}
 	out.calls = mpi.Decode[versionCall](recs, "version")
-	for _, r := range recs.Kind("sizes", -1) {
-		var m map[string]any
-		r.Decode(&m)
+	for _, m := range mpi.Decode[map[string]any](recs, "sizes") {
 		for k, v := range m {
 			if f, ok := v.(float64); ok {
 				out.sizes[k] = strconv.Itoa(int(f))
@@ -148,9 +146,8 @@ func infoRun(x *rulebook.X) *infoOut {
 		out.got[k.When][k.Key] = k.Value
 	}
 	out.rcs = mpi.Decode[infoRC](recs, "info_rc")
-	if frc := recs.Kind("fortran_rc", -1); len(frc) == 1 {
-		out.fortRC = &infoRC{}
-		frc[0].Decode(out.fortRC)
+	if frc := mpi.Decode[infoRC](recs, "fortran_rc"); len(frc) == 1 {
+		out.fortRC = &frc[0]
 	}
 	for _, k := range mpi.Decode[infoKey](recs, "fortran_info") {
 		out.finfo[k.Key] = k.Value
@@ -163,13 +160,11 @@ func infoRun(x *rulebook.X) *infoOut {
 	for _, k := range mpi.Decode[infoKey](recs, "fortran_get2") {
 		out.fget2[k.Key] = k.Value
 	}
-	if r := recs.Kind("fortran_get2_rc", -1); len(r) == 1 {
-		out.get2RC = &infoRC{}
-		r[0].Decode(out.get2RC)
+	if r := mpi.Decode[infoRC](recs, "fortran_get2_rc"); len(r) == 1 {
+		out.get2RC = &r[0]
 	}
-	if r := recs.Kind("fortran_set", -1); len(r) == 1 {
-		out.setRC = &fortranSetRec{}
-		r[0].Decode(out.setRC)
+	if r := mpi.Decode[fortranSetRec](recs, "fortran_set"); len(r) == 1 {
+		out.setRC = &r[0]
 	}
 	return out
 }

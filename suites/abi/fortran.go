@@ -207,11 +207,9 @@ func f2cRun(x *rulebook.X) *f2cOut {
 	for _, a := range mpi.Decode[whatRec](recs, "absent") {
 		out.Absent = append(out.Absent, a.What)
 	}
-	for _, r := range recs.Kind("error_other", -1) {
-		var v struct {
-			Value int `json:"value"`
-		}
-		r.Decode(&v)
+	for _, v := range mpi.Decode[struct {
+		Value int `json:"value"`
+	}](recs, "error_other") {
 		out.ErrOther = v.Value
 	}
 	return out

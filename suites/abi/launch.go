@@ -147,7 +147,9 @@ func otherLaunchers(x *rulebook.X) {
 			var sizes []string
 			for _, r := range recs.Kind("run", -1) {
 				var lr launchRec
-				r.Decode(&lr)
+				if err := r.Decode(&lr); err != nil {
+					return "ran, but " + err.Error()
+				}
 				sizes = append(sizes, fmt.Sprint(lr.Size))
 			}
 			return "ran; the ranks saw communicator sizes " + strings.Join(sizes, ", ")
