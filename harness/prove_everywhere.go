@@ -17,6 +17,9 @@ type Turn struct {
 	Turned bool           `json:"turned"` // the rule gave the verdict the library aims at
 	Status verdict.Status `json:"status"` // its verdict under the library
 	Reason string         `json:"reason,omitempty"`
+	// Evidence, of a turn that missed only: the end of what the verdict
+	// holds, so that a miss seen once can be looked into.
+	Evidence string `json:"evidence,omitempty"`
 }
 
 // ProofEntry names the report entry an injector or shim spec records first
@@ -58,7 +61,11 @@ func proveEverywhere(r rulebook.Rule, lib string, want verdict.Status, impls []*
 		go func(i int, e *rulebook.Env, path string) {
 			defer wg.Done()
 			v := e.EvaluateWith(r, []string{path}, want == verdict.Fail)
-			turns[i] = &Turn{Impl: e.Impl.ID, Turned: v.Status == want, Status: v.Status, Reason: verdict.FirstLine(v.Reason)}
+			t := &Turn{Impl: e.Impl.ID, Turned: v.Status == want, Status: v.Status, Reason: verdict.FirstLine(v.Reason)}
+			if !t.Turned {
+				t.Evidence = mpi.Tail(v.Evidence, 2000)
+			}
+			turns[i] = t
 		}(i, e, b.Path)
 	}
 	wg.Wait()

@@ -146,7 +146,15 @@ func judgePvar42(x *rulebook.X) verdict.Verdict {
 	sort.Strings(bad)
 	x.FailOn(bad, "other cases: "+strings.Join(got, "; "))
 	if len(got) == 0 && len(bad) == 0 {
-		x.Unsupported("not measurable here: the freed-session cases did not run")
+		// what the items runs did instead, should it ever happen
+		deaths := []string{}
+		for _, e := range r.exits {
+			deaths = append(deaths, fmt.Sprintf("%s %d (%s)", e.Kind, e.Index, e.How))
+		}
+		if len(deaths) == 0 {
+			deaths = append(deaths, "none")
+		}
+		x.Unsupported("not measurable here: the freed-session cases did not run (%s with records; deaths: %s)", verdict.Plural(r.itemRuns, "items run"), strings.Join(deaths, ", "))
 	}
 	reason := strings.Join(got, "; ")
 	if len(r.vars) == 0 {

@@ -29,6 +29,7 @@ type pvarRecs struct {
 	ubs       []ubRec
 	freed     []ubRec
 	unstarted []unstartedRec
+	itemRuns  int // the runs of the items program (one, and one more after each death)
 }
 
 type pvarSummary struct {
@@ -227,7 +228,7 @@ func pvarSessionJob(x *rulebook.X) *pvarRecs {
 	}
 	_, recs := x.JobOnce(mpi.Job{Name: "mpit_pvars", Ranks: 2, Program: x.Fixture("mpit_pvars"), OneNode: true,
 		Args: []string{"traffic", "--avoid=" + strings.Join(avoid, ",")}})
-	r := &pvarRecs{recs: recs}
+	r := &pvarRecs{recs: recs, itemRuns: len(items.Records)}
 	sums := mpi.Decode[pvarSummary](recs, "summary")
 	if len(sums) != 1 {
 		x.Errorf("", "mpit_pvars wrote no summary (it stopped early)")
