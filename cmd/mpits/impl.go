@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/mpits/mpits/harness/mpi"
@@ -20,7 +21,8 @@ import (
 // (mpi.AddImpl). mpits impl list reads the file back as a run does.
 
 const implUsage = `usage: mpits impl add [-file FILE] -id ID [-available=false -reason WHY] [-FIELD VALUE]...
-       mpits impl list [-file FILE]`
+       mpits impl list [-file FILE]
+       mpits impl prefix [-file FILE] -id ID`
 
 func cmdImpl(args []string) error {
 	if len(args) == 0 {
@@ -31,6 +33,8 @@ func cmdImpl(args []string) error {
 		return cmdImplAdd(args[1:], os.Stdout)
 	case "list":
 		return cmdImplList(args[1:], os.Stdout)
+	case "prefix":
+		return cmdImplPrefix(args[1:], os.Stdout)
 	}
 	return fmt.Errorf("impl has no subcommand %q: %s", args[0], strings.ReplaceAll(implUsage, "\n       ", "; "))
 }
@@ -186,4 +190,46 @@ func cmdImplList(args []string, out io.Writer) error {
 		return fmt.Errorf("no implementation in %s is available: each one's reason is above", *file)
 	}
 	return nil
+}
+
+// cmdImplPrefix prints the installation prefix of an available
+// implementation installed on the host (no root): the folder whose bin/
+// holds its mpicc and mpiexec, which is what a vendor's MPITS_MPI names
+// (ci/vendor-scenario, ci/prefix-swap).
+func cmdImplPrefix(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("prefix", flag.ContinueOnError)
+	file := fs.String("file", mpi.DefaultImplFile(), "the implementations file to read (default: the one a run reads)")
+	id := fs.String("id", "", "the implementation's id")
+	if err := parseImplFlags(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	impls, err := mpi.ReadImplFile(*file)
+	if err != nil {
+		return err
+	}
+	for _, im := range impls {
+		if im.ID != *id {
+			continue
+		}
+		bin := filepath.Dir(im.CC)
+		switch {
+		case !im.Available:
+			return fmt.Errorf("impl prefix: %s is not available in %s (%s): provision it (ci/provision)", *id, *file, verdict.FirstLine(im.Reason))
+		case im.Root != "":
+			return fmt.Errorf("impl prefix: %s is installed in the root %s, not on the host: name a host installation", *id, im.Root)
+		case filepath.Base(im.CC) != "mpicc" || filepath.Base(bin) != "bin" || !isFile(filepath.Join(bin, "mpiexec")):
+			return fmt.Errorf("impl prefix: %s has no installation prefix (PREFIX/bin/mpicc and PREFIX/bin/mpiexec): its cc is %s", *id, im.CC)
+		}
+		fmt.Fprintln(out, filepath.Dir(bin))
+		return nil
+	}
+	return fmt.Errorf("impl prefix: no implementation %q in %s: see mpits impl list", *id, *file)
+}
+
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }

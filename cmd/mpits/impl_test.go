@@ -105,3 +105,37 @@ func TestImplAddErrors(t *testing.T) {
 		t.Errorf("list of a missing file: %v", err)
 	}
 }
+
+// prefix names the folder above bin/mpicc of a host installation, and
+// says in one line why another entry has none.
+func TestImplPrefix(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"bin/mpicc", "bin/mpiexec", "libmpi.so.12"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(dir, "implementations.json")
+	for _, a := range [][]string{
+		{"-id=host", "-family=mpich", "-version=4.0.2", "-cc=" + dir + "/bin/mpicc", "-launcher=" + dir + "/bin/mpiexec", "-lib=" + dir + "/libmpi.so.12"},
+		{"-id=deb", "-family=mpich", "-version=4.0.2", "-cc=/bin/mpicc", "-launcher=/bin/mpiexec", "-lib=/libmpi.so.12", "-root=" + dir, "-prefix=chroot", "-prefix=" + dir},
+		{"-id=gone", "-available=false", "-reason=not provisioned yet"},
+	} {
+		if err := cmdImplAdd(append([]string{"-file=" + file}, a...), &strings.Builder{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out strings.Builder
+	if err := cmdImplPrefix([]string{"-file", file, "-id", "host"}, &out); err != nil || out.String() != dir+"\n" {
+		t.Errorf("prefix of host: %q, %v; want %q", out.String(), err, dir)
+	}
+	for id, want := range map[string]string{"deb": "installed in the root", "gone": "not available", "nope": "no implementation"} {
+		err := cmdImplPrefix([]string{"-file", file, "-id", id}, &strings.Builder{})
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("prefix of %s: %v, want one line with %q", id, err, want)
+		}
+	}
+}

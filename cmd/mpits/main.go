@@ -15,6 +15,8 @@
 //	mpits settings  [-check] [-readme FILE]      the README's table of settings, from harness/settings/settings.go
 //	mpits impl add  [-file FILE] -id ID -FIELD VALUE...   validate one implementation and write it into the implementations file
 //	mpits impl list [-file FILE]                 the implementations file as a run reads it
+//	mpits impl prefix [-file FILE] -id ID        the installation prefix of a host-installed implementation
+//	mpits compare   [-impl-a ID [-impl-b ID]] [-no-errors] A B   two runs' verdicts, status by status
 package main
 
 import (
@@ -56,6 +58,8 @@ func main() {
 		err = cmdSettings(os.Args[2:])
 	case "impl":
 		err = cmdImpl(os.Args[2:])
+	case "compare":
+		err = cmdCompare(os.Args[2:])
 	default:
 		usage()
 	}
@@ -66,6 +70,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|bindings|constants|checklist|findings|overhead|launches|corpus|settings|impl [flags] (see cmd/mpits/main.go)")
+	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|bindings|constants|checklist|findings|overhead|launches|corpus|settings|impl|compare [flags] (see cmd/mpits/main.go)")
 	os.Exit(2)
 }
