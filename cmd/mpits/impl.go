@@ -160,20 +160,25 @@ func cmdImplAdd(args []string, out io.Writer) error {
 	return nil
 }
 
+// readImplFlags adds -file to fs, parses args with it and reads that
+// implementations file as a run does.
+func readImplFlags(fs *flag.FlagSet, args []string) (impls []*mpi.Impl, file string, err error) {
+	f := fs.String("file", mpi.DefaultImplFile(), "the implementations file to read (default: the one a run reads)")
+	if err := parseImplFlags(fs, args); err != nil {
+		return nil, "", err
+	}
+	impls, err = mpi.ReadImplFile(*f)
+	return impls, *f, err
+}
+
 // cmdImplList reads the file as a run does and says what it holds: a line
 // an implementation, then how many are available. No available one is an
 // error (nothing to run on).
 func cmdImplList(args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("list", flag.ContinueOnError)
-	file := fs.String("file", mpi.DefaultImplFile(), "the implementations file to read (default: the one a run reads)")
-	if err := parseImplFlags(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return err
-	}
-	impls, err := mpi.ReadImplFile(*file)
-	if err != nil {
+	impls, file, err := readImplFlags(flag.NewFlagSet("list", flag.ContinueOnError), args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	} else if err != nil {
 		return err
 	}
 	n := 0
@@ -185,9 +190,9 @@ func cmdImplList(args []string, out io.Writer) error {
 			fmt.Fprintf(out, "%s: unavailable: %s\n", im.ID, verdict.FirstLine(im.Reason))
 		}
 	}
-	fmt.Fprintf(out, "%d of %d implementations available in %s\n", n, len(impls), *file)
+	fmt.Fprintf(out, "%d of %d implementations available in %s\n", n, len(impls), file)
 	if n == 0 {
-		return fmt.Errorf("no implementation in %s is available: each one's reason is above", *file)
+		return fmt.Errorf("no implementation in %s is available: each one's reason is above", file)
 	}
 	return nil
 }
@@ -198,16 +203,11 @@ func cmdImplList(args []string, out io.Writer) error {
 // (ci/vendor-scenario, ci/prefix-swap).
 func cmdImplPrefix(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("prefix", flag.ContinueOnError)
-	file := fs.String("file", mpi.DefaultImplFile(), "the implementations file to read (default: the one a run reads)")
 	id := fs.String("id", "", "the implementation's id")
-	if err := parseImplFlags(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return err
-	}
-	impls, err := mpi.ReadImplFile(*file)
-	if err != nil {
+	impls, file, err := readImplFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	} else if err != nil {
 		return err
 	}
 	for _, im := range impls {
@@ -217,7 +217,7 @@ func cmdImplPrefix(args []string, out io.Writer) error {
 		bin := filepath.Dir(im.CC)
 		switch {
 		case !im.Available:
-			return fmt.Errorf("impl prefix: %s is not available in %s (%s): provision it (ci/provision)", *id, *file, verdict.FirstLine(im.Reason))
+			return fmt.Errorf("impl prefix: %s is not available in %s (%s): provision it (ci/provision)", *id, file, verdict.FirstLine(im.Reason))
 		case im.Root != "":
 			return fmt.Errorf("impl prefix: %s is installed in the root %s, not on the host: name a host installation", *id, im.Root)
 		case filepath.Base(im.CC) != "mpicc" || filepath.Base(bin) != "bin" || !isFile(filepath.Join(bin, "mpiexec")):
@@ -226,7 +226,7 @@ func cmdImplPrefix(args []string, out io.Writer) error {
 		fmt.Fprintln(out, filepath.Dir(bin))
 		return nil
 	}
-	return fmt.Errorf("impl prefix: no implementation %q in %s: see mpits impl list", *id, *file)
+	return fmt.Errorf("impl prefix: no implementation %q in %s: see mpits impl list", *id, file)
 }
 
 func isFile(path string) bool {
