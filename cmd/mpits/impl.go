@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/mpits/mpits/harness/mpi"
@@ -211,25 +210,14 @@ func cmdImplPrefix(args []string, out io.Writer) error {
 		return err
 	}
 	for _, im := range impls {
-		if im.ID != *id {
-			continue
+		if im.ID == *id {
+			prefix, err := im.InstallPrefix()
+			if err != nil {
+				return fmt.Errorf("impl prefix: %v", err)
+			}
+			fmt.Fprintln(out, prefix)
+			return nil
 		}
-		bin := filepath.Dir(im.CC)
-		switch {
-		case !im.Available:
-			return fmt.Errorf("impl prefix: %s is not available in %s (%s): provision it (ci/provision)", *id, file, verdict.FirstLine(im.Reason))
-		case im.Root != "":
-			return fmt.Errorf("impl prefix: %s is installed in the root %s, not on the host: name a host installation", *id, im.Root)
-		case filepath.Base(im.CC) != "mpicc" || filepath.Base(bin) != "bin" || !isFile(filepath.Join(bin, "mpiexec")):
-			return fmt.Errorf("impl prefix: %s has no installation prefix (PREFIX/bin/mpicc and PREFIX/bin/mpiexec): its cc is %s", *id, im.CC)
-		}
-		fmt.Fprintln(out, filepath.Dir(bin))
-		return nil
 	}
 	return fmt.Errorf("impl prefix: no implementation %q in %s: see mpits impl list", *id, file)
-}
-
-func isFile(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular()
 }

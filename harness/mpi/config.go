@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // The implementations come from the settings (settings.go, the README's
@@ -93,12 +94,10 @@ func loadUnfiltered() ([]*Impl, string, error) {
 		if err != nil || !st.IsDir() {
 			return nil, "", fmt.Errorf("MPITS_MPI=%s is not a folder: set it to an MPI installation prefix holding bin/mpicc and bin/mpiexec", p)
 		}
-		cc, run := filepath.Join(p, "bin", "mpicc"), filepath.Join(p, "bin", "mpiexec")
-		for _, f := range []string{cc, run} {
-			if !isExecutable(f) {
-				return nil, "", fmt.Errorf("MPITS_MPI=%s has no executable %s: set it to an MPI installation prefix holding bin/mpicc and bin/mpiexec", p, strings.TrimPrefix(f, p+"/"))
-			}
+		if f := missingTool(p); f != "" {
+			return nil, "", fmt.Errorf("MPITS_MPI=%s has no executable %s: set it to an MPI installation prefix holding bin/mpicc and bin/mpiexec", p, f)
 		}
+		cc, run := prefixTools(p)
 		im, err := ImplFromWrapper(id, cc, run)
 		if err != nil {
 			return nil, "", err
@@ -315,6 +314,41 @@ func findLib(link string) (lib string, dirs []string) {
 		}
 	}
 	return "", dirs
+}
+
+// prefixTools are the wrappers an MPI installation prefix holds: what
+// MPITS_MPI names, and what InstallPrefix looks for.
+func prefixTools(prefix string) (cc, run string) {
+	return filepath.Join(prefix, "bin", "mpicc"), filepath.Join(prefix, "bin", "mpiexec")
+}
+
+// missingTool is the first of prefix's wrappers (bin/mpicc, bin/mpiexec)
+// that is no executable, or "" when it holds both.
+func missingTool(prefix string) string {
+	cc, run := prefixTools(prefix)
+	for _, f := range []string{cc, run} {
+		if !isExecutable(f) {
+			return strings.TrimPrefix(f, prefix+"/")
+		}
+	}
+	return ""
+}
+
+// InstallPrefix is the installation prefix of an implementation installed
+// on the host: the folder whose bin/ holds its mpicc and an mpiexec, which
+// MPITS_MPI names. An entry that is unavailable, in a root, or whose cc is
+// no PREFIX/bin/mpicc has none, and the error says why in one line.
+func (im *Impl) InstallPrefix() (string, error) {
+	prefix := filepath.Dir(filepath.Dir(im.CC))
+	switch {
+	case !im.Available:
+		return "", fmt.Errorf("%s is not available (%s): provision it (ci/provision)", im.ID, verdict.FirstLine(im.Reason))
+	case im.Root != "":
+		return "", fmt.Errorf("%s is installed in the root %s, not on the host: name a host installation", im.ID, im.Root)
+	case im.CC != filepath.Join(prefix, "bin", "mpicc") || missingTool(prefix) != "":
+		return "", fmt.Errorf("%s has no installation prefix (PREFIX/bin/mpicc and PREFIX/bin/mpiexec, executable): its cc is %s", im.ID, im.CC)
+	}
+	return prefix, nil
 }
 
 func isExecutable(p string) bool {
