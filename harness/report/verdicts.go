@@ -70,7 +70,7 @@ func Collect(runs []types.Report, versions map[string]string) ([]Row, []Injectio
 			if sp.LeafNodeType != types.NodeTypeIt {
 				continue
 			}
-			if len(sp.ContainerHierarchyTexts) > 0 && sp.ContainerHierarchyTexts[0] == rulebook.InjectorContainer {
+			if injectorSpec(sp) {
 				injs = append(injs, Injection{Spec: sp.LeafNodeText, Rule: proofOf(sp).Rule,
 					State: sp.State.String(), Detail: verdict.FirstLine(sp.Failure.Message), Turns: turnsOf(sp)})
 				continue
@@ -92,6 +92,12 @@ func Collect(runs []types.Report, versions map[string]string) ([]Row, []Injectio
 		return rows[i].Impl < rows[j].Impl
 	})
 	return rows, injs
+}
+
+// injectorSpec says whether sp is a fault-injector or shim spec, which
+// proves a rule rather than judging an implementation.
+func injectorSpec(sp types.SpecReport) bool {
+	return len(sp.ContainerHierarchyTexts) > 0 && sp.ContainerHierarchyTexts[0] == rulebook.InjectorContainer
 }
 
 // proofOf reads which rule an injector or shim spec proves, and under
@@ -157,7 +163,7 @@ func verdictOf(sp types.SpecReport) verdict.Verdict {
 func EvidenceOf(runs []types.Report, rule, impl string) string {
 	for _, run := range runs {
 		for _, sp := range run.SpecReports {
-			if len(sp.ContainerHierarchyTexts) > 0 && sp.ContainerHierarchyTexts[0] == rulebook.InjectorContainer {
+			if injectorSpec(sp) {
 				continue
 			}
 			if j, ok := judgedBy(sp); !ok || j.ID != rule || j.Impl != impl {
