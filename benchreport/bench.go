@@ -16,10 +16,10 @@ import (
 
 	"golang.org/x/perf/benchstat"
 
-	"github.com/mpits/mpits/suites/overhead"
+	"github.com/mpits/mpits/overhead"
 )
 
-// Write reads the output of go test -bench ./suites/overhead (one or more
+// Write reads the output of go test -bench ./overhead (one or more
 // files) and writes into out the overhead report: overhead.md (the per-tool
 // and zero-tool costs against the floor), tables.txt (benchstat),
 // overhead.svg and summary.json. It returns a one-line account.

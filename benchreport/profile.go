@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mpits/mpits/suites/overhead"
+	"github.com/mpits/mpits/overhead"
 )
 
 // Where the instructions go: the per-function callgrind counts of the
@@ -334,7 +334,7 @@ func breakdownMarkdown(s *ohSummary) string {
 	}
 	var b strings.Builder
 	b.WriteString("\n## Where the instructions go\n\n")
-	b.WriteString("Callgrind's per-function counts of the same dumps as instrs/call (`suites/overhead/profile.go`): for each function, its self count (the instructions executed in the function itself, not in its callees) in the N1 and N2 loops, (f(N2) − f(N1)) / (N2 − N1) per iteration; the self counts of all functions add up to the dump's total, so each column's rows add up to its instrs/call. ")
+	b.WriteString("Callgrind's per-function counts of the same dumps as instrs/call (`overhead/profile.go`): for each function, its self count (the instructions executed in the function itself, not in its callees) in the N1 and N2 loops, (f(N2) − f(N1)) / (N2 − N1) per iteration; the self counts of all functions add up to the dump's total, so each column's rows add up to its instrs/call. ")
 	b.WriteString("A difference column is the same difference of the configurations' rows. Each function is attributed to a layer (below the tables); `name (n×)` gives the calls of the function per iteration where it is called in the loop. ")
 	b.WriteString("**Check**: the *total* row is the sum of all rows (computed before rounding), the *instrs/call* row the same combination of the instrs/call figures of the benchmark lines; `mpits overhead` compares them column by column.\n")
 	layersSeen := map[string]bool{}

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/mpits/mpits/suites/overhead"
+	"github.com/mpits/mpits/overhead"
 )
 
 // reportMarkdown is reports/overhead/overhead.md.
@@ -13,7 +13,7 @@ func reportMarkdown(d *benchData, s *ohSummary, tables []benchTable, inputs []st
 	var b strings.Builder
 	b.WriteString("# Overhead of the tool layers\n\n")
 	b.WriteString("What a tool layer costs per MPI call (issue 7; seed 001 asks for \"low to no overhead when no tool is attached\" and the \"possibility for zero overhead when disabled\"). ")
-	b.WriteString("Written by `mpits overhead` from the output of `go test -bench ./suites/overhead` (`ci/overhead`); every number below comes from that output, nothing is typed in.\n\n")
+	b.WriteString("Written by `mpits overhead` from the output of `go test -bench ./overhead` (`ci/overhead`); every number below comes from that output, nothing is typed in.\n\n")
 	b.WriteString(runLine(d, s))
 	b.WriteString("\n## The floor\n\n")
 	for _, line := range floorStatement(d, s) {
@@ -250,13 +250,13 @@ var methodText = `
 - **Configurations**: no tool; 1, 2, 4, 8, 16 and 32 instances of the pass-through QMPI tool ` + "`fixtures/c/bench/tool_qmpi_pass.c`" + ` (it registers every timed function and calls ` + "`QMPI_Get_function`" + ` and the next instance on each call); one pass-through PMPI tool ` + "`fixtures/c/bench/tool_pmpi_pass.c`" + ` (LD_PRELOAD, the old way); the twin build without ` + "`--enable-qmpi`" + `; every implementation with no tool. QMPI support is probed, not assumed: the counting build of the tool must register, be initialized twice for ` + "`p:p`" + `, and see every call; a timed run must show as many initialized instances as asked.
 - **Noise**: every job is pinned (1-rank jobs and the floor to the last core, the ping-pong ranks to the last two), configurations are interleaved (round r runs every configuration once, in an order rotated by r), and everything is reported as medians with intervals. The ping-pong needs two cores that both spin: on a machine with other jobs its spread is the largest. Benchmarks report; they never pass or fail on a time.
 - **Instructions** ` + "`valgrind --tool=callgrind --dump-after=mpits_bench_mark`" + `: each call kind runs ` + fmt.Sprint(overhead.CountN1) + ` and ` + fmt.Sprint(overhead.CountN2) + ` iterations, each loop ended by a marker whose exit dumps the counts; (I(N2) − I(N1)) / (N2 − N1) cancels start-up and loop entry. Not for the ping-pong (the waiting rank polls, so its count is not the call's) nor where valgrind is missing. Callgrind rather than hardware counters: its counts are exact and the same from run to run.
-- **Per function** (` + "`suites/overhead/profile.go`" + `): for ` + callNames(overhead.ProfileCalls) + `, the same dumps are read function by function (callgrind's self count of each function, an unnamed stub named after its callee, recursion levels merged) and (f(N2) − f(N1)) / (N2 − N1) taken per function; the benchmarks print one ` + "`" + strings.TrimSpace(overhead.ProfileTag) + "`" + ` JSON line per configuration beside the result lines, and ` + "`mpits overhead`" + ` combines them into the tables of "Where the instructions go" and checks that each column adds up to its instrs/call figure.
-- **Go benchmarks** ` + "`suites/overhead`" + `: one result line per sample, ` + "`BenchmarkOverhead/impl=ID/call=KIND/tools=N`" + ` (N instances, or pmpi) and ` + "`BenchmarkFloor/call=KIND`" + `, metrics ns/call and instrs/call; all samples are taken before the first line is printed. ` + "`-count`" + ` is the number of rounds.
+- **Per function** (` + "`overhead/profile.go`" + `): for ` + callNames(overhead.ProfileCalls) + `, the same dumps are read function by function (callgrind's self count of each function, an unnamed stub named after its callee, recursion levels merged) and (f(N2) − f(N1)) / (N2 − N1) taken per function; the benchmarks print one ` + "`" + strings.TrimSpace(overhead.ProfileTag) + "`" + ` JSON line per configuration beside the result lines, and ` + "`mpits overhead`" + ` combines them into the tables of "Where the instructions go" and checks that each column adds up to its instrs/call figure.
+- **Go benchmarks** ` + "`overhead`" + `: one result line per sample, ` + "`BenchmarkOverhead/impl=ID/call=KIND/tools=N`" + ` (N instances, or pmpi) and ` + "`BenchmarkFloor/call=KIND`" + `, metrics ns/call and instrs/call; all samples are taken before the first line is printed. ` + "`-count`" + ` is the number of rounds.
 
 Reproduce: ` + "`bash ci/overhead [--short] [OUT]`" + `, or
 
 ` + "```sh" + `
-go test -run '^$' -bench . -count=10 -timeout 30m ./suites/overhead | tee bench.txt
+go test -run '^$' -bench . -count=10 -timeout 30m ./overhead | tee bench.txt
 go run ./cmd/mpits overhead -out reports/overhead bench.txt
 ` + "```" + `
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mpits/mpits/suites/overhead"
+	"github.com/mpits/mpits/overhead"
 )
 
 func TestMedianCI(t *testing.T) {
@@ -54,7 +54,7 @@ func TestDiffAndSlope(t *testing.T) {
 	}
 }
 
-// sampleOutput is what go test -bench ./suites/overhead prints, shortened.
+// sampleOutput is what go test -bench ./overhead prints, shortened.
 func sampleOutput() string {
 	var b strings.Builder
 	b.WriteString("# overhead: round 1/6 done\n")

@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/mpits/mpits/suites/overhead"
+	"github.com/mpits/mpits/overhead"
 )
 
 // estimate is a value with its 95 % interval (CI false: too few samples).

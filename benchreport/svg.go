@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mpits/mpits/suites/overhead"
+	"github.com/mpits/mpits/overhead"
 )
 
 // plotSVG draws ns/call and instrs/call against the number of QMPI

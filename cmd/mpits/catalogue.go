@@ -13,7 +13,7 @@ import (
 	"github.com/mpits/mpits/suites/abi"
 	"github.com/mpits/mpits/suites/events"
 	"github.com/mpits/mpits/suites/mpit"
-	"github.com/mpits/mpits/suites/overhead"
+	"github.com/mpits/mpits/overhead"
 	"github.com/mpits/mpits/suites/qmpi"
 )
 

@@ -9,12 +9,12 @@ import (
 )
 
 // mpits overhead [-out DIR] FILE...: the overhead report from the output of
-// go test -bench ./suites/overhead (one or more files).
+// go test -bench ./overhead (one or more files).
 func cmdOverhead(args []string) error {
 	fs := flag.NewFlagSet("overhead", flag.ExitOnError)
 	out := fs.String("out", "reports/overhead", "folder to write overhead.md, tables.txt, overhead.svg and summary.json into")
 	fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: mpits overhead [-out DIR] BENCH-OUTPUT...\n(the output of go test -run '^$' -bench . -count=10 ./suites/overhead)")
+		fmt.Fprintln(os.Stderr, "usage: mpits overhead [-out DIR] BENCH-OUTPUT...\n(the output of go test -run '^$' -bench . -count=10 ./overhead)")
 		fs.PrintDefaults()
 	}
 	fs.Parse(args)

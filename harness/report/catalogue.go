@@ -68,7 +68,7 @@ func Coverage(rules []rulebook.RuleInfo, rows []Row, measures map[string]string)
 	var b strings.Builder
 	b.WriteString("\n## Coverage of the checklist\n\n")
 	fmt.Fprintf(&b, "Against the project's checklist of %d rules (`harness/rulebook/checklist_gen.go`, generated from `rules.psv` by `go run ./cmd/mpits checklist`). ", len(rulebook.Checklist))
-	b.WriteString("*judged*: a rule of a suite has its id (or the id with a letter, for a part of it); *unsupported here*: judged, but unsupported on every implementation in `verdicts.json`; *measured*: a cost the benchmarks of `suites/overhead` report, never a verdict.\n\n")
+	b.WriteString("*judged*: a rule of a suite has its id (or the id with a letter, for a part of it); *unsupported here*: judged, but unsupported on every implementation in `verdicts.json`; *measured*: a cost the benchmarks of `overhead` report, never a verdict.\n\n")
 	b.WriteString("| area | rules | judged | unsupported here | measured | not yet covered |\n|---|---|---|---|---|---|\n")
 	statuses := map[string][]Row{}
 	for _, r := range rows {

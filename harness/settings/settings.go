@@ -39,7 +39,7 @@ const (
 	GroupMPI      Group = "Which MPI, and how its jobs start"
 	GroupRun      Group = "How a run judges and reports"
 	GroupOutput   Group = "Where a run writes"
-	GroupOverhead Group = "The overhead benchmarks (`suites/overhead`, `ci/overhead`)"
+	GroupOverhead Group = "The overhead benchmarks (`overhead`, `ci/overhead`)"
 	GroupScripts  Group = "The scripts in `ci/`"
 	GroupTests    Group = "This project's own tests"
 	// GroupInternal are variables mpits sets for its own processes (the
@@ -395,7 +395,7 @@ func checkSeconds(v string) error {
 }
 
 // checkTools is the overhead benchmarks' list of tool configurations
-// (suites/overhead ParseTools reads it the same way).
+// (overhead ParseTools reads it the same way).
 func checkTools(v string) error {
 	n := 0
 	for _, t := range strings.Split(v, ",") {

@@ -5,7 +5,7 @@
 // PMPI tool, and on the twin build with QMPI compiled out, plus the cost of
 // one indirect call on the same machine (the floor).
 //
-//	go test -run '^$' -bench . -count=10 -timeout 30m ./suites/overhead | tee bench.txt
+//	go test -run '^$' -bench . -count=10 -timeout 30m ./overhead | tee bench.txt
 //	go run ./cmd/mpits overhead -out reports/overhead bench.txt
 //
 // Each result line is one sample (one fixture run of at least 0.2 s a call
