@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -234,11 +236,35 @@ type expectState struct {
 	suite  string
 }
 
-var expecting *expectState
+// expecting is this process's MPITS_EXPECT, one state per suite it runs
+// (each suite has its own file); nil without MPITS_EXPECT.
+var expecting expectStates
+
+type expectStates map[string]*expectState
+
+// of is suite's state; a run of one suite has one, whatever a rule says.
+func (e expectStates) of(suite string) *expectState {
+	if st, ok := e[suite]; ok || len(e) != 1 {
+		return st
+	}
+	for _, st := range e {
+		return st
+	}
+	return nil
+}
+
+// sorted are the states in the order of their suites' names.
+func (e expectStates) sorted() []*expectState {
+	var out []*expectState
+	for _, k := range slices.Sorted(maps.Keys(e)) {
+		out = append(out, e[k])
+	}
+	return out
+}
 
 // readVendorSettings reads MPITS_EXPECT, MPITS_EXPECT_UPDATE and
-// MPITS_INJECT (inject.go) for suite s; its error is one line naming the
-// setting.
+// MPITS_INJECT (inject.go) for suite s (for each of a combined suite's
+// parts); its error is one line naming the setting.
 func (s *Suite) readVendorSettings() error {
 	expecting = nil
 	readInject(s)
@@ -267,17 +293,21 @@ func (s *Suite) readVendorSettings() error {
 	case err != nil && update == "":
 		return fmt.Errorf("%s=%s does not exist: write it first with %s=1 (a run never writes it otherwise)", settings.ExpectEnv, abs, settings.ExpectUpdateEnv)
 	}
-	f, err := ReadExpectations(abs, s.Name)
-	if err != nil {
-		return err
-	}
-	has := map[string]bool{}
-	for _, c := range s.Checks {
-		for _, r := range c.AllRules() {
-			has[r.ID] = true
+	states := expectStates{}
+	for _, p := range s.Parts() {
+		f, err := ReadExpectations(abs, p.Name)
+		if err != nil {
+			return err
 		}
+		has := map[string]bool{}
+		for _, c := range p.Checks {
+			for _, r := range c.AllRules() {
+				has[r.ID] = true
+			}
+		}
+		states[p.Name] = &expectState{dir: abs, file: f, update: update != "", has: has, suite: p.Name}
 	}
-	expecting = &expectState{dir: abs, file: f, update: update != "", has: has, suite: s.Name}
+	expecting = states
 	return nil
 }
 
@@ -350,8 +380,8 @@ func (st *expectState) compare(r rulebook.Rule, impl string, v verdict.Verdict, 
 // saying so with its reason; a change of a rule that fails the run fails
 // the spec, naming it. Anything else returns, for report to end the spec
 // as without a file. With MPITS_EXPECT_UPDATE every verdict is accepted.
-func expectVerdict(r rulebook.Rule, impl string, v verdict.Verdict) {
-	st := expecting
+func expectVerdict(suite string, r rulebook.Rule, impl string, v verdict.Verdict) {
+	st := expecting.of(suite)
 	if st == nil {
 		return
 	}
@@ -421,19 +451,25 @@ func contains(l []string, s string) bool {
 }
 
 // expectAfterSuite ends a run with MPITS_EXPECT: with an update it writes
-// the suite's file; either way it returns the lines the summary adds (the
-// changes, the count of verdicts as expected, stale lines).
+// each suite's file; either way it returns the lines the summary adds (the
+// changes, the count of verdicts as expected, stale lines), suite by suite.
 func expectAfterSuite(r types.Report) string {
-	st := expecting
-	if st == nil {
-		return ""
+	var b strings.Builder
+	for _, st := range expecting.sorted() {
+		b.WriteString(st.afterSuite(r))
 	}
+	return b.String()
+}
+
+// afterSuite is expectAfterSuite for one suite's file: the specs of its
+// rules.
+func (st *expectState) afterSuite(r types.Report) string {
 	var failing, reported []string
 	var seen []Seen
 	matched := map[verdict.Status]int{}
 	for _, sp := range r.SpecReports {
 		j, v, ok := judgedVerdict(sp)
-		if !ok {
+		if !ok || expecting.of(j.Suite) != st {
 			continue
 		}
 		var res ExpectResult

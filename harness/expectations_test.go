@@ -219,7 +219,7 @@ func TestExpectSummary(t *testing.T) {
 	f, _ := ParseExpectations("/e/MPI_T.expect", []byte("STR-3 mpich-tools fail # r\nERR-8 mpich-tools fail # q\nOLD-1 mpich-tools fail\n"))
 	st := &expectState{file: f, suite: "MPI_T", has: map[string]bool{"STR-3": true, "STR-2a": true, "ERR-8": true, "PVAR-27f": true}}
 	f.Exists = true
-	expecting = st
+	expecting = expectStates{st.suite: st}
 	defer func() { expecting = nil }()
 	rule := func(id string, b rulebook.Basis) Judged {
 		return Judged{RuleInfo: rulebook.RuleInfo{ID: id, Source: "MPI-5.0 §15.3.3", Basis: b}, Impl: "mpich-tools"}
@@ -254,7 +254,7 @@ func TestExpectUpdateWrites(t *testing.T) {
 	dir := t.TempDir()
 	f, _ := ReadExpectations(dir, "MPI_T")
 	st := &expectState{dir: dir, file: f, suite: "MPI_T", update: true, has: map[string]bool{"STR-3": true, "STR-1": true}}
-	expecting = st
+	expecting = expectStates{st.suite: st}
 	defer func() { expecting = nil }()
 	j := Judged{RuleInfo: rulebook.RuleInfo{ID: "STR-3", Basis: rulebook.Normative}, Impl: "mpich-tools"}
 	r := types.Report{SuiteDescription: "MPI_T", SpecReports: types.SpecReports{
@@ -277,7 +277,7 @@ func TestExpectUpdateWrites(t *testing.T) {
 		t.Errorf("file:\n%s", data)
 	}
 	// the same verdicts again: the file stays as it is, byte for byte
-	expecting.file, _ = ReadExpectations(dir, "MPI_T")
+	expecting["MPI_T"].file, _ = ReadExpectations(dir, "MPI_T")
 	if got := expectAfterSuite(r); !strings.Contains(got, f.Path+" unchanged (1 line; 1 verdict judged)") {
 		t.Errorf("second update:\n%s", got)
 	}

@@ -170,8 +170,10 @@ func (s *Suite) interruptedSummary(it *mpi.Interruption, expected int, cleaned b
 	} else if n > 0 {
 		b.WriteString("none of them failed the run\n")
 	}
-	if st := expecting; st != nil && st.update {
-		fmt.Fprintf(&b, "%s not written: the run did not finish\n", st.file.Path)
+	for _, st := range expecting.sorted() {
+		if st.update {
+			fmt.Fprintf(&b, "%s not written: the run did not finish\n", st.file.Path)
+		}
 	}
 	return b.String()
 }
@@ -187,7 +189,7 @@ func judgedSpec(j Judged, r rulebook.Rule, v verdict.Verdict, filter string) typ
 	sp := types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: "on " + j.Impl, State: types.SpecStatePassed}
 	sp.ReportEntries = append(sp.ReportEntries, types.ReportEntry{Name: "rule", Value: types.WrapEntryValue(j)})
 	strict := rulebook.Strict(r.Basis, filter)
-	if st := expecting; st != nil {
+	if st := expecting.of(j.Suite); st != nil {
 		res, action := st.compare(r, j.Impl, v, strict)
 		sp.ReportEntries = append(sp.ReportEntries, types.ReportEntry{Name: ExpectEntry, Value: types.WrapEntryValue(res)})
 		switch action {

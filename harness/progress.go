@@ -47,8 +47,15 @@ func console() io.Writer {
 	if settings.Setting("MPITS_PROGRESS").String() == "0" {
 		return nil
 	}
+	if consoleOut != nil {
+		return consoleOut
+	}
 	return mpi.GoStderr()
 }
+
+// consoleOut is the run's console (Suite.run): the go command's stderr
+// under go test, mpits run's own stderr.
+var consoleOut io.Writer
 
 func (p *progress) sayf(format string, args ...any) {
 	if p == nil || p.out == nil {

@@ -119,7 +119,7 @@ func TestCatalogueLabelsAreSpecLabels(t *testing.T) {
 // On the real catalogue: one rule id selects a spec of one suite, a
 // misspelt implementation none, with the right one suggested.
 func TestEmptySelectionOnCatalogue(t *testing.T) {
-	rules, err := readCatalogue("")
+	rules, err := readCatalogue()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,7 +29,7 @@ func (s *Suite) Info(c rulebook.Check, r rulebook.Rule) rulebook.RuleInfo {
 	if inj == nil {
 		inj = []string{}
 	}
-	return rulebook.RuleInfo{ID: r.ID, Suite: s.Name, Check: c.ID, Source: r.Source, Basis: r.Basis, Rule: r.Text,
+	return rulebook.RuleInfo{ID: r.ID, Suite: s.suiteOf(c), Check: c.ID, Source: r.Source, Basis: r.Basis, Rule: r.Text,
 		Needs: r.Needs, File: file, Line: line, Injectors: inj, Conformers: r.Conformers}
 }
 
@@ -37,6 +38,14 @@ func (s *Suite) Info(c rulebook.Check, r rulebook.Rule) rulebook.RuleInfo {
 // become an empty build and "pass, not fail"), a source that names no
 // section of the standard, a rule without basis, text or judge.
 func (s *Suite) Validate(seen map[string]string) error {
+	if len(s.parts) > 0 {
+		for _, p := range s.parts {
+			if err := p.Validate(seen); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	declared := map[string]bool{}
 	for _, f := range s.Injectors {
 		declared[f.Name] = true
@@ -97,12 +106,35 @@ type Suite struct {
 	Checks    []rulebook.Check
 	Fixtures  []mpi.Fixture // built for every implementation
 	Injectors []mpi.Fixture // shared libraries, preloaded by the injector specs
+
+	parts []*Suite          // the suites a combined suite runs (Combine)
+	owner map[string]string // a combined suite's check ids → their suite's name
 }
 
-// Run loads the implementations, declares the suite's specs and runs them.
-// A bad setting, or a suite whose rules do not validate, ends the test
-// binary with one line naming it.
-func (s *Suite) Run(t *testing.T) {
+// Run is the go test door: one suite package a process. It loads the
+// implementations, declares the suite's specs and runs them. A bad setting,
+// or a suite whose rules do not validate, ends the test binary with one
+// line naming it.
+func (s *Suite) Run(t *testing.T) { s.run(t, true) }
+
+// RunAll is mpits run's door: the suite (a Combine of every suite) in this
+// process, with the Ginkgo configuration of its flags. It returns the run's
+// report and whether it passed.
+func (s *Suite) RunAll() (ginkgo.Report, bool) {
+	var t failed
+	final := s.run(&t, false)
+	return final, !t.failed
+}
+
+// failed is the GinkgoTestingT of a run outside go test.
+type failed struct{ failed bool }
+
+func (f *failed) Fail() { f.failed = true }
+
+// run runs the suite; goTest says it runs in a go test package (its
+// console is the go command's stderr, its JUnit file is named after the
+// package, its end writes the run stamp).
+func (s *Suite) run(t ginkgo.GinkgoTestingT, goTest bool) ginkgo.Report {
 	if err := s.Validate(map[string]string{}); err != nil {
 		fmt.Fprintln(os.Stderr, "mpits: the suite itself is wrong:", err)
 		os.Exit(2)
@@ -121,7 +153,11 @@ func (s *Suite) Run(t *testing.T) {
 	}
 	// The console is opened now: once the go command is gone, its stderr
 	// can no longer be found (interrupt.go).
-	con := mpi.GoStderr()
+	con := io.Writer(os.Stderr)
+	if goTest {
+		con = mpi.GoStderr()
+	}
+	consoleOut = con
 	interruptStart = time.Now()
 	mpi.SweepAtStart(s.Name, impls, con)
 	envs := map[string]*rulebook.Env{}
@@ -134,7 +170,9 @@ func (s *Suite) Run(t *testing.T) {
 		for _, e := range setUp {
 			prog.notJudged(e.ProbeCause())
 		}
-		writeFixturesReport(s.Name, setUp)
+		for _, name := range s.partNames() {
+			writeFixturesReport(name, setUp)
+		}
 		out, _ := json.Marshal(setUp)
 		prog.setupDone()
 		return out
@@ -156,9 +194,14 @@ func (s *Suite) Run(t *testing.T) {
 	// summary, whose expectations update would take that for an unfinished
 	// run, and before JUnit, which shows it.
 	ginkgo.ReportAfterSuite(SetupNode, failSetup)
-	// JUnit is the suite's to write, one file per package (junit.go).
+	// JUnit is the suite's to write (junit.go): one file per package under
+	// go test, the one file asked for otherwise.
 	_, rc := ginkgo.GinkgoConfiguration()
-	if junit := JUnitPath(rc.JUnitReport, packageName()); junit != "" {
+	junit := rc.JUnitReport
+	if goTest {
+		junit = JUnitPath(junit, packageName())
+	}
+	if junit != "" {
 		ginkgo.ReportAfterSuite("mpits JUnit", func(r ginkgo.Report) {
 			if err := WriteJUnit(r, junit); err != nil {
 				ginkgo.Fail("cannot write the JUnit report: " + err.Error())
@@ -178,10 +221,13 @@ func (s *Suite) Run(t *testing.T) {
 		cleaned := it.Wait(10 * time.Second)
 		fmt.Fprint(con, s.interruptedSummary(it, prog.expected(), cleaned))
 		t.Fail()
-		return
+		return final
 	}
 	fmt.Print(summary)
-	neverCached(s.Name)
+	if goTest {
+		neverCached(s.Name)
+	}
+	return final
 }
 
 // One spec per rule and implementation: a check is a container, its rules
@@ -200,9 +246,9 @@ func (s *Suite) declare(impls []*mpi.Impl, envs map[string]*rulebook.Env, prog *
 						ginkgo.It("on "+im.ID, ginkgo.Label("impl:"+im.ID), loc, func() {
 							ginkgo.AddReportEntry("rule", Judged{RuleInfo: info, Impl: im.ID}, quiet)
 							v := evaluateOnce(r, envs[im.ID])
-							prog.notJudged(v.Cause)    // said once, here or by prefetch
-							notJudged(v)               // its implementation's setup broke: skipped, the run fails once (SetupNode)
-							expectVerdict(r, im.ID, v) // MPITS_EXPECT: may end the spec
+							prog.notJudged(v.Cause)                // said once, here or by prefetch
+							notJudged(v)                           // its implementation's setup broke: skipped, the run fails once (SetupNode)
+							expectVerdict(info.Suite, r, im.ID, v) // MPITS_EXPECT: may end the spec
 							report(r, v)
 						})
 					}

@@ -10,10 +10,10 @@ import (
 	"github.com/mpits/mpits/harness"
 	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/report"
+	"github.com/mpits/mpits/overhead"
 	"github.com/mpits/mpits/suites/abi"
 	"github.com/mpits/mpits/suites/events"
 	"github.com/mpits/mpits/suites/mpit"
-	"github.com/mpits/mpits/overhead"
 	"github.com/mpits/mpits/suites/qmpi"
 )
 

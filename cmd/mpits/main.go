@@ -1,6 +1,8 @@
-// Command mpits turns suite runs into reports and compares them with the
-// committed baseline:
+// Command mpits judges an MPI, turns suite runs into reports and compares
+// them with the committed baseline:
 //
+//	mpits run       [--mpi PREFIX | ...] [flags]  every conformance suite on your MPI, in one process (run.go)
+//	mpits version                            the suite's commit and how many rules it judges
 //	mpits report    -raw DIR -out DIR        Ginkgo JSON + capabilities -> verdicts, matrix, implementations
 //	mpits catalogue [-check] -out DIR        every rule of every suite: DIR/catalogue.md and DIR/rules.json
 //	mpits baseline  -baseline FILE -verdicts FILE [-update]
@@ -30,6 +32,10 @@ func main() {
 	}
 	var err error
 	switch os.Args[1] {
+	case "run":
+		err = cmdRun(os.Args[2:])
+	case "version":
+		err = cmdVersion(os.Args[2:])
 	case "report":
 		err = cmdReport(os.Args[2:])
 	case "catalogue":
@@ -70,6 +76,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: mpits report|catalogue|baseline|suites|sections|bindings|constants|checklist|findings|overhead|launches|corpus|settings|impl|compare [flags] (see cmd/mpits/main.go)")
+	fmt.Fprintln(os.Stderr, "usage: mpits run|version|report|catalogue|baseline|suites|sections|bindings|constants|checklist|findings|overhead|launches|corpus|settings|impl|compare [flags] (see cmd/mpits/main.go)")
 	os.Exit(2)
 }

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mpits/mpits/harness"
+	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/report"
+	"github.com/mpits/mpits/harness/settings"
+	"github.com/onsi/ginkgo/v2/types"
+)
+
+// runUsage is mpits run's usage line.
+const runUsage = `usage: mpits run [--mpi PREFIX | --mpicc W --mpiexec L | --impls FILE] [--id NAME] [--env K=V]...
+       [--only IDS] [--labels FILTER] [--expect DIR [--expect-update]] [--junit FILE] [--json FILE]
+       [--strict WHICH] [--jobs N] [--timeout D] [--no-color] [-v] [-- GINKGO_FLAG...]`
+
+// A run flag that is a setting sets it: the harness reads and validates
+// every setting in one place (harness/settings), whichever door it came by.
+var runSettingFlags = []struct{ flag, setting, usage string }{
+	{"mpi", "MPITS_MPI", "your MPI's installation prefix (bin/mpicc, bin/mpiexec)"},
+	{"mpicc", "MPITS_MPICC", "your MPI's compiler wrapper (with --mpiexec)"},
+	{"mpiexec", "MPITS_MPIEXEC", "your MPI's launcher (with --mpicc)"},
+	{"id", "MPITS_IMPL_ID", "the id of the implementation --mpi or --mpicc describe (default custom)"},
+	{"impls", "MPITS_IMPLEMENTATIONS", "an implementations file describing several"},
+	{"only", "MPITS_IMPLS", "only these implementations of the file, comma-separated"},
+	{"expect", settings.ExpectEnv, "the folder of known failures: one file per suite"},
+	{"strict", settings.StrictEnv, "quality, interpretation or all: those verdicts fail the run too"},
+	{"jobs", settings.JobsEnv, "how many ranks run at once (default eight a core)"},
+}
+
+// cmdRun is the front door: every conformance suite in this process, one
+// Ginkgo run, one summary, one JUnit file. It exits 0 exactly when no
+// normative or seed rule fails or errs beyond the expectations.
+func cmdRun(args []string) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	vals := map[string]*string{}
+	for _, f := range runSettingFlags {
+		vals[f.setting] = fs.String(f.flag, "", f.usage)
+	}
+	env := words{}
+	fs.Var(&env, "env", "K=V given to the compiler, every probe and every job of the implementation --mpi or --mpicc describe (repeatable)")
+	labels := fs.String("labels", "", "a Ginkgo label filter: which rules and implementations to judge")
+	update := fs.Bool("expect-update", false, "accept every verdict and rewrite the --expect files")
+	junit := fs.String("junit", "", "write one JUnit file for every suite")
+	jsonOut := fs.String("json", "", "write the verdicts, in reports/verdicts.json's form")
+	timeout := fs.Duration("timeout", 0, "end the run after this long, as an interrupt does (default: Ginkgo's hour)")
+	noColor := fs.Bool("no-color", false, "no escape codes in the output")
+	verbose := fs.Bool("v", false, "say each spec as it runs")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(os.Stdout)
+			fmt.Println(runUsage)
+			fs.PrintDefaults()
+			os.Exit(0)
+		}
+		return fmt.Errorf("run: %v (%s)", err, strings.SplitN(runUsage, "\n", 2)[0])
+	}
+	for _, f := range runSettingFlags {
+		if v := *vals[f.setting]; v != "" {
+			if f.setting == settings.ExpectEnv || f.setting == "MPITS_MPI" || f.setting == "MPITS_IMPLEMENTATIONS" {
+				v = absPath(v)
+			}
+			os.Setenv(f.setting, v)
+		}
+	}
+	if len(env) > 0 {
+		os.Setenv("MPITS_ENV", strings.Join(env, "\n"))
+	}
+	if *update {
+		os.Setenv(settings.ExpectUpdateEnv, "1")
+	}
+	ginkgoFlags := map[string]string{"ginkgo.label-filter": *labels}
+	if *junit != "" {
+		ginkgoFlags["ginkgo.junit-report"] = absPath(*junit)
+	}
+	if *timeout > 0 {
+		ginkgoFlags["ginkgo.timeout"] = timeout.String()
+	}
+	if *noColor {
+		ginkgoFlags["ginkgo.no-color"] = "true"
+	}
+	if *verbose {
+		ginkgoFlags["ginkgo.v"] = "true"
+	}
+	for name, v := range ginkgoFlags {
+		if v == "" {
+			continue
+		}
+		if err := flag.CommandLine.Set(name, v); err != nil {
+			return fmt.Errorf("run: --%s %q: %v", strings.TrimPrefix(name, "ginkgo."), v, err)
+		}
+	}
+	// Anything after -- is Ginkgo's own (-ginkgo.json-report=FILE, ...).
+	if err := flag.CommandLine.Parse(fs.Args()); err != nil {
+		return fmt.Errorf("run: %v: after --, give -ginkgo.* flags only", err)
+	}
+	if rest := flag.CommandLine.Args(); len(rest) > 0 {
+		return fmt.Errorf("run: %q is not a flag: give every setting as a flag (%s)", rest[0], strings.SplitN(runUsage, "\n", 2)[0])
+	}
+	if *jsonOut != "" {
+		*jsonOut = absPath(*jsonOut)
+		if settings.Setting("MPITS_REPORT_DIR").String() == "" {
+			tmp, err := os.MkdirTemp("", "mpits-run-report-")
+			if err != nil {
+				return fmt.Errorf("run: --json needs a folder for the capabilities it reads: %v", err)
+			}
+			defer os.RemoveAll(tmp)
+			os.Setenv("MPITS_REPORT_DIR", tmp)
+		}
+	}
+	final, passed := harness.Combine("conformance", suites...).RunAll()
+	if *jsonOut != "" {
+		if err := writeRunVerdicts(final, *jsonOut); err != nil {
+			return fmt.Errorf("run: --json %s: %v", *jsonOut, err)
+		}
+	}
+	if !passed {
+		os.Exit(1)
+	}
+	return nil
+}
+
+// absPath is p from the folder mpits run was started in: the harness reads
+// settings in the processes it starts too.
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// writeRunVerdicts writes a run's verdicts as mpits report writes
+// verdicts.json, the versions from the capabilities the run probed.
+func writeRunVerdicts(final types.Report, path string) error {
+	// The report's entries hold Go values in this process; their JSON is
+	// what the report reads.
+	data, err := json.Marshal(final)
+	if err != nil {
+		return err
+	}
+	var run types.Report
+	if err := json.Unmarshal(data, &run); err != nil {
+		return err
+	}
+	versions := map[string]string{}
+	if probed, err := report.ReadProbed(filepath.Join(settings.Setting("MPITS_REPORT_DIR").String(), mpi.ProbedFile)); err == nil {
+		for _, p := range probed {
+			versions[p.Impl.ID] = report.VersionOf(p)
+		}
+	}
+	rows, injs := report.Collect([]types.Report{run}, versions)
+	return mpi.WriteJSON(path, report.Verdicts{Rows: rows, Injections: injs})
+}
