@@ -13,7 +13,7 @@ import (
 // floors are the harness's packages from the bottom up: a package imports
 // only packages of the floors below its own, never one beside or above it.
 var floors = [][]string{
-	{"harness/settings", "harness/verdict", "harness/mpitest"},
+	{"harness/settings", "harness/verdict", "harness/mpitest", "fixtures"},
 	{"harness/mpi"},
 	{"harness/rulebook"},
 	{"harness"},

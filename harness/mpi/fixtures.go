@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -32,7 +31,9 @@ type Fixture struct {
 
 const recordHelper = "lib/mpits_record.c"
 
-// FixturesDir is fixtures/c of this source tree (MPITS_FIXTURES overrides).
+// FixturesDir is fixtures/c of the source tree the run is in (MPITS_FIXTURES
+// overrides), or else the copy the binary carries (fixtures.C), written
+// once into the cache.
 func FixturesDir() (string, error) {
 	if d := settings.Setting("MPITS_FIXTURES").String(); d != "" {
 		return d, nil
@@ -46,13 +47,7 @@ func FixturesDir() (string, error) {
 			break
 		}
 	}
-	if _, file, _, ok := runtime.Caller(0); ok {
-		d := filepath.Join(filepath.Dir(file), "..", "..", "fixtures", "c")
-		if _, err := os.Stat(filepath.Join(d, recordHelper)); err == nil {
-			return d, nil
-		}
-	}
-	return "", fmt.Errorf("fixtures/c not found above %s: run from the mpits source tree or set MPITS_FIXTURES", dir)
+	return embeddedFixtures()
 }
 
 // Built is the outcome of building one fixture for one implementation.
