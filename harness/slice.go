@@ -83,3 +83,22 @@ func (s *Suite) needed(impls []*mpi.Impl, selected func([]string) bool) func(id 
 	}
 	return func(id string) bool { return want[id] }
 }
+
+// neededFixtures are the fixtures the run builds: the suite's own, and its
+// injectors and shims only where a selected spec or MPITS_INJECT preloads
+// one (a vendor's '!selftest' run builds none of them).
+func (s *Suite) neededFixtures() []mpi.Fixture {
+	out := append([]mpi.Fixture{}, s.Fixtures...)
+	selected, ok := labelSelector()
+	if !ok || len(injectNames) > 0 {
+		return append(out, s.Injectors...)
+	}
+	for _, c := range s.Checks {
+		for _, r := range c.AllRules() {
+			if len(r.Injectors)+len(r.Conformers) > 0 && selected(proofLabels(r)) {
+				return append(out, s.Injectors...)
+			}
+		}
+	}
+	return out
+}

@@ -166,7 +166,7 @@ func (s *Suite) run(t ginkgo.GinkgoTestingT, goTest bool) ginkgo.Report {
 	ginkgo.SynchronizedBeforeSuite(func() []byte {
 		set := s.Needed(impls)
 		prog.setupStarted(len(set))
-		setUp := Setup(set, append(append([]mpi.Fixture{}, s.Fixtures...), s.Injectors...))
+		setUp := Setup(set, s.neededFixtures())
 		for _, e := range setUp {
 			prog.notJudged(e.ProbeCause())
 		}
