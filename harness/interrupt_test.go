@@ -86,7 +86,7 @@ func jobFolders(dir string) []string {
 // test process, its parent gone, stops as on SIGINT).
 func TestInterruptCleansUpAndReports(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs go test three times")
+		t.Skip("slow: runs go test of a suite three times and interrupts it, about 10 s; run without -short")
 	}
 	dir, env, jobDir := slowSuite(t)
 	for _, c := range []struct {

@@ -138,6 +138,9 @@ func readJUnit(t *testing.T, path string) map[string]junitCase {
 // capabilities are in the run folder already (no MPI is run): their judges
 // give fixed verdicts.
 func twoSuites(t *testing.T) (dir string, env []string) {
+	if testing.Short() {
+		t.Skip("slow: builds and runs go test of a module of two suites, 1-3 s each time (minutes on a cold build cache); run without -short")
+	}
 	suite := func(pkg, name string, rules string) string {
 		return `package ` + pkg + `
 

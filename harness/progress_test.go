@@ -59,6 +59,9 @@ func TestProgressSaysEachImplementationOnceItsVerdictsAreIn(t *testing.T) {
 }
 
 func TestProgressBeatsWhileSilentAndStopsWhenDone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: watches the heartbeat, which looks once a second, start and stop, 4 s; run without -short")
+	}
 	var out syncBuffer
 	p := newProgress("mpit")
 	p.out, p.every = &out, time.Millisecond
