@@ -20,13 +20,19 @@ import (
 // A suite package on a fake implementation (its capabilities in the run
 // folder already, no MPI): R-FAIL fails and R-PASS passes at once, R-SLOW
 // launches a job whose launcher sleeps, with a second sleeper in a session
-// of its own that only the job's marker finds.
+// of its own that only the job's marker finds. The rules are judged side by
+// side: R-FAIL and R-PASS leave a file in $MPITSTEST_JUDGED as they end,
+// and R-SLOW launches only once both are there, so that a running job
+// means their verdicts are in, however busy the machine.
 func slowSuite(t *testing.T) (dir string, env []string, jobDir string) {
 	dir = testModule(t, map[string]string{
 		"suites/pi/pi_test.go": `package pi
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/mpits/mpits/harness"
 	"github.com/mpits/mpits/harness/mpi"
@@ -34,10 +40,24 @@ import (
 	"github.com/mpits/mpits/harness/verdict"
 )
 
+func judged(id string) { os.WriteFile(filepath.Join(os.Getenv("MPITSTEST_JUDGED"), id), nil, 0o644) }
+
+func bothJudged() bool {
+	for _, id := range []string{"R-FAIL", "R-PASS"} {
+		if _, err := os.Stat(filepath.Join(os.Getenv("MPITSTEST_JUDGED"), id)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
 var Suite = &harness.Suite{Name: "PI", Checks: []rulebook.Check{{ID: "C-PI", Title: "a slow job", Needs: "mpi", Rules: []rulebook.Rule{
-	{ID: "R-FAIL", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative, Text: "fails", Judge: func(*rulebook.X) verdict.Verdict { return verdict.Verdict{Status: verdict.Fail, Reason: "it broke"} }},
-	{ID: "R-PASS", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative, Text: "passes", Judge: func(*rulebook.X) verdict.Verdict { return rulebook.Exposed(1, "things", "fine") }},
+	{ID: "R-FAIL", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative, Text: "fails", Judge: func(*rulebook.X) verdict.Verdict { defer judged("R-FAIL"); return verdict.Verdict{Status: verdict.Fail, Reason: "it broke"} }},
+	{ID: "R-PASS", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative, Text: "passes", Judge: func(*rulebook.X) verdict.Verdict { defer judged("R-PASS"); return rulebook.Exposed(1, "things", "fine") }},
 	{ID: "R-SLOW", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative, Text: "waits", Judge: func(x *rulebook.X) verdict.Verdict {
+		for end := time.Now().Add(2 * time.Minute); !bothJudged() && time.Now().Before(end); {
+			time.Sleep(10 * time.Millisecond)
+		}
 		res, _, _ := x.Launch(mpi.Job{Name: "slow", Ranks: 1, Program: "/bin/true"})
 		if !res.OK() {
 			return verdict.Verdict{Status: verdict.Error, Reason: res.Problem()}
@@ -100,6 +120,7 @@ func TestInterruptCleansUpAndReports(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			mark := "MPITSTEST_INTERRUPT=" + mpi.RandomToken() // not MPITS_: no setting
+			judgedDir := "MPITSTEST_JUDGED=" + t.TempDir()
 			outPath := filepath.Join(t.TempDir(), "out")
 			// appended to, as a terminal or a CI log: the test process writes
 			// its console lines there itself (goStderr)
@@ -108,7 +129,7 @@ func TestInterruptCleansUpAndReports(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer out.Close()
-			cmd := goCommand(t, dir, append(env, mark), "test", "-count=1", "./...", "-args", "-ginkgo.no-color")
+			cmd := goCommand(t, dir, append(env, mark, judgedDir), "test", "-count=1", "./...", "-args", "-ginkgo.no-color")
 			cmd.Stdout, cmd.Stderr = out, out
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			if err := cmd.Start(); err != nil {
@@ -136,7 +157,10 @@ func TestInterruptCleansUpAndReports(t *testing.T) {
 				case <-time.After(100 * time.Millisecond):
 				}
 			}
-			time.Sleep(300 * time.Millisecond) // R-FAIL and R-PASS are judged
+			// R-FAIL's and R-PASS's judges have ended (R-SLOW waits for
+			// them): this is the instant between a judge's end and its
+			// verdict's noting.
+			time.Sleep(300 * time.Millisecond)
 			start := time.Now()
 			c.send(t, cmd.Process.Pid, mark)
 			for len(marked(mark)) > 0 {
