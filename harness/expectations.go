@@ -587,6 +587,9 @@ func (st *expectState) write(r types.Report, seen []Seen, changes []string) stri
 // unfinished says why a run's verdicts are not all in: an interrupt, a
 // setup or teardown that failed.
 func unfinished(r types.Report) string {
+	if it := mpi.Ongoing.Load(); it != nil {
+		return "interrupted by " + it.Cause
+	}
 	if len(r.SpecialSuiteFailureReasons) > 0 {
 		return strings.Join(r.SpecialSuiteFailureReasons, "; ")
 	}

@@ -123,7 +123,7 @@ func noteJudged(r rulebook.Rule, impl string, v verdict.Verdict) {
 // fails and errors among them (as Summary lists them at the end of a run),
 // as the expectations file, if any, sees them. expected is how many
 // verdicts the run's selection asked for (0: not known ahead).
-func (s *Suite) interruptedSummary(it *mpi.Interruption, expected int, cleaned bool) string {
+func (s *Suite) interruptedSummary(it *mpi.Interruption, expected int, cleaned bool, impls ...string) string {
 	judgedBefore.Lock()
 	got := slices.Clone(judgedBefore.v)
 	judgedBefore.Unlock()
@@ -165,6 +165,9 @@ func (s *Suite) interruptedSummary(it *mpi.Interruption, expected int, cleaned b
 	default:
 		fmt.Fprintf(&b, "; %s killed, %s removed\n", verdict.Plural(it.Killed, "running job"), verdict.Plural(it.Removed, "job folder"))
 	}
+	if line := s.notReached(got, impls, it.Cause); line != "" {
+		b.WriteString(line)
+	}
 	if sum := Summary(rep); sum != "" {
 		b.WriteString(strings.TrimPrefix(sum, "\n"))
 	} else if n > 0 {
@@ -204,4 +207,37 @@ func judgedSpec(j Judged, r rulebook.Rule, v verdict.Verdict, filter string) typ
 	}
 	sp.ReportEntries = append(sp.ReportEntries, types.ReportEntry{Name: "verdict", Value: types.WrapEntryValue(v)})
 	return sp
+}
+
+// notReached names the selected rules on impls that the run had not judged
+// when cause ended it (the first few, and how many in all).
+func (s *Suite) notReached(got []judgedVerdictOf, impls []string, cause string) string {
+	selected, known := labelSelector()
+	if !known || len(impls) == 0 {
+		return ""
+	}
+	judged := map[string]bool{}
+	for _, g := range got {
+		judged[g.rule.ID+"\x00"+g.impl] = true
+	}
+	var missed []string
+	for _, c := range s.Checks {
+		for _, r := range c.AllRules() {
+			for _, id := range impls {
+				if !judged[r.ID+"\x00"+id] && selected(specLabels(c, r, &mpi.Impl{ID: id})) {
+					missed = append(missed, r.ID+" on "+id)
+				}
+			}
+		}
+	}
+	if len(missed) == 0 {
+		return ""
+	}
+	const shown = 12
+	more := ""
+	if len(missed) > shown {
+		more = fmt.Sprintf(", … (%d more)", len(missed)-shown)
+		missed = missed[:shown]
+	}
+	return fmt.Sprintf("NOT REACHED (%s): %s\n", cause, strings.Join(missed, ", ")+more)
 }

@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -110,6 +111,9 @@ func (p *progress) verdict(impl string, s verdict.Status) {
 	if n := c[notJudgedStatus]; n > 0 {
 		unjudged = fmt.Sprintf(", %d not judged", n)
 	}
+	if n := c[notReachedStatus]; n > 0 {
+		unjudged += fmt.Sprintf(", %d not reached", n)
+	}
 	p.sayf("%s judged: %d rules (%d pass, %d fail, %d unsupported, %d error%s); %d of %d implementations done",
 		impl, p.total[impl], c[verdict.Pass], c[verdict.Fail], c[verdict.Unsupported], c[verdict.Error], unjudged, p.implsDone, len(p.total))
 }
@@ -135,6 +139,12 @@ func (p *progress) notJudged(cause string) {
 // verdictOf records verdict v on impl in, saying its cause if it was left
 // not judged for one not said yet.
 func (p *progress) verdictOf(impl string, v verdict.Verdict) {
+	if mpi.Interrupted() {
+		// ended by the interrupt's killing its jobs, or refused a job:
+		// not a verdict (interruptedSummary says which were in before it)
+		p.verdict(impl, notReachedStatus)
+		return
+	}
 	if v.Cause == "" {
 		p.verdict(impl, v.Status)
 		return
@@ -190,6 +200,17 @@ func (p *progress) beat() {
 
 // expected is how many verdicts the run's selection asks for (0 when the
 // specs judge as they come: nothing was counted ahead).
+// notReachedStatus counts, in the progress lines, the rules whose
+// judgement the run's interrupt or deadline ended.
+const notReachedStatus verdict.Status = "not reached"
+
+// impls are the implementations the run judges rules on, in order.
+func (p *progress) impls() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.order)
+}
+
 func (p *progress) expected() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()

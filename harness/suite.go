@@ -209,17 +209,25 @@ func (s *Suite) run(t ginkgo.GinkgoTestingT, goTest bool) ginkgo.Report {
 		})
 	}
 	rc.JUnitReport = ""
+	if goTest {
+		// Ginkgo writes the JSON report itself: named as JUnit is, so that
+		// the packages of one go test command keep a file each.
+		rc.JSONReport = JUnitPath(rc.JSONReport, packageName())
+	}
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	judgedBefore.Lock()
 	judgedBefore.on = true
 	judgedBefore.Unlock()
 	watchInterrupts()
+	if d, cause := runDeadline(goTest); d > 0 {
+		watchDeadline(d, cause)
+	}
 	ginkgo.RunSpecs(t, s.Name, rc)
 	if it := interruptedRun(final); it != nil {
 		// go test prints nothing of an interrupted run: the console gets
 		// what was judged, once the jobs are killed and their folders gone.
 		cleaned := it.Wait(10 * time.Second)
-		fmt.Fprint(con, s.interruptedSummary(it, prog.expected(), cleaned))
+		fmt.Fprint(con, s.interruptedSummary(it, prog.expected(), cleaned, prog.impls()...))
 		t.Fail()
 		return final
 	}
@@ -246,6 +254,7 @@ func (s *Suite) declare(impls []*mpi.Impl, envs map[string]*rulebook.Env, prog *
 						ginkgo.It("on "+im.ID, ginkgo.Label("impl:"+im.ID), loc, func() {
 							ginkgo.AddReportEntry("rule", Judged{RuleInfo: info, Impl: im.ID}, quiet)
 							v := evaluateOnce(r, envs[im.ID])
+							skipIfNotReached(r.ID, im.ID)          // the run's interrupt or deadline came first
 							prog.notJudged(v.Cause)                // said once, here or by prefetch
 							notJudged(v)                           // its implementation's setup broke: skipped, the run fails once (SetupNode)
 							expectVerdict(info.Suite, r, im.ID, v) // MPITS_EXPECT: may end the spec
@@ -264,6 +273,7 @@ func (s *Suite) declare(impls []*mpi.Impl, envs map[string]*rulebook.Env, prog *
 					ginkgo.It(r.ID+" fails under "+inj, ginkgo.Label(r.ID), func() {
 						ginkgo.AddReportEntry(ProofEntry, Proof{Rule: r.ID, Library: inj, Want: verdict.Fail}, quiet)
 						p := proveOnce(r, inj, verdict.Fail, impls, envs)
+						skipIfInterrupted()
 						recordTurns(r, inj, verdict.Fail, impls, envs)
 						expectProof(r, inj, verdict.Fail, p)
 					})
@@ -273,6 +283,7 @@ func (s *Suite) declare(impls []*mpi.Impl, envs map[string]*rulebook.Env, prog *
 					ginkgo.It(r.ID+" passes under "+shim, ginkgo.Label(r.ID), func() {
 						ginkgo.AddReportEntry(ProofEntry, Proof{Rule: r.ID, Library: shim, Want: verdict.Pass}, quiet)
 						p := proveOnce(r, shim, verdict.Pass, impls, envs)
+						skipIfInterrupted()
 						recordTurns(r, shim, verdict.Pass, impls, envs)
 						expectProof(r, shim, verdict.Pass, p)
 					})
@@ -291,11 +302,11 @@ func recordTurns(r rulebook.Rule, lib string, want verdict.Status, impls []*mpi.
 	}
 }
 
-// quiet keeps a spec's report entries out of the console unless it failed
-// or the run is verbose: a vendor's run of hundreds of passed and skipped
-// specs would print each one's entries (they are in the JSON report all
-// the same).
-var quiet = ginkgo.ReportEntryVisibilityFailureOrVerbose
+// quiet keeps a spec's report entries out of the console: a failed spec's
+// message already says its reason, judge and evidence (report), and the
+// entries, printed as Go values, would say them again. They are in the
+// JSON report all the same, and under -ginkgo.v.
+var quiet = ginkgo.ReportEntryVisibilityNever
 
 // Judged is what a spec records first of all: the rule and the
 // implementation it judges, so that reports need not parse labels.

@@ -65,3 +65,6 @@ const JobsEnv = "MPITS_JOBS"
 
 // TapeEnv names the folder a run writes its jobs' outcomes to.
 const TapeEnv = "MPITS_TAPE"
+
+// TimeoutEnv is how long a run may take before it ends as an interrupt does.
+const TimeoutEnv = "MPITS_TIMEOUT"

@@ -120,6 +120,11 @@ var settingsList = []Def{
 		Check:   checkDir},
 
 	// How a run judges and reports.
+	{Name: TimeoutEnv, Group: GroupRun,
+		Meaning: "how long the run may take: then it ends as an interrupt does (the verdicts so far reported, the rules not reached named, jobs killed, folders removed)",
+		Default: "under go test, its `-timeout` less a twentieth (at most a minute), so that what was judged is written before go test kills the process; otherwise none",
+		Allowed: "a Go duration, more than 0 (`90s`, `30m`)",
+		Check:   checkDuration},
 	{Name: JobsEnv, Group: GroupRun,
 		Meaning: "how many slots jobs take (a job of n ranks takes n, a build or a direct run one), shared by every mpits process of the machine",
 		Default: "eight a core",
@@ -381,6 +386,23 @@ func checkInt(least int) func(string) error {
 		}
 		return nil
 	}
+}
+
+func checkDuration(v string) error {
+	d, err := time.ParseDuration(strings.TrimSpace(v))
+	switch {
+	case err != nil:
+		return errors.New("not a Go duration")
+	case d <= 0:
+		return errors.New("not more than 0")
+	}
+	return nil
+}
+
+// Duration is the value as a Go duration, 0 when unset or not one.
+func (v Value) Duration() time.Duration {
+	d, _ := time.ParseDuration(strings.TrimSpace(v.raw))
+	return d
 }
 
 func checkSeconds(v string) error {
