@@ -2,6 +2,7 @@ package mpi
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -129,7 +130,7 @@ func (m *machineSlots) open(dir string, total int) {
 		if i == total {
 			name = "urgent"
 		}
-		f, err := os.OpenFile(filepath.Join(dir, name), os.O_CREATE|os.O_RDWR, 0o644)
+		f, err := OpenOwnFile(filepath.Join(dir, name), os.O_CREATE|os.O_RDWR, 0o644)
 		if err != nil {
 			for _, f := range files {
 				f.Close()
@@ -149,7 +150,7 @@ func (m *machineSlots) take(n int, urgent bool) []int {
 		return nil
 	}
 	if urgent {
-		if f, err := os.Open(m.urgent.Name()); err == nil { // its own open file: its own lock
+		if f, err := OpenOwnFile(m.urgent.Name(), os.O_RDONLY, 0); err == nil { // its own open file: its own lock
 			if syscall.Flock(int(f.Fd()), syscall.LOCK_SH) == nil {
 				defer f.Close()
 			} else {
@@ -220,31 +221,38 @@ func (m *machineSlots) release(slots []int) {
 	}
 }
 
-// slotDir is the machine's slot folder of this user, made if need be. It
-// is refused unless it is a folder (not a link) that this user owns and no
-// one else may write: another local user who made it, or could write into
-// it, could hold or swap the lock files every run of this user waits on.
-func slotDir() (string, error) {
+// slotDir is the machine's slot folder of this user, found once a process
+// (see findSlotDir); a refused one is said on the console once.
+var slotDir = sync.OnceValues(func() (string, error) { return findSlotDir(GoStderr()) })
+
+// findSlotDir is $TMPDIR/mpits-slots-<uid>, made if need be, when it is a
+// folder (not a link) this user owns and no one else may write: another
+// local user who made it, or could write into it, could hold or swap the
+// lock files every run of this user waits on. A refused one does not stop
+// the run: it is named in one line on warn, and a folder of this user's
+// takes its place (fallbackSlotDir).
+func findSlotDir(warn io.Writer) (string, error) {
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("mpits-slots-%d", os.Getuid()))
-	if err := os.Mkdir(dir, 0o700); err != nil && !os.IsExist(err) {
-		return "", fmt.Errorf("cannot make the slot folder %s (%v): set TMPDIR to a folder of yours", dir, settings.Cause(err))
+	refused := PrivateDir(dir)
+	if refused == nil {
+		return dir, nil
 	}
-	st, err := os.Lstat(dir)
+	own, err := fallbackSlotDir()
 	if err != nil {
-		return "", fmt.Errorf("cannot read the slot folder %s (%v): set TMPDIR to a folder of yours", dir, settings.Cause(err))
+		return "", fmt.Errorf("the slot folder %v, and no other could be made (%v): set TMPDIR to a folder of yours", refused, settings.Cause(err))
 	}
-	sys, _ := st.Sys().(*syscall.Stat_t)
-	switch {
-	case !st.IsDir():
-		return "", fmt.Errorf("the slot folder %s is not a folder (%s): remove it, or set TMPDIR to a folder of yours", dir, st.Mode().Type())
-	case sys != nil && int(sys.Uid) != os.Getuid():
-		return "", fmt.Errorf("the slot folder %s belongs to uid %d, not to you (uid %d): remove it, or set TMPDIR to a folder of yours", dir, sys.Uid, os.Getuid())
-	case st.Mode().Perm()&0o022 != 0:
-		// Made by an earlier version of mpits (0755), or opened up: it is
-		// this user's, so it is closed again rather than refused.
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return "", fmt.Errorf("the slot folder %s can be written by others and cannot be closed (%v): remove it", dir, settings.Cause(err))
-		}
+	fmt.Fprintf(warn, "mpits: the slot folder %v: using %s instead; remove it, or set TMPDIR to a folder of yours\n", refused, own)
+	return own, nil
+}
+
+// fallbackSlotDir is a slot folder of this user's elsewhere: one in the
+// cache, which this user's other runs on this host find too (the cache may
+// be shared by the nodes of a cluster, slots are a host's), else a new one
+// in $TMPDIR that paces this process's jobs only.
+func fallbackSlotDir() (string, error) {
+	dir := filepath.Join(CacheDir(), fmt.Sprintf("slots-%s-%d", hostname(), os.Getuid()))
+	if os.MkdirAll(CacheDir(), 0o755) == nil && PrivateDir(dir) == nil {
+		return dir, nil
 	}
-	return dir, nil
+	return os.MkdirTemp("", fmt.Sprintf("mpits-slots-%d-", os.Getuid()))
 }

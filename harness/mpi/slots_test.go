@@ -98,36 +98,48 @@ func TestMachineSlotsShared(t *testing.T) {
 }
 
 // The slot folder is this user's alone: made closed, closed again when an
-// older run left it open, refused when it is a link or another user's.
+// older run left it open. A link or another user's folder there is refused
+// in one line on the console, and a folder of this user's in the cache
+// takes its place: the run goes on.
 func TestSlotDirOwnedAndClosed(t *testing.T) {
-	tmp := t.TempDir()
+	tmp, cache := t.TempDir(), t.TempDir()
 	t.Setenv("TMPDIR", tmp)
+	t.Setenv("MPITS_CACHE", cache)
 	dir := filepath.Join(tmp, fmt.Sprintf("mpits-slots-%d", os.Getuid()))
-	got, err := slotDir()
-	if err != nil || got != dir {
-		t.Fatalf("slotDir() = %q, %v; want %q", got, err, dir)
+	var warn strings.Builder
+	got, err := findSlotDir(&warn)
+	if err != nil || got != dir || warn.Len() > 0 {
+		t.Fatalf("findSlotDir() = %q, %v, said %q; want %q silently", got, err, warn.String(), dir)
 	}
 	if st, _ := os.Stat(dir); st.Mode().Perm() != 0o700 {
 		t.Errorf("made %v, want 0700", st.Mode().Perm())
 	}
 	os.Chmod(dir, 0o777)
-	if _, err := slotDir(); err != nil {
+	if _, err := findSlotDir(&warn); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := os.Stat(dir); st.Mode().Perm() != 0o700 {
 		t.Errorf("an open folder of this user stays %v, want closed to 0700", st.Mode().Perm())
 	}
+	fallback := filepath.Join(cache, fmt.Sprintf("slots-%s-%d", hostname(), os.Getuid()))
+	refused := func(what, want string) {
+		t.Helper()
+		warn.Reset()
+		got, err := findSlotDir(&warn)
+		if err != nil || got != fallback {
+			t.Errorf("%s: findSlotDir() = %q, %v; want the fallback %s", what, got, err, fallback)
+		}
+		if line := warn.String(); !strings.Contains(line, want) || strings.Count(line, "\n") != 1 {
+			t.Errorf("%s: said %q, want one line with %q", what, line, want)
+		}
+	}
 	os.RemoveAll(dir)
 	os.Symlink(tmp, dir)
-	if _, err := slotDir(); err == nil || !strings.Contains(err.Error(), "is not a folder") {
-		t.Errorf("a link: %v, want refused", err)
-	}
+	refused("a link", "is not a folder")
 	os.Remove(dir)
 	if os.Getuid() == 0 {
 		os.Mkdir(dir, 0o700)
 		os.Chown(dir, 4242, 4242)
-		if _, err := slotDir(); err == nil || !strings.Contains(err.Error(), "belongs to uid 4242") || strings.Contains(err.Error(), "\n") {
-			t.Errorf("another user's folder: %v, want one line refusing it", err)
-		}
+		refused("another user's folder", "belongs to uid 4242")
 	}
 }
