@@ -51,29 +51,38 @@ const ownerlessAge = time.Hour
 // owns: their owner, a process of this host, is gone (a pid alive again
 // with another start time is another process), or they have no owner and
 // are older than ownerlessAge. What is left of their jobs (processes with
-// their marker) is killed first. Folders of other hosts (a job folder
-// shared by the nodes of a cluster) and of live processes are left alone.
-// It returns the folders removed.
+// their marker, killOwnMarked) is killed first. Folders of other hosts (a
+// job folder shared by the nodes of a cluster) and of live processes are
+// left alone, and so is all that is not this user's own job folder
+// (ownDir): in /tmp anyone can make an mpits-job-* with an owner file that
+// names a token of ours. It returns the folders removed.
 func sweepJobDirs(dirs []string) []string {
-	var stale, tokens []string
+	var stale []string
+	var marks []jobMark
 	for _, d := range dirs {
 		entries, _ := os.ReadDir(d)
 		for _, e := range entries {
-			if !e.IsDir() || !strings.HasPrefix(e.Name(), "mpits-job-") {
+			if !strings.HasPrefix(e.Name(), "mpits-job-") {
 				continue
 			}
 			p := filepath.Join(d, e.Name())
-			if ok, token := staleJobDir(p); ok {
+			info, err := os.Lstat(p)
+			if err != nil || !ownDir(info) {
+				continue
+			}
+			if ok, m := staleJobDir(p, info); ok {
 				stale = append(stale, p)
-				if token != "" {
-					tokens = append(tokens, token)
+				if m.token != "" {
+					marks = append(marks, m)
 				}
 			}
 		}
 	}
-	killMarkedAll(tokens)
+	killOwnMarked(marks)
 	var removed []string
 	for _, p := range stale {
+		// p is ours in a sticky /tmp: no one else can put another folder
+		// in its place, and RemoveAll follows no link within it.
 		if os.RemoveAll(p) == nil {
 			removed = append(removed, p)
 		}
@@ -82,22 +91,26 @@ func sweepJobDirs(dirs []string) []string {
 	return removed
 }
 
-// staleJobDir says whether the job folder p has no live owner, and the
-// marker of its job if it has one.
-func staleJobDir(p string) (bool, string) {
-	data, err := os.ReadFile(filepath.Join(p, jobOwnerFile))
+// staleJobDir says whether the job folder p (info from Lstat) has no live
+// owner, and the mark of its job if it has one.
+func staleJobDir(p string, info os.FileInfo) (bool, jobMark) {
+	f, err := OpenOwnFile(filepath.Join(p, jobOwnerFile), os.O_RDONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
-		info, err := os.Stat(p)
-		return err == nil && time.Since(info.ModTime()) > ownerlessAge, ""
+		return time.Since(info.ModTime()) > ownerlessAge, jobMark{}
 	}
 	var o jobOwner
-	if err != nil || json.Unmarshal(data, &o) != nil || o.PID <= 0 {
-		return false, "" // not ours to judge (another user's, a file being written)
+	if err == nil {
+		err = json.NewDecoder(io.LimitReader(f, 4096)).Decode(&o)
+		f.Close()
+	}
+	if err != nil || o.PID <= 0 {
+		return false, jobMark{} // not ours to judge (a link, a file being written)
 	}
 	if o.Host != hostname() || ownerAlive(o.PID, o.Start) {
-		return false, ""
+		return false, jobMark{}
 	}
-	return true, o.Token
+	since, _ := strconv.ParseUint(o.Start, 10, 64)
+	return true, jobMark{token: o.Token, since: since}
 }
 
 // ownerAlive says whether process pid, started at start (procStart),

@@ -117,3 +117,47 @@ func TestJobFolderOwner(t *testing.T) {
 		t.Errorf("owner %+v", o)
 	}
 }
+
+// Only a job's own leftovers go: a process that carries the marker but
+// started before the run that made the folder is not of its job.
+func TestSweepSparesOlderProcesses(t *testing.T) {
+	d := t.TempDir()
+	token := RandomToken()
+	sleeper := func(env ...string) (*exec.Cmd, chan struct{}) {
+		c := exec.Command("sleep", "60")
+		c.Env = append(os.Environ(), env...)
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() { c.Wait(); close(done) }()
+		t.Cleanup(func() { c.Process.Kill(); <-done })
+		return c, done
+	}
+	pause := func() { time.Sleep(50 * time.Millisecond) } // start times count 10 ms ticks
+	mark := settings.JobMarker + "=" + token
+	older, olderDone := sleeper(mark)
+	pause()
+	owner, _ := sleeper() // its start stands for the dead owner's
+	pause()
+	_, leftoverDone := sleeper(mark)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(jobOwner{Host: hostname(), PID: dead.Process.Pid, Start: procStart(owner.Process.Pid), Token: token})
+	mpitest.WriteFile(t, filepath.Join(d, "mpits-job-1", jobOwnerFile), string(data), 0o644)
+	if got := sweepJobDirs([]string{d}); len(got) != 1 {
+		t.Fatalf("removed %v", got)
+	}
+	select {
+	case <-leftoverDone:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the dead run's leftover was not killed")
+	}
+	select {
+	case <-olderDone:
+		t.Fatalf("process %d, older than the folder's owner, was killed", older.Process.Pid)
+	default:
+	}
+}

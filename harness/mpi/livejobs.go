@@ -39,8 +39,9 @@ var errInterrupted = errors.New("the run was interrupted: no job starts any more
 type liveJob struct {
 	dir   string
 	token string
-	pid   int  // 0 until started and again once ended
-	slurm bool // its ranks run in a Slurm allocation named after token
+	pid   int    // 0 until started and again once ended
+	start uint64 // the launcher's start (procStat): its job's processes are younger
+	slurm bool   // its ranks run in a Slurm allocation named after token
 }
 
 // jobs are this process's job folders by host path, from their making to
@@ -70,6 +71,7 @@ func jobStarted(dir string, pid int) {
 	defer jobs.Unlock()
 	if j := jobs.m[dir]; j != nil {
 		j.pid = pid
+		_, j.start, _ = procStat(pid)
 	}
 	if Ongoing.Load() != nil {
 		_ = syscall.Kill(-pid, syscall.SIGKILL)
@@ -118,11 +120,12 @@ func Interrupt(cause string) *Interruption {
 	return it
 }
 
-// killJobs kills the processes of the running jobs and removes every
-// folder; it returns how many jobs were running and how many folders it
-// removed.
+// killJobs kills the processes of the running jobs (their launchers'
+// process groups, and the processes of this user that carry their markers,
+// killOwnMarked) and removes every folder; it returns how many jobs were
+// running and how many folders it removed.
 func killJobs(held []*liveJob) (killed, removed int) {
-	var tokens []string
+	var marks []jobMark
 	var wg sync.WaitGroup
 	for _, j := range held {
 		if j.pid == 0 {
@@ -130,13 +133,13 @@ func killJobs(held []*liveJob) (killed, removed int) {
 		}
 		killed++
 		_ = syscall.Kill(-j.pid, syscall.SIGKILL)
-		tokens = append(tokens, j.token)
+		marks = append(marks, jobMark{token: j.token, since: j.start})
 		if j.slurm {
 			wg.Add(1)
 			go func(token string) { defer wg.Done(); cancelSlurmJob(token) }(j.token)
 		}
 	}
-	killMarkedAll(tokens)
+	killOwnMarked(marks)
 	wg.Wait()
 	for _, j := range held {
 		// the job's Cleanup may be removing it too

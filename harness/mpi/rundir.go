@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,6 +29,9 @@ func runDir() string {
 	if os.MkdirAll(base, 0o755) != nil {
 		return ""
 	}
+	if info, err := os.Lstat(base); err != nil || !ownDir(info) {
+		return "" // another user's (a cache in /tmp): not ours to prune or trust
+	}
 	pruneRuns(base)
 	ppid := os.Getppid()
 	d := filepath.Join(base, fmt.Sprintf("go-%d-%s", ppid, procStart(ppid)))
@@ -38,26 +42,37 @@ func runDir() string {
 }
 
 // procStart is a process's start time in clock ticks since boot (field 22
-// of /proc/PID/stat), which tells a reused pid apart.
+// of /proc/PID/stat), which tells a reused pid apart; "0" when unknown.
 func procStart(pid int) string {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return "0"
-	}
-	s := string(data)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 {
-		if f := strings.Fields(s[i+1:]); len(f) > 19 {
-			return f[19]
-		}
-	}
-	return "0"
+	_, start, _ := procStat(pid)
+	return strconv.FormatUint(start, 10)
 }
 
-// pruneRuns removes the folders of runs that ended long ago.
+// procStat is a process's state letter (R, S, Z...) and start time from
+// /proc/PID/stat; ok is false when it cannot be read.
+func procStat(pid int) (state string, start uint64, ok bool) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return "", 0, false
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return "", 0, false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) <= 19 {
+		return "", 0, false
+	}
+	start, err = strconv.ParseUint(f[19], 10, 64)
+	return f[0], start, err == nil
+}
+
+// pruneRuns removes the folders of this user's runs that ended long ago.
 func pruneRuns(base string) {
 	entries, _ := os.ReadDir(base)
 	for _, e := range entries {
-		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > 6*time.Hour {
+		if info, err := e.Info(); err == nil && ownDir(info) && time.Since(info.ModTime()) > 6*time.Hour {
 			os.RemoveAll(filepath.Join(base, e.Name()))
 		}
 	}
