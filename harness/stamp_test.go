@@ -97,7 +97,7 @@ func TestSecondRunNotCached(t *testing.T) {
 			t.Fatalf("run %d came from go test's cache:\n%s", i, out)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(stamps, stampName())); err != nil {
+	if _, err := os.Stat(filepath.Join(stamps, stampDir(), stampFile)); err != nil {
 		t.Errorf("no stamp through %s: %v", StampLink, err)
 	}
 }
