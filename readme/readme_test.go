@@ -116,7 +116,7 @@ func TestBlocksHaveMarkers(t *testing.T) {
 }
 
 // TestCommands runs every marked block in order, in a copy of the tree,
-// with MPI_PREFIX the installation prefix of mpich-tools (MPITS_README_MPI
+// with MPI_PREFIX the installation prefix of mpich-tools (README_TEST_MPI
 // overrides).
 func TestCommands(t *testing.T) {
 	if testing.Short() {
@@ -150,13 +150,13 @@ func TestCommands(t *testing.T) {
 
 // readmeMPI is the prefix the commands run on.
 func readmeMPI(t *testing.T) string {
-	if p := os.Getenv("MPITS_README_MPI"); p != "" {
+	if p := os.Getenv("README_TEST_MPI"); p != "" {
 		return p
 	}
 	file := filepath.Join(mpi.CacheDir(), "implementations.json")
 	impls, err := mpi.ReadImplFile(file)
 	if os.IsNotExist(err) {
-		t.Skipf("no implementations file at %s: run ci/provision, or set MPITS_README_MPI to an MPI's prefix", file)
+		t.Skipf("no implementations file at %s: run ci/provision, or set README_TEST_MPI to an MPI's prefix", file)
 	}
 	if err != nil {
 		t.Fatal(err)

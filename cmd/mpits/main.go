@@ -3,6 +3,8 @@
 //
 //	mpits run       [--mpi PREFIX | ...] [flags]  every conformance suite on your MPI, in one process (run.go)
 //	mpits version                            the suite's commit and how many rules it judges
+//	mpits first-verdict REPORT.json          how long after its start a run's first rule spec ended (ci/speed)
+//	mpits benchsum  BENCH.txt                each benchmark's min, median and max (ci/speed)
 //	mpits report    -raw DIR -out DIR        Ginkgo JSON + capabilities -> verdicts, matrix, implementations
 //	mpits catalogue [-check] -out DIR        every rule of every suite: DIR/catalogue.md and DIR/rules.json
 //	mpits baseline  -baseline FILE -verdicts FILE [-update]
@@ -36,6 +38,10 @@ func main() {
 		err = cmdRun(os.Args[2:])
 	case "version":
 		err = cmdVersion(os.Args[2:])
+	case "first-verdict":
+		err = cmdFirstVerdict(os.Args[2:])
+	case "benchsum":
+		err = cmdBenchSum(os.Args[2:])
 	case "report":
 		err = cmdReport(os.Args[2:])
 	case "catalogue":
@@ -76,6 +82,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: mpits run|version|report|catalogue|baseline|suites|sections|bindings|constants|checklist|findings|overhead|launches|corpus|settings|impl|compare [flags] (see cmd/mpits/main.go)")
+	fmt.Fprintln(os.Stderr, "usage: mpits run|version|first-verdict|benchsum|report|catalogue|baseline|suites|sections|bindings|constants|checklist|findings|overhead|launches|corpus|settings|impl|compare [flags] (see cmd/mpits/main.go)")
 	os.Exit(2)
 }
