@@ -105,6 +105,7 @@ func cmdRun(args []string) error {
 	if rest := flag.CommandLine.Args(); len(rest) > 0 {
 		return fmt.Errorf("run: %q is not a flag: give every setting as a flag (%s)", rest[0], strings.SplitN(runUsage, "\n", 2)[0])
 	}
+	cleanup := func() {} // before the exit, which runs no deferred call
 	if *jsonOut != "" {
 		*jsonOut = absPath(*jsonOut)
 		if settings.Setting("MPITS_REPORT_DIR").String() == "" {
@@ -112,13 +113,15 @@ func cmdRun(args []string) error {
 			if err != nil {
 				return fmt.Errorf("run: --json needs a folder for the capabilities it reads: %v", err)
 			}
-			defer os.RemoveAll(tmp)
+			cleanup = func() { os.RemoveAll(tmp) }
 			os.Setenv("MPITS_REPORT_DIR", tmp)
 		}
 	}
 	final, passed := harness.Combine("conformance", suites...).RunAll()
 	if *jsonOut != "" {
-		if err := writeRunVerdicts(final, *jsonOut); err != nil {
+		err := writeRunVerdicts(final, *jsonOut)
+		cleanup()
+		if err != nil {
 			return fmt.Errorf("run: --json %s: %v", *jsonOut, err)
 		}
 	}
