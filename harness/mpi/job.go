@@ -281,7 +281,8 @@ func KillMarked(token string) []int {
 	want := []byte(settings.JobMarker + "=" + token + "\x00")
 	var killed []int
 	for round := 0; round < 50; round++ {
-		found := MarkedPids(want)
+		// a token is no secret: another user's process may carry it
+		found := slices.DeleteFunc(MarkedPids(want), func(pid int) bool { return !procOfThisUser(pid) })
 		if len(found) == 0 {
 			break
 		}
@@ -294,28 +295,6 @@ func KillMarked(token string) []int {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return killed
-}
-
-// killMarkedAll is KillMarked for several markers at once: one pass over
-// /proc a round, not one a job.
-func killMarkedAll(tokens []string) {
-	if len(tokens) == 0 {
-		return
-	}
-	var wants [][]byte
-	for _, t := range tokens {
-		wants = append(wants, []byte(settings.JobMarker+"="+t+"\x00"))
-	}
-	for round := 0; round < 50; round++ {
-		found := MarkedPids(wants...)
-		if len(found) == 0 {
-			return
-		}
-		for _, pid := range found {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // MarkedPids are the processes (but this one) whose environment carries
