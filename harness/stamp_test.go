@@ -15,6 +15,9 @@ import (
 // (path → content) in it, ready to build offline, and returns its folder.
 func testModule(t *testing.T, files map[string]string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("slow: builds and runs go test of a test module, 2-20 s (minutes on a cold build cache); run without -short")
+	}
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH")
 	}

@@ -39,6 +39,11 @@ type Job struct {
 	// not end with one of them started last.
 	Long   bool
 	Urgent bool // a chain waits on it: it takes slots before other jobs (LaunchResuming)
+	// Started, when not nil, starts the deadline's clock once it is closed
+	// instead of at the launch (startedWithin bounds the wait for it): a
+	// test of the deadline closes it once it sees the ranks run, so that a
+	// launcher slow to start them on a busy machine does not use it up.
+	Started <-chan struct{}
 }
 
 // Result is what a job did. Dir (host path) holds stdout, stderr and the
@@ -68,6 +73,9 @@ func JobDir() string {
 }
 
 const outputCap = 1 << 20
+
+// startedWithin bounds how long a job's deadline waits for Job.Started.
+const startedWithin = 2 * time.Minute
 
 // Run runs the job to completion or to its deadline and leaves none of its
 // processes behind.
@@ -139,8 +147,23 @@ func Run(j Job) (*Result, error) {
 	defer stderr.Close()
 
 	start := time.Now() // before the deadline's clock starts: Duration >= Deadline on a timeout
-	ctx, cancel := context.WithTimeout(context.Background(), j.Deadline)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	go func() {
+		if j.Started != nil {
+			select {
+			case <-j.Started:
+			case <-time.After(startedWithin):
+			case <-ctx.Done():
+				return
+			}
+		}
+		select {
+		case <-time.After(j.Deadline):
+			cancel(context.DeadlineExceeded)
+		case <-ctx.Done():
+		}
+	}()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = env
 	cmd.Dir = dir
@@ -160,7 +183,7 @@ func Run(j Job) (*Result, error) {
 		cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
 	logJob(j, res.Duration, waited, cpu)
-	res.TimedOut = ctx.Err() == context.DeadlineExceeded
+	res.TimedOut = context.Cause(ctx) == context.DeadlineExceeded
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}

@@ -192,20 +192,49 @@ func checkNothingLeft(t *testing.T, res *Result, mark, prog string, seen []proc)
 	}
 }
 
+// ranksRunning closes running once n processes of the job marked with mark
+// run prog, and sets *at to then; stop ends its watch and must be called
+// before *at is read.
+func ranksRunning(mark, prog string, n int) (running <-chan struct{}, at *time.Time, stop func()) {
+	ch, quit, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	at = new(time.Time)
+	go func() {
+		defer close(done)
+		for {
+			k := 0
+			for _, p := range procsWithEnv(watchEnv + "=" + mark) {
+				if p.argv0 == prog {
+					k++
+				}
+			}
+			if k >= n {
+				*at = time.Now()
+				close(ch)
+				return
+			}
+			select {
+			case <-quit:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	return ch, at, func() { close(quit); <-done }
+}
+
 // TestDeadlineKillsMPIJob runs a job that never ends: at its deadline the
 // whole job is killed, including ranks the launchers put into sessions or
 // process groups of their own (hydra's proxy and ranks call setsid, Open
 // MPI's ranks get process groups of their own), which only the MPITS_JOB
 // scan finds.
 //
-// The ranks must run when the deadline fires, and Run's clock starts with
-// the launcher, not with the ranks: the deadline is a generous bound on
-// how long a launcher takes to start two ranks, not the 3 s that a busy
-// machine outlasted (Open MPI's ranks had not started). The two
+// The ranks must run when the deadline fires: its clock starts once the
+// test sees them run (Job.Started), not when the launcher starts, which a
+// busy machine outlasted by 3 s (Open MPI's ranks had not started). The two
 // implementations' jobs run side by side, so the test takes one deadline.
 func TestDeadlineKillsMPIJob(t *testing.T) {
 	if testing.Short() {
-		t.Skip("slow: runs a never-ending 2-rank job of MPICH and of Open MPI to its 15 s deadline, 16 s; run without -short")
+		t.Skip("slow: runs a never-ending 2-rank job of MPICH and of Open MPI to its 3 s deadline, 4 s; run without -short")
 	}
 	t.Setenv("MPITS_CACHE", t.TempDir())
 	for _, id := range []string{"mpich", "openmpi"} {
@@ -215,10 +244,13 @@ func TestDeadlineKillsMPIJob(t *testing.T) {
 			prog := buildFixture(t, im, "hang")
 			mark := RandomToken()
 			w := watch(mark)
-			const deadline = 15 * time.Second
+			const deadline = 3 * time.Second
+			running, ranksAt, stop := ranksRunning(mark, prog, 2)
 			res, err := Run(Job{Impl: im, Name: "hang", Ranks: 2, Program: prog,
-				Env: map[string]string{watchEnv: mark}, Deadline: deadline})
+				Env: map[string]string{watchEnv: mark}, Deadline: deadline, Started: running})
+			ended := time.Now()
 			seen := w.end()
+			stop()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -228,8 +260,10 @@ func TestDeadlineKillsMPIJob(t *testing.T) {
 			if !res.TimedOut {
 				t.Errorf("TimedOut is false\n%s", res.Evidence())
 			}
-			if res.Duration < deadline || res.Duration > deadline+5*time.Second {
-				t.Errorf("Duration %s, want about the deadline %s", res.Duration, deadline)
+			if at := *ranksAt; at.IsZero() {
+				t.Errorf("the 2 ranks were never seen running\n%s", res.Evidence())
+			} else if d := ended.Sub(at); res.Duration < deadline || d < deadline || d > deadline+5*time.Second {
+				t.Errorf("Duration %s, killed %s after the ranks ran, want about the deadline %s", res.Duration, d, deadline)
 			}
 			if res.OK() {
 				t.Error("a job that timed out is OK()")
@@ -249,7 +283,7 @@ func TestDeadlineKillsMPIJob(t *testing.T) {
 				}
 			}
 			if len(ranks) != 2 {
-				t.Fatalf("want 2 ranks running %s before the %s deadline, saw %+v", prog, deadline, seen)
+				t.Fatalf("want 2 ranks running %s during the job, saw %+v", prog, seen)
 			}
 			// The ranks are out of the launcher's process group, so the group
 			// kill misses them. Whether the scan or the launcher's own clean-up
