@@ -280,8 +280,11 @@ func judgeStatusConv(x *rulebook.X) verdict.Verdict {
 	var p rulebook.Problems
 	var vias []string
 	for _, s := range out.Statuses {
-		if s.Source != 0 || s.Tag != 91 || s.Error != out.ErrOther || s.Count != 5 {
-			p.Add("", "status after %s: source %d tag %d error %d count %d, want source 0 tag 91 error %d (MPI_ERR_OTHER) count 5",
+		// f2c.c sets source 3 (a source of 0 could not show its loss)
+		// and writes each conversion into its own status, preset to
+		// values none of these are
+		if s.Source != 3 || s.Tag != 91 || s.Error != out.ErrOther || s.Count != 5 {
+			p.Add("", "status after %s: source %d tag %d error %d count %d, want source 3 tag 91 error %d (MPI_ERR_OTHER) count 5",
 				s.Via, s.Source, s.Tag, s.Error, s.Count, out.ErrOther)
 		}
 		vias = append(vias, s.Via)
