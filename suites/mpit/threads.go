@@ -3,7 +3,6 @@ package mpit
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/mpits/mpits/harness/mpi"
@@ -109,9 +108,19 @@ func threadsJob(x *rulebook.X) mpi.Job {
 	return mpi.Job{Name: "mpit_threads", Ranks: 1, Program: x.Fixture("mpit_threads"), Args: []string{threadPvars(x)}}
 }
 
-// threadPvars are the performance variables a handle can be made for
+// pvarPickRec is which of the named performance variables threads.c found
+// among its own (their indices in its process).
+type pvarPickRec struct {
+	Named   int    `json:"named"`
+	Num     int    `json:"num"`
+	Indices string `json:"indices"`
+}
+
+// threadPvars names the performance variables a handle can be made for
 // without a crash, from the session job ("-" if there are none or it could
-// not run).
+// not run): names, not indices, since that job's process may have
+// registered more variables than the threads' (MPICH ch3 registers its RMA
+// ones at the first window), and an index is only its own process's.
 func threadPvars(x *rulebook.X) string {
 	pv := "-"
 	if x.Caps.AfterInit.Pvars > 0 {
@@ -124,17 +133,26 @@ func threadPvars(x *rulebook.X) string {
 			}()
 			r := pvarJob(x)
 			crashed := r.crashed("probe_exit")
-			var idx []int
+			// a name is passed when every variable of that name (one
+			// per class) could be allocated and read: threads.c uses
+			// every variable of its own with a name of the list
+			ok := map[string]bool{}
 			for _, pr := range r.probes {
-				if _, bad := crashed[pr.Index]; !bad && pr.AllocRC == "MPI_SUCCESS" && pr.ReadRC == "MPI_SUCCESS" {
-					idx = append(idx, pr.Index)
+				_, bad := crashed[pr.Index]
+				good := !bad && pr.AllocRC == "MPI_SUCCESS" && pr.ReadRC == "MPI_SUCCESS"
+				if was, met := ok[pr.Name]; met {
+					good = good && was
+				}
+				ok[pr.Name] = good
+			}
+			var s []string
+			for name, good := range ok {
+				// a name with a comma could not be passed in the list
+				if good && name != "" && !strings.Contains(name, ",") {
+					s = append(s, name)
 				}
 			}
-			sort.Ints(idx)
-			var s []string
-			for _, i := range idx {
-				s = append(s, strconv.Itoa(i))
-			}
+			sort.Strings(s)
 			if len(s) > 0 {
 				pv = strings.Join(s, ",")
 			}
@@ -146,7 +164,6 @@ func threadPvars(x *rulebook.X) string {
 // judgeMPITOnThreads judges MPI_T calls made from 4 threads at once: every
 // control and performance variable read succeeds and they agree.
 func judgeMPITOnThreads(x *rulebook.X) verdict.Verdict {
-	pv := threadPvars(x)
 	res, recs, err := x.LaunchOnce(threadsJob(x))
 	if err != nil && res.OK() {
 		return verdict.Verdict{Status: verdict.Error, Reason: err.Error(), Evidence: res.Evidence()}
@@ -189,6 +206,14 @@ func judgeMPITOnThreads(x *rulebook.X) verdict.Verdict {
 	p.FailOn(x)
 	if !res.OK() {
 		x.Errorf(res.Evidence(), "mpit_threads died after its 4 threads ended, all of whose calls succeeded: %s", res.Problem())
+	}
+	pv := "-"
+	if picks := mpi.Decode[pvarPickRec](recs, "pvar_pick"); len(picks) == 1 {
+		pv = picks[0].Indices
+		if picks[0].Named > 0 {
+			// the indices are the threads process's own
+			pv += fmt.Sprintf(" of its %d; %d named", picks[0].Num, picks[0].Named)
+		}
 	}
 	reason := fmt.Sprintf("4 threads: %d control variable reads and %d performance variable reads (variables %s), all succeeded and agree", reads, preads, pv)
 	if decreases > 0 {
