@@ -89,14 +89,12 @@ var nativeDecl = rulebook.Define(rulebook.Check{
 	Title: "the implementation's own mpi.h, where the library says it is MPI 5.0, declares every constant of Annex A.1.1 with the C type the annex gives it, and every C type of Annex A.1.2",
 	Rules: []rulebook.Rule{
 		// §2.6.3 and §2.5.4 above, with the C types of Annex A.1.1 (its
-		// values are not fixed outside the ABI). The ABI version macros are
-		// owed too: §20.2 "The ABI version macros MPI_ABI_VERSION and
-		// MPI_ABI_SUBVERSION are present in the MPI header and modules so
-		// that applications can check for consistency between the
-		// compilation environment and the properties of the implementation
-		// at runtime." (MPI_Abi_get_version, their runtime side, is in every
-		// MPI 5.0 library: "Otherwise, the values of the major and minor
-		// version are set to -1"). A header may lack the C++
+		// values are not fixed outside the ABI). Not the ABI version macros
+		// MPI_ABI_VERSION and MPI_ABI_SUBVERSION: the text does not force
+		// them into a library's own mpi.h (§20.2 gives the ABI's values,
+		// Annex A.1.1 gives no value for a library that is not the ABI, and
+		// the open erratum mpi-issues #1098 asks exactly this); NATIVE-DECL-03
+		// reports which reading the header follows. A header may lack the C++
 		// datatypes (A.1.1: "If an accompanying C++ compiler is missing, then
 		// the MPI datatypes in this table are not defined.") and the optional
 		// Fortran datatypes (A.1.1 "Optional datatypes (Fortran)"; §20.4:
@@ -107,7 +105,7 @@ var nativeDecl = rulebook.Define(rulebook.Check{
 		// the generated list is MPI-5.0's Annex A.1 (a library that says 4.1
 		// owes MPI-4.1's, which the suite does not read).
 		{ID: "NATIVE-DECL-01", Source: "MPI-5.0 §A.1.1, §2.5.4, §2.6.3", Basis: rulebook.Normative,
-			Text:       "where the library says it is MPI 5.0, its own mpi.h declares every constant of Annex A.1.1 that has a C binding (the C++ and optional Fortran datatypes where it has them; the MPI_T_ ones' presence is NATIVE-HDR-01's), each with the C type its group gives",
+			Text:       "where the library says it is MPI 5.0, its own mpi.h declares every constant of Annex A.1.1 that has a C binding (the C++ and optional Fortran datatypes where it has them; the MPI_T_ ones' presence is NATIVE-HDR-01's; not the ABI version macros, NATIVE-DECL-03's), each with the C type its group gives",
 			Injectors:  []string{"inject_native_header_const_type"},
 			Conformers: []string{"conform_native_header_decls"},
 			Judge:      judgeNativeConstantDecls},
@@ -116,6 +114,24 @@ var nativeDecl = rulebook.Define(rulebook.Check{
 			Text:      "where the library says it is MPI 5.0, its own mpi.h declares every C type of Annex A.1.2 but the MPI_T_ ones (NATIVE-HDR-01's) as a type",
 			Injectors: []string{"inject_native_header_type_missing"},
 			Judge:     judgeNativeTypeDecls},
+		// §20.2: "The ABI version macros MPI_ABI_VERSION and
+		// MPI_ABI_SUBVERSION are present in the MPI header and modules so
+		// that applications can check for consistency between the
+		// compilation environment and the properties of the implementation
+		// at runtime." and "MPI_ABI_GET_VERSION produces the standard ABI
+		// version, if supported. Otherwise, the values of the major and
+		// minor version are set to -1." Annex A.1.1 lists the macros with
+		// the ABI's values (1, 0) only. Read one way, every MPI 5.0 mpi.h
+		// defines them (outside the ABI, say, with MPI_Abi_get_version's -1:
+		// Open MPI 6.0's reading); read the other, they belong to the ABI's
+		// header, so that "#if defined(MPI_ABI_VERSION)" tells an ABI build
+		// (MPICH's reading, and that of the ABI's authors in the review of
+		// open-mpi/ompi#13280). The question is open: mpi-issues #1098,
+		// "should MPI_ABI_VERSION and MPI_ABI_SUBVERSION be defined in
+		// non-ABI mpi.h include files".
+		{ID: "NATIVE-DECL-03", Source: "MPI-5.0 §20.2, §A.1.1", Basis: rulebook.Interpretation,
+			Text:  "where the library says it is MPI 5.0, its own mpi.h leaves out the ABI version macros MPI_ABI_VERSION and MPI_ABI_SUBVERSION (reading 1: they are the ABI header's) or defines them (reading 2: every MPI 5.0 header has them), and with which values: which reading the header follows (open question mpi-issues #1098)",
+			Judge: judgeNativeABIVersionMacros},
 	},
 })
 
@@ -149,8 +165,16 @@ var abiScope = a11Scope{
 	},
 }
 
+// abiVersionMacros are the macros NATIVE-DECL-01 leaves to NATIVE-DECL-03.
+var abiVersionMacros = map[string]bool{"MPI_ABI_VERSION": true, "MPI_ABI_SUBVERSION": true}
+
 var nativeScope = a11Scope{
-	skip: func(c a11C) string { return "" },
+	skip: func(c a11C) string {
+		if abiVersionMacros[c.Name] {
+			return "NATIVE-DECL-03's: whether a library that is not the ABI defines them is open, mpi-issues #1098"
+		}
+		return ""
+	},
 	mayLack: func(c a11C) string {
 		switch {
 		case c.OfColumn == "C++ types":
@@ -390,4 +414,59 @@ func judgeTypeDecls(x *rulebook.X, what string, args []string, skip func(string)
 		reason += "; not judged: " + strings.Join(why, ", ")
 	}
 	return rulebook.Exposed(len(judged), "A.1.2 types", "%s", reason)
+}
+
+// abiVersionProbe tests each ABI version macro on lines of its own: an
+// #error where it is not defined, a static assertion that fails where its
+// value is -1 and one that fails where it is the ABI's.
+const abiVersionProbe = `#include <mpi.h>
+#ifndef MPI_ABI_VERSION
+#error "MPI_ABI_VERSION is not defined"
+#else
+_Static_assert(MPI_ABI_VERSION != -1, "-1");
+_Static_assert(MPI_ABI_VERSION != 1, "the ABI's");
+#endif
+#ifndef MPI_ABI_SUBVERSION
+#error "MPI_ABI_SUBVERSION is not defined"
+#else
+_Static_assert(MPI_ABI_SUBVERSION != -1, "-1");
+_Static_assert(MPI_ABI_SUBVERSION != 0, "the ABI's");
+#endif
+`
+
+// judgeNativeABIVersionMacros reports which reading of §20.2 the library's
+// own mpi.h follows (an interpretation: it never fails).
+func judgeNativeABIVersionMacros(x *rulebook.X) verdict.Verdict {
+	args, what, done := nativeDeclArgs(x)
+	defer done()
+	errs, out := compileProbe(x, abiVersionProbe, append(append([]string{}, probeFlags...), args...)...)
+	for _, n := range sortedInts(errs) {
+		if n < 3 || n > 12 {
+			x.Errorf(out, "the probe of %s does not compile for a reason no macro explains: line %d: %s", what, n, errs[n][0])
+		}
+	}
+	value := func(first int, abi string) (defined bool, v string) {
+		switch {
+		case errs[first] != nil:
+			return false, ""
+		case errs[first+2] != nil && errs[first+3] != nil:
+			return true, "not an integer constant"
+		case errs[first+2] != nil:
+			return true, "-1"
+		case errs[first+3] != nil:
+			return true, abi + " (the ABI's)"
+		}
+		return true, "neither -1 nor the ABI's " + abi
+	}
+	vd, vv := value(3, "1")
+	sd, sv := value(9, "0")
+	switch {
+	case !vd && !sd:
+		return rulebook.Exposed(2, "ABI version macros", "reading 1: %s defines neither MPI_ABI_VERSION nor MPI_ABI_SUBVERSION (they are the ABI header's; #if defined(MPI_ABI_VERSION) tells an ABI build)", what)
+	case vd && sd:
+		return rulebook.Exposed(2, "ABI version macros", "reading 2: %s defines MPI_ABI_VERSION (%s) and MPI_ABI_SUBVERSION (%s)", what, vv, sv)
+	case vd:
+		return rulebook.Exposed(2, "ABI version macros", "neither reading: %s defines MPI_ABI_VERSION (%s) but not MPI_ABI_SUBVERSION", what, vv)
+	}
+	return rulebook.Exposed(2, "ABI version macros", "neither reading: %s defines MPI_ABI_SUBVERSION (%s) but not MPI_ABI_VERSION", what, sv)
 }
