@@ -27,9 +27,12 @@ var pvarStartStopCheck = rulebook.Define(rulebook.Check{
 			Injectors: []string{"inject_mpit_pvar_frozen"}, Judge: judgePvar29},
 		// §15.3.7.5: "All other variables are in a stopped state after their
 		// handle has been allocated; their values are not updated until they
-		// have been started by the user."
-		{ID: "PVAR-31", Source: "MPI-5.0 §15.3.7.5", Basis: rulebook.Normative,
-			Text:       "a handle of a non-continuous variable allocated before traffic X and started after it counts nothing of X: it reads what a handle made after X reads (and, where it can be read before its start, what it read at allocation)",
+		// have been started by the user." §15.3.7.1, COUNTER and AGGREGATE:
+		// "The starting value for variables of this class is 0." Reading what
+		// a handle made after X reads is no proof by itself: where that
+		// handle counts X too, both agree on the wrong value.
+		{ID: "PVAR-31", Source: "MPI-5.0 §15.3.7.5, §15.3.7.1", Basis: rulebook.Normative,
+			Text:       "a handle of a non-continuous variable allocated before traffic X and started after it counts nothing of X: a COUNTER or AGGREGATE handle does not hold, right after its start, what X added (it starts at 0 and is not updated while stopped); any such handle reads what a handle made after X reads and, where it can be read before its start, what it read at allocation",
 			Injectors:  []string{"inject_mpit_pvar_counts_stopped"},
 			Conformers: []string{"conform_mpit_pvar_handles"}, Judge: judgePvar31},
 		// §15.3.7.3: "Starting, stopping, reading, writing, or resetting a
