@@ -104,7 +104,7 @@ var statesCheck = rulebook.Define(rulebook.Check{
 			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellOtherWrite)},
 		{ID: "PVAR-27d", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_reset with a handle of another session returns MPI_T_ERR_INVALID_HANDLE (MPI_T_ERR_PVAR_NO_WRITE accepted for a read-only variable)",
-			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellOtherReset)},
+			Injectors: []string{"inject_mpit_pvar_reset_session"}, Judge: judgeCellExposed(cellOtherReset)},
 		{ID: "PVAR-27e", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_readreset with a handle of another session returns MPI_T_ERR_INVALID_HANDLE (MPI_T_ERR_PVAR_NO_ATOMIC or _NO_WRITE accepted for a variable that is not atomic or read-only)",
 			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellOtherReadreset)},
@@ -346,7 +346,16 @@ func (r *stRun) who(c stateCell, index int) string {
 // the cell wants (and a free left the null value); a call that killed the
 // process fails it. Every call that returned could have shown a breach; a
 // session freed with no handle in it is not in the cell's state.
-func judgeCell(c stateCell) func(x *rulebook.X) verdict.Verdict {
+func judgeCell(c stateCell) func(x *rulebook.X) verdict.Verdict { return judgeCellBy(c, false) }
+
+// judgeCellExposed is judgeCell where only a call whose variable has no
+// second fault counts as exposed: a library that skips the check the rule
+// is about still answers the second fault's code (MPI_T_pvar_reset on a
+// read-only variable: MPI_T_ERR_PVAR_NO_WRITE) and passes, so where every
+// call met one, nothing could show the breach and the rule is unsupported.
+func judgeCellExposed(c stateCell) func(x *rulebook.X) verdict.Verdict { return judgeCellBy(c, true) }
+
+func judgeCellBy(c stateCell, exposedOnly bool) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		r := statesJob(x)
 		var bad []string
@@ -398,6 +407,12 @@ func judgeCell(c stateCell) func(x *rulebook.X) verdict.Verdict {
 		}
 		if second > 0 {
 			reason += fmt.Sprintf("; %d of them met a second fault of the variable, whose code was accepted too (the text does not say which error wins)", second)
+		}
+		if exposedOnly {
+			if judged == second {
+				x.Unsupported("not measurable here: each of the %s on %s met a second fault of the variable (%s), whose code is accepted too, so a library that skips the check would pass as well", plural(judged, "call", "calls"), c.what, strings.Join(c.want(stVar{Readonly: 1})[1:], ", "))
+			}
+			return rulebook.Passed(judged, judged-second, "calls", "%s; %d without a second fault, where only %s would do", reason, judged-second, c.want(stVar{})[0])
 		}
 		return rulebook.Exposed(judged, "calls", "%s", reason)
 	}
