@@ -68,27 +68,46 @@ func TestPX(t *testing.T) { Suite.Run(t) }
 
 // brokenCompiler is an implementations file of two implementations whose
 // compiler wrapper refuses everything, and the settings that run on them
-// (a run folder of their own, progress on).
+// (a run folder and a cache of their own, progress on).
 func brokenCompiler(t *testing.T) (cc string, env []string) {
 	tmp := t.TempDir()
 	cc = mpitest.WriteFile(t, filepath.Join(tmp, "bin", "mpicc"), "#!/bin/sh\necho 'mpicc: error: cannot find the C compiler gcc-99' >&2\necho 'mpicc: giving up' >&2\nexit 1\n", 0o755)
 	impls := mpitest.WriteFile(t, filepath.Join(tmp, "impls.json"), `{"implementations":[
 {"id":"alpha","available":true,"cc":"`+cc+`","launcher":"/bin/true","lib":"libc.so.6"},
 {"id":"beta","available":true,"cc":"`+cc+`","launcher":"/bin/true","lib":"libc.so.6"}]}`, 0o644)
-	return cc, []string{"MPITS_IMPLEMENTATIONS=" + impls, settings.RunDirEnv + "=" + filepath.Join(tmp, "run"), "MPITS_PROGRESS=1"}
+	return cc, []string{"MPITS_IMPLEMENTATIONS=" + impls, settings.RunDirEnv + "=" + filepath.Join(tmp, "run"), "MPITS_PROGRESS=1", "MPITS_CACHE=" + filepath.Join(tmp, "cache")}
+}
+
+// keptBuild is the file the failed build of fixture for im kept the
+// compiler's output in, in the cache env names, which the cause names (a
+// reader opens it after the run); the test fails unless it holds what the
+// compiler said.
+func keptBuild(t *testing.T, env []string, im, fixture string) string {
+	t.Helper()
+	cache := strings.TrimPrefix(env[3], "MPITS_CACHE=")
+	kept, _ := filepath.Glob(filepath.Join(cache, "fixtures", im, fixture+"-*", "build-output.txt"))
+	if len(kept) != 1 {
+		t.Fatalf("%d kept outputs of the build of %s for %s, want 1: %q", len(kept), fixture, im, kept)
+	}
+	if data, err := os.ReadFile(kept[0]); err != nil || !strings.Contains(string(data), "mpicc: giving up") {
+		t.Errorf("%s does not hold the compiler's output (%v):\n%s", kept[0], err, data)
+	}
+	return kept[0]
 }
 
 // oneCauseRun runs the module's suite with JUnit, and checks what every
 // run of a cause must show: the run fails; no stack trace, no failed or
-// panicked rule; each cause's line twice (on the console when met, and
+// panicked rule; each cause's line (expected, after the run, says them
+// with how many rules each leaves) twice (on the console when met, and
 // under NOT JUDGED at the end); JUnit with the rules skipped, "not
 // judged: <cause>", and one failure, SetupNode's, with every cause. It
 // returns the output.
-func oneCauseRun(t *testing.T, dir string, env []string, causes map[string]int) string {
+func oneCauseRun(t *testing.T, dir string, env []string, expected func() map[string]int) string {
 	t.Helper()
 	junit := filepath.Join(t.TempDir(), "junit.xml")
 	b, err := goCommand(t, dir, env, "test", "-count=1", "./...", "-args", "-ginkgo.no-color", "-ginkgo.junit-report="+junit).CombinedOutput()
 	out := string(b)
+	causes := expected()
 	lines := strings.Count(out, "\n")
 	t.Logf("%d lines:\n%s", lines, out)
 	if _, ok := err.(*exec.ExitError); !ok {
@@ -166,11 +185,13 @@ func oneCauseRun(t *testing.T, dir string, env []string, causes map[string]int) 
 func TestBrokenCompilerOneLinePerImplementation(t *testing.T) {
 	dir := brokenSetupModule(t)
 	cc, env := brokenCompiler(t)
-	causes := map[string]int{}
-	for _, im := range []string{"alpha", "beta"} {
-		causes[im+": the capability probe broke: build caps_after_init (`"+cc+" -std=gnu11 -I…/lib -g -O1 -o …/caps_after_init.tmp …/caps_after_init.c …/mpits_record.c`) exited with status 1: mpicc: error: cannot find the C compiler gcc-99"] = 13
-	}
-	oneCauseRun(t, dir, env, causes)
+	oneCauseRun(t, dir, env, func() map[string]int {
+		causes := map[string]int{}
+		for _, im := range []string{"alpha", "beta"} {
+			causes[im+": the capability probe broke: build caps_after_init (`"+cc+" -std=gnu11 -I…/lib -g -O1 -o …/caps_after_init.tmp …/caps_after_init.c …/mpits_record.c`) exited with status 1: mpicc: error: cannot find the C compiler gcc-99 (output kept in "+keptBuild(t, env, im, "caps_after_init")+")"] = 13
+		}
+		return causes
+	})
 }
 
 // A fixture that does not build for an implementation whose probe worked
@@ -183,11 +204,13 @@ func TestSharedBuildOneLinePerImplementation(t *testing.T) {
 	for _, im := range []string{"alpha", "beta"} { // probed already, well
 		mpitest.WriteFile(t, filepath.Join(run, "caps-"+im+".json"), `{"impl":"`+im+`","available":true}`, 0o644)
 	}
-	causes := map[string]int{}
-	for _, im := range []string{"alpha", "beta"} {
-		causes[im+": fixture hello did not build: build hello (`"+cc+" -std=gnu11 -I…/lib -g -O1 -o …/hello.tmp …/launch_check.c …/mpits_record.c`) exited with status 1: mpicc: error: cannot find the C compiler gcc-99"] = 12
-	}
-	out := oneCauseRun(t, dir, env, causes)
+	out := oneCauseRun(t, dir, env, func() map[string]int {
+		causes := map[string]int{}
+		for _, im := range []string{"alpha", "beta"} {
+			causes[im+": fixture hello did not build: build hello (`"+cc+" -std=gnu11 -I…/lib -g -O1 -o …/hello.tmp …/launch_check.c …/mpits_record.c`) exited with status 1: mpicc: error: cannot find the C compiler gcc-99 (output kept in "+keptBuild(t, env, im, "hello")+")"] = 12
+		}
+		return causes
+	})
 	if !strings.Contains(out, "FAIL! -- 2 Passed | 0 Failed | 0 Pending | 24 Skipped") {
 		t.Error("R-D1 was not judged on both implementations")
 	}

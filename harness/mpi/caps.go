@@ -226,7 +226,7 @@ func probeAfterInit(im *Impl, c *Caps) MPITCount {
 	c.ProbeMS = max(res.Duration.Milliseconds(), 1)
 	defer res.Cleanup()
 	if !res.OK() {
-		said := saying(res)
+		said := saying(im, res)
 		c.Problems = append(c.Problems, said)
 		n.Note = "not probed: " + said
 		return n
@@ -278,25 +278,31 @@ func probeFortranBinding(im *Impl, fx Fixture, ok *bool) string {
 	*ok = res.OK() && strings.Contains(res.Stdout, "mpits-fortran-ok")
 	switch {
 	case !res.OK():
-		return fx.Name + ": " + saying(res)
+		return fx.Name + ": " + saying(im, res)
 	case !*ok:
 		return fx.Name + ": ran but did not print mpits-fortran-ok: " + orMeasured(lastWords(res.Stdout, 300), "no output")
 	}
 	return ""
 }
 
-// saying is why a job did not end well, naming its command, with the
-// runtime's own last words (stderr, else stdout) on the same line: Hydra's
-// and Open MPI's messages are the evidence a vendor needs.
-func saying(res *Result) string {
+// saying is why a probe job did not end well, naming its command, with the
+// runtime's own last words (stderr, else stdout) on the same line (Hydra's
+// and Open MPI's messages are the evidence a vendor needs), then the file
+// all its output is kept in (probeLog).
+func saying(im *Impl, res *Result) string {
+	return said(res.CommandProblem(), res) + keepOutput(probeLog(im, res.Name), res)
+}
+
+// said is problem with the job's last words after it.
+func said(problem string, res *Result) string {
 	out := res.Stderr
 	if strings.TrimSpace(out) == "" {
 		out = res.Stdout
 	}
 	if w := lastWords(out, 300); w != "" {
-		return res.CommandProblem() + ": " + w
+		return problem + ": " + w
 	}
-	return res.CommandProblem()
+	return problem
 }
 
 // lastWords is the end of s (at most about n characters) as one line: its
@@ -337,8 +343,9 @@ type libAnswers struct {
 }
 
 // probeLibrary runs this executable again as a helper that dlopens lib (two
-// MPI libraries cannot share a process). For a chroot implementation the
-// executable is copied into the root and run there.
+// MPI libraries cannot share a process), in the implementation's
+// environment. For a chroot implementation the executable is copied into
+// the root and run there.
 func probeLibrary(im *Impl, lib, mode string) (*libAnswers, error) {
 	if lib == "" {
 		return nil, fmt.Errorf("%s: no library path to probe", im.ID)
@@ -362,25 +369,52 @@ func probeLibrary(im *Impl, lib, mode string) (*libAnswers, error) {
 		}
 		prog = im.InnerPath(dst)
 	}
-	res, err := Run(Job{Impl: im, Name: "probe " + filepath.Base(lib), Program: prog,
-		Env: map[string]string{settings.ProbeLibEnv: lib, settings.ProbeModeEnv: mode}, Deadline: 30 * time.Second})
-	if err != nil {
-		return nil, err
+	// Loading the library may need what the launcher sets (a translation
+	// layer's mpirun names the library it wraps): a helper that cannot load
+	// it directly tries again as a job of one rank.
+	var tries []*Result
+	for _, ranks := range []int{0, 1} {
+		res, err := Run(Job{Impl: im, Name: "probe " + filepath.Base(lib), Ranks: ranks, Program: prog,
+			Env: map[string]string{settings.ProbeLibEnv: lib, settings.ProbeModeEnv: mode}, Deadline: 30 * time.Second})
+		if err != nil {
+			return nil, err
+		}
+		res.Cleanup() // its output is read
+		if res.OK() {
+			var a libAnswers
+			if err := json.Unmarshal([]byte(helperAnswer(res.Stdout)), &a); err != nil {
+				return nil, fmt.Errorf("%s: probe helper answered %.200q: %v", im.ID, res.Stdout, err)
+			}
+			return &a, nil
+		}
+		tries = append(tries, res)
+		if Interrupted() {
+			break
+		}
 	}
-	defer res.Cleanup()
-	if !res.OK() {
-		return nil, fmt.Errorf("%s: %s", im.ID, saying(res))
+	// The helper is a temporary test binary, gone when the reader looks:
+	// the reason names the library, and the file the output is kept in.
+	why := said(tries[0].problem("the probe helper loading "+lib), tries[0])
+	if len(tries) > 1 {
+		launcher := filepath.Base(im.Launcher)
+		if im.Launch != settings.LaunchDirect {
+			launcher = im.Launch
+		}
+		why += "; through " + launcher + " with one rank, " + tries[1].problem("it")
 	}
-	var a libAnswers
-	if err := json.Unmarshal([]byte(lastLine(res.Stdout)), &a); err != nil {
-		return nil, fmt.Errorf("%s: probe helper answered %.200q: %v", im.ID, res.Stdout, err)
-	}
-	return &a, nil
+	return nil, fmt.Errorf("%s: %s%s", im.ID, why, keepOutput(probeLog(im, "probe "+mode), tries...))
 }
 
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return lines[len(lines)-1]
+// helperAnswer is the probe helper's JSON line: its last line that is an
+// object (a launcher may print after it).
+func helperAnswer(stdout string) string {
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); strings.HasPrefix(l, "{") {
+			return l
+		}
+	}
+	return strings.TrimSpace(stdout)
 }
 
 // Probed is an implementation with its capabilities, as reports show it.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,7 +82,11 @@ func LoadImpls() ([]*Impl, error) {
 // loadUnfiltered returns the implementations the settings describe and the
 // implementations file they come from ("" for MPITS_MPI and the like).
 func loadUnfiltered() ([]*Impl, string, error) {
+	env := settings.Setting(settings.EnvEnv).Assignments()
 	if f := settings.Setting("MPITS_IMPLEMENTATIONS").String(); f != "" {
+		if env != nil {
+			return nil, "", errEnvWithFile(f)
+		}
 		impls, err := ReadImplFile(f)
 		return impls, f, err
 	}
@@ -98,7 +103,7 @@ func loadUnfiltered() ([]*Impl, string, error) {
 			return nil, "", fmt.Errorf("MPITS_MPI=%s has no executable %s: set it to an MPI installation prefix holding bin/mpicc and bin/mpiexec", p, f)
 		}
 		cc, run := prefixTools(p)
-		im, err := ImplFromWrapper(id, cc, run)
+		im, err := ImplFromWrapper(id, cc, run, env)
 		if err != nil {
 			return nil, "", err
 		}
@@ -114,13 +119,16 @@ func loadUnfiltered() ([]*Impl, string, error) {
 				return nil, "", fmt.Errorf("%s=%s is not an executable file: point it at your MPI's %s", name, f, map[string]string{"MPITS_MPICC": "compiler wrapper (mpicc)", "MPITS_MPIEXEC": "launcher (mpiexec)"}[name])
 			}
 		}
-		im, err := ImplFromWrapper(id, cc, run)
+		im, err := ImplFromWrapper(id, cc, run, env)
 		if err != nil {
 			return nil, "", err
 		}
 		return []*Impl{im}, "", nil
 	}
 	def := DefaultImplFile()
+	if env != nil {
+		return nil, "", errEnvWithFile(def)
+	}
 	if _, err := os.Stat(def); err == nil {
 		impls, err := ReadImplFile(def)
 		return impls, def, err
@@ -247,18 +255,25 @@ func DetectFromPath() []*Impl {
 			continue
 		}
 		seen[real] = true
-		if im, err := ImplFromWrapper(c.id, cc, run); err == nil {
+		if im, err := ImplFromWrapper(c.id, cc, run, nil); err == nil {
 			out = append(out, im)
 		}
 	}
 	return out
 }
 
+// errEnvWithFile refuses MPITS_ENV where an implementations file describes
+// the implementations: it would reach none of them.
+func errEnvWithFile(file string) error {
+	return fmt.Errorf("MPITS_ENV is the environment of the implementation MPITS_MPI or MPITS_MPICC describe, but the implementations come from %s: give the variables in its entries' \"env\" (mpits impl add -env NAME=VALUE), or set MPITS_MPI", file)
+}
+
 // ImplFromWrapper describes an implementation from its compiler wrapper and
-// launcher, asking the wrapper for its link line to find the MPI library.
-func ImplFromWrapper(id, cc, run string) (*Impl, error) {
-	im := &Impl{ID: id, Available: true, CC: cc, Launcher: run, NPFlag: "-n"}
-	link, family := wrapperLinkLine(cc)
+// launcher, asking the wrapper (in the environment env, which the
+// implementation keeps) for its link line to find the MPI library.
+func ImplFromWrapper(id, cc, run string, env map[string]string) (*Impl, error) {
+	im := &Impl{ID: id, Available: true, CC: cc, Launcher: run, NPFlag: "-n", Env: maps.Clone(env)}
+	link, family := wrapperLinkLine(im)
 	if link == "" {
 		return nil, fmt.Errorf("%s answers neither --showme (Open MPI) nor -show (MPICH): is it an MPI compiler wrapper? Point MPITS_MPICC at your MPI's mpicc", cc)
 	}
@@ -266,7 +281,14 @@ func ImplFromWrapper(id, cc, run string) (*Impl, error) {
 	if family == "openmpi" {
 		im.LauncherArgs = []string{"--oversubscribe"}
 		if os.Geteuid() == 0 {
-			im.Env = map[string]string{"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+			for k, v := range map[string]string{"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"} {
+				if _, set := im.Env[k]; !set {
+					if im.Env == nil {
+						im.Env = map[string]string{}
+					}
+					im.Env[k] = v
+				}
+			}
 		}
 	}
 	im.Lib, im.LibDirs = findLib(link)
@@ -279,14 +301,14 @@ func ImplFromWrapper(id, cc, run string) (*Impl, error) {
 	return im, nil
 }
 
-func wrapperLinkLine(cc string) (line, family string) {
+func wrapperLinkLine(im *Impl) (line, family string) {
 	// The line goes into one-line errors: a wrapper printing more lines
 	// (warnings, a line per flag) is joined into one.
-	if out, err := exec.Command(cc, "--showme:link").Output(); err == nil && len(strings.Fields(string(out))) > 0 {
-		return strings.Join(strings.Fields(string(out)), " "), "openmpi"
+	if out, err := im.ask(im.CC, "--showme:link"); err == nil && len(strings.Fields(out)) > 0 {
+		return strings.Join(strings.Fields(out), " "), "openmpi"
 	}
-	if out, err := exec.Command(cc, "-show").Output(); err == nil && len(strings.Fields(string(out))) > 0 {
-		return strings.Join(strings.Fields(string(out)), " "), "mpich"
+	if out, err := im.ask(im.CC, "-show"); err == nil && len(strings.Fields(out)) > 0 {
+		return strings.Join(strings.Fields(out), " "), "mpich"
 	}
 	return "", ""
 }

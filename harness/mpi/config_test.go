@@ -252,7 +252,7 @@ func fakeMPI(t *testing.T, family string) string {
 func TestImplFromFakeWrapper(t *testing.T) {
 	t.Run("mpich", func(t *testing.T) {
 		dir := fakeMPI(t, "mpich")
-		im, err := ImplFromWrapper("fake", filepath.Join(dir, "bin", "mpicc"), filepath.Join(dir, "bin", "mpiexec"))
+		im, err := ImplFromWrapper("fake", filepath.Join(dir, "bin", "mpicc"), filepath.Join(dir, "bin", "mpiexec"), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +270,7 @@ func TestImplFromFakeWrapper(t *testing.T) {
 	t.Run("openmpi", func(t *testing.T) {
 		dir := fakeMPI(t, "openmpi")
 		mpitest.WriteFile(t, filepath.Join(dir, "bin", "mpifort"), "#!/bin/sh\n", 0o755)
-		im, err := ImplFromWrapper("fake", filepath.Join(dir, "bin", "mpicc"), filepath.Join(dir, "bin", "mpiexec"))
+		im, err := ImplFromWrapper("fake", filepath.Join(dir, "bin", "mpicc"), filepath.Join(dir, "bin", "mpiexec"), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -289,18 +289,18 @@ func TestImplFromFakeWrapper(t *testing.T) {
 	})
 	t.Run("not a wrapper", func(t *testing.T) {
 		cc := mpitest.WriteFile(t, filepath.Join(t.TempDir(), "mpicc"), "#!/bin/sh\necho \"no idea what $1 means\" >&2\nexit 2\n", 0o755)
-		_, err := ImplFromWrapper("fake", cc, "/bin/true")
+		_, err := ImplFromWrapper("fake", cc, "/bin/true", nil)
 		mpitest.WantOneLineErr(t, err, cc, "answers neither --showme (Open MPI) nor -show (MPICH)", "Point MPITS_MPICC at your MPI's mpicc")
 	})
 	t.Run("silent wrapper", func(t *testing.T) {
 		cc := mpitest.WriteFile(t, filepath.Join(t.TempDir(), "mpicc"), "#!/bin/sh\necho\n", 0o755)
-		_, err := ImplFromWrapper("fake", cc, "/bin/true")
+		_, err := ImplFromWrapper("fake", cc, "/bin/true", nil)
 		mpitest.WantOneLineErr(t, err, cc, "answers neither")
 	})
 	t.Run("no library to find", func(t *testing.T) {
 		dir := t.TempDir()
 		cc := mpitest.WriteFile(t, filepath.Join(dir, "mpicc"), "#!/bin/sh\n[ \"$1\" = -show ] || exit 1\necho gcc\necho -L"+dir+"/nolib -lmpich_nowhere\n", 0o755)
-		_, err := ImplFromWrapper("fake", cc, "/bin/true")
+		_, err := ImplFromWrapper("fake", cc, "/bin/true", nil)
 		mpitest.WantOneLineErr(t, err, cc, "links no MPI library", "gcc -L"+dir+"/nolib -lmpich_nowhere", "set MPITS_IMPLEMENTATIONS")
 	})
 }
@@ -355,7 +355,7 @@ func TestDetectFromPath(t *testing.T) {
 			if im.CC != cc || im.Launcher != run {
 				t.Errorf("cc %q launcher %q, want %q %q", im.CC, im.Launcher, cc, run)
 			}
-			direct, err := ImplFromWrapper(c.id, cc, run)
+			direct, err := ImplFromWrapper(c.id, cc, run, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -145,7 +145,8 @@ func Build(im *Impl, f Fixture) Built {
 	defer res.Cleanup()
 	if !res.OK() {
 		out := res.Stdout + res.Stderr
-		b.Error = fmt.Sprintf("%s: %s\n%s\n%s", res.CommandProblem(), firstErrorLine(out), strings.Join(argv, " "), Tail(out, 2000))
+		kept := keepOutput(filepath.Join(dir, "build-output.txt"), res)
+		b.Error = fmt.Sprintf("%s: %s%s\n%s\n%s", res.CommandProblem(), firstErrorLine(out), kept, strings.Join(argv, " "), Tail(out, 2000))
 		// the compiler's answer, not an accident (nor an interrupt's kill)
 		if !res.TimedOut && res.Signal == "" && !Interrupted() {
 			if missing, ok := MissingNames(out); ok {
@@ -174,7 +175,14 @@ func cachedFailure(path string) (string, bool) {
 		when = st.ModTime().UTC().Format("2006-01-02 15:04 UTC")
 	}
 	first, rest, _ := strings.Cut(string(why), "\n")
-	note := fmt.Sprintf(" [replayed: the compiler refused it on %s, with the same sources, wrapper, mpi.h and library; remove %s to build again]", when, filepath.Dir(path))
+	// The replay's note names the kept output, after the date a reason
+	// must show.
+	output := ""
+	if i := strings.LastIndex(first, keptNote); i >= 0 {
+		output = "its output is in " + strings.TrimSuffix(first[i+len(keptNote):], ")") + "; "
+		first = first[:i]
+	}
+	note := fmt.Sprintf(" [replayed: the compiler refused it on %s, with the same sources, wrapper, mpi.h and library; %sremove %s to build again]", when, output, filepath.Dir(path))
 	return first + note + "\n" + rest, true
 }
 
@@ -243,14 +251,19 @@ type sourceSet struct {
 func buildKey(im *Impl, f Fixture, sources []sourceSet) (string, error) {
 	h := sha256.New()
 	// The sources' folder is no part of the key: their content is, and a
-	// generated source lives in a fresh folder each time.
+	// generated source lives in a fresh folder each time. The environment
+	// is (a module's variables may change what the wrapper does), and the
+	// compiler's locale: a refusal kept from another locale was read
+	// with other quotes (compilerLocale).
 	f.Dir = ""
 	settings, _ := json.Marshal(struct {
 		F                    Fixture
 		ID, CC, FC           string
 		CFlags, LDFlags, Pre []string
 		ABI                  *ABI
-	}{f, im.ID, im.CC, im.FC, im.CFlags, im.LDFlags, im.Prefix, im.ABI})
+		Env                  map[string]string
+		Locale               []string
+	}{f, im.ID, im.CC, im.FC, im.CFlags, im.LDFlags, im.Prefix, im.ABI, im.Env, compilerLocale(nil)})
 	h.Write(settings)
 	fmt.Fprintf(h, "\x00mpi %s\x00", mpiIdentity(im))
 	var rels []string
@@ -325,14 +338,20 @@ func LockFile(path string) (func(), error) {
 	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
 }
 
-// firstErrorLine is the compiler's first complaint, for one-line reasons;
-// without a line that says error (a wrapper that cannot find its
+// firstErrorLine is the compiler's first complaint, for one-line reasons:
+// the first line saying "error:" (gcc's, collect2's), "Error:" (gfortran's)
+// or "undefined reference" (ld's), not the context line before it (gcc's
+// "In function 'errors':"); without one (a wrapper that cannot find its
 // compiler), the end of what it said.
 func firstErrorLine(out string) string {
 	for _, l := range strings.Split(out, "\n") {
-		if strings.Contains(l, "error") {
+		if isErrorLine(l) {
 			return strings.TrimSpace(l)
 		}
 	}
 	return orMeasured(lastWords(out, 200), "no output")
+}
+
+func isErrorLine(l string) bool {
+	return strings.Contains(l, "error:") || strings.Contains(l, "Error:") || strings.Contains(l, "undefined reference")
 }

@@ -1,16 +1,13 @@
 package mpi
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 )
 
 // What an MPI is, for the fixture cache: a vendor installs tonight's build
@@ -65,12 +62,9 @@ func mpiIdentity(im *Impl) string {
 func wrapperShow(im *Impl, wrapper string) string {
 	var why []string
 	for _, flag := range []string{"--showme", "-show"} {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		argv := im.Command(wrapper, flag)
-		out, err := exec.CommandContext(ctx, argv[0], argv[1:]...).Output()
-		cancel()
-		if err == nil && len(strings.Fields(string(out))) > 0 {
-			return string(out)
+		out, err := im.ask(wrapper, flag)
+		if err == nil && len(strings.Fields(out)) > 0 {
+			return out
 		}
 		why = append(why, fmt.Sprintf("%s: %v", flag, err))
 	}

@@ -121,15 +121,13 @@ func Run(j Job) (*Result, error) {
 	// The implementation's and the job's own settings come after it and win.
 	// In a root it is set inside the root (jobArgv): a host srun would hand
 	// the inner path to slurmstepd, which makes that folder on the host.
-	env := os.Environ()
+	var tmp []string
 	if im.Root == "" {
-		env = append(env, "TMPDIR="+dir)
+		tmp = []string{"TMPDIR=" + dir}
 	}
-	for k, v := range im.Env {
-		env = append(env, k+"="+v)
-	}
-	for k, v := range j.Env {
-		env = append(env, k+"="+v)
+	env := im.environ(tmp, j.Env)
+	if j.Ranks == 0 && im.isCompiler(j.Program) {
+		env = compilerLocale(env)
 	}
 	env = append(env, settings.RecordEnv+"="+im.InnerPath(dir), settings.JobMarker+"="+token)
 

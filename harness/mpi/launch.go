@@ -186,5 +186,5 @@ func slurmRootProblem(im *Impl) string {
 	if res.OK() {
 		return ""
 	}
-	return fmt.Sprintf("two ranks in the root %s cannot be launched through %s from the host: %s", im.Root, im.Launch, saying(res))
+	return fmt.Sprintf("two ranks in the root %s cannot be launched through %s from the host: %s", im.Root, im.Launch, saying(im, res))
 }

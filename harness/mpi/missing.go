@@ -17,17 +17,26 @@ var (
 	// tools' names, its headers and modules.
 	implName = regexp.MustCompile(`^(?:P?MPIX?_\w+|QMPI_\w+|mpi\w*\.h|mpi\w*)$`)
 	lacking  = []*regexp.Regexp{
-		regexp.MustCompile("undefined reference to `(\\w+)'"),
-		regexp.MustCompile(`error: '(\w+)' undeclared`),
-		regexp.MustCompile(`error: unknown type name '(\w+)'`),
-		regexp.MustCompile(`error: implicit declaration of function '(\w+)'`),
+		quoted(`undefined reference to «(\w+)»`),
+		quoted(`error: «(\w+)» undeclared`),
+		quoted(`error: unknown type name «(\w+)»`),
+		quoted(`error: implicit declaration of function «(\w+)»`),
 		regexp.MustCompile(`fatal error: ([\w./-]+\.h): No such file or directory`),
-		regexp.MustCompile(`Cannot open module file '(\w+)\.mod'`),
+		quoted(`Cannot open module file «(\w+)\.mod»`),
 	}
 	// Lines that only follow from the ones above.
-	consequences = []string{"ld returned 1 exit status", "in function `", "undeclared identifier is reported only once",
+	consequences = []string{"ld returned 1 exit status", "in function `", "in function ‘", "undeclared identifier is reported only once",
 		"compilation terminated", "for each function it appears in"}
 )
+
+// quoted compiles a pattern whose «name» is quoted as the compilers quote
+// it: 'name' (gcc under LC_ALL=C), ‘name’ (gcc under a UTF-8 locale),
+// `name' (ld). Builds run the compiler under LC_ALL=C (compilerLocale);
+// a wrapper that sets its own locale, or output kept from before, may
+// still have the others.
+func quoted(pattern string) *regexp.Regexp {
+	return regexp.MustCompile(strings.NewReplacer("«", "[`'‘]", "»", "['’]").Replace(pattern))
+}
 
 // MissingNames are the implementation's names a refused build's output
 // says are missing, sorted; ok is false unless every complaint in it is of
@@ -64,5 +73,5 @@ func isComplaint(line string) bool {
 			return false
 		}
 	}
-	return strings.Contains(line, "error:") || strings.Contains(line, "Error:")
+	return isErrorLine(line)
 }

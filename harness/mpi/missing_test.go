@@ -1,7 +1,10 @@
 package mpi
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -45,4 +48,64 @@ func FuzzMissingNames(f *testing.F) {
 			t.Errorf("ok without names for %q", out)
 		}
 	})
+}
+
+// Real refusals of gcc 12, ld and gfortran (testdata/compiler, made with
+// mpicc.mpich and mpifort.mpich under LC_ALL=C and LC_ALL=C.UTF-8): the
+// same names, and the same first complaint, whichever quotes they use.
+func TestMissingNamesInEitherLocale(t *testing.T) {
+	for _, c := range []struct {
+		file  string
+		names []string
+		first string
+	}{
+		{"decl", []string{"MPIX_Info_unknown", "MPI_T_PVAR_SESSION_NULLX"}, "decl.c:3:28: error: «MPI_T_PVAR_SESSION_NULLX» undeclared (first use in this function); did you mean «MPI_T_PVAR_SESSION_NULL»?"},
+		{"link", []string{"MPI_Bogus_function"}, "/tmp/lc/link.c:3: undefined reference to `MPI_Bogus_function'"},
+		{"hdr", []string{"mpi_nosuch.h"}, "hdr.c:1:10: fatal error: mpi_nosuch.h: No such file or directory"},
+		{"mod", []string{"mpi_nosuch"}, "Fatal Error: Cannot open module file «mpi_nosuch.mod» for reading at (1): No such file or directory"},
+	} {
+		for _, locale := range []string{"C", "C.UTF-8"} {
+			data, err := os.ReadFile(filepath.Join("testdata", "compiler", c.file+"."+locale+".txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if names, ok := MissingNames(string(data)); !ok || !slices.Equal(names, c.names) {
+				t.Errorf("%s under %s: MissingNames = %q, %v; want %q", c.file, locale, names, ok, c.names)
+			}
+			open, close := "'", "'"
+			if locale != "C" {
+				open, close = "‘", "’"
+			}
+			want := strings.NewReplacer("«", open, "»", close).Replace(c.first)
+			if got := firstErrorLine(string(data)); got != want {
+				t.Errorf("%s under %s: firstErrorLine = %q, want %q", c.file, locale, got, want)
+			}
+		}
+	}
+}
+
+// Built under the user's locale, a compiler's messages would be another
+// language's: a compiler runs under LC_ALL=C, without LANGUAGE, whatever
+// this process's locale.
+func TestCompilerLocale(t *testing.T) {
+	t.Setenv("LANG", "de_DE.UTF-8")
+	t.Setenv("LC_ALL", "fr_FR.UTF-8")
+	t.Setenv("LANGUAGE", "de:fr")
+	im := &Impl{ID: "x", CC: "/opt/mpi/bin/mpicc", Env: map[string]string{"LC_ALL": "de_DE.UTF-8"}}
+	env := compilerLocale(im.environ(nil, nil))
+	var lcAll string
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "LANGUAGE=") {
+			t.Errorf("LANGUAGE is left: %s", kv)
+		}
+		if v, ok := strings.CutPrefix(kv, "LC_ALL="); ok {
+			lcAll = v // the last one wins
+		}
+	}
+	if lcAll != "C" {
+		t.Errorf("LC_ALL=%s, want C", lcAll)
+	}
+	if !im.isCompiler("/opt/mpi/bin/mpicc") || im.isCompiler("/opt/mpi/bin/mpiexec") || im.isCompiler("") {
+		t.Error("isCompiler tells the wrapper from other programs wrongly")
+	}
 }

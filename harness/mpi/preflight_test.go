@@ -223,7 +223,8 @@ printf '#!/bin/sh\n' >"$out" && chmod +x "$out"
 		t.Errorf("the probe took %s, want about its deadline of %s", took, probeDeadline)
 	}
 	want := "caps_after_init (`" + run + " -n 1 …/caps_after_init`) did not finish within its deadline ("
-	if len(caps.Problems) != 1 || !strings.HasPrefix(caps.Problems[0], want) || !strings.HasSuffix(caps.Problems[0], ") and was killed: waiting for the nodes") {
-		t.Errorf("after-init probe problems %q, want one %q…%q", caps.Problems, want, ") and was killed: waiting for the nodes")
+	said := ") and was killed: waiting for the nodes (output kept in " + probeLog(im, "caps_after_init") + ")"
+	if len(caps.Problems) != 1 || !strings.HasPrefix(caps.Problems[0], want) || !strings.HasSuffix(caps.Problems[0], said) {
+		t.Errorf("after-init probe problems %q, want one %q…%q", caps.Problems, want, said)
 	}
 }
