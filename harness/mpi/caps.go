@@ -376,8 +376,11 @@ func probeLibrary(im *Impl, lib, mode string) (*libAnswers, error) {
 	for _, ranks := range []int{0, 1} {
 		res, err := Run(Job{Impl: im, Name: "probe " + filepath.Base(lib), Ranks: ranks, Program: prog,
 			Env: map[string]string{settings.ProbeLibEnv: lib, settings.ProbeModeEnv: mode}, Deadline: 30 * time.Second})
-		if err != nil {
+		if err != nil && len(tries) == 0 {
 			return nil, err
+		}
+		if err != nil {
+			break // no launcher to try: the direct run's failure says why
 		}
 		res.Cleanup() // its output is read
 		if res.OK() {

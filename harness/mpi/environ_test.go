@@ -101,4 +101,8 @@ func TestProbeHelperEnvironment(t *testing.T) {
 	if data, _ := os.ReadFile(kept); strings.Count(string(data), "FAKE_WRAPPER_LIB is not set") != 2 {
 		t.Errorf("%s does not keep what both tries said:\n%s", kept, data)
 	}
+	// A launcher that cannot start leaves the direct run's account.
+	im.Launcher = filepath.Join(t.TempDir(), "no-mpiexec")
+	_, err = probeLibrary(im, lib, "native")
+	mpitest.WantOneLineErr(t, err, "fake: the probe helper loading "+lib+" exited with status 1: fake: FAKE_WRAPPER_LIB is not set (output kept in "+kept+")")
 }
