@@ -115,7 +115,7 @@ var settingsList = []Def{
 		Default: "`/tmp`",
 		Allowed: "a folder this user can write"},
 	{Name: "MPITS_CACHE", Group: GroupMPI,
-		Meaning: "the cache: provisioned implementations, built fixtures, the probes of a run",
+		Meaning: "the cache: provisioned implementations, built fixtures (a failed build's output beside it, `build-output.txt`), the probes of a run (a failed probe's output in `probes/<id>/`), which the reasons name",
 		Default: "`/var/cache/mpits` as root, else `~/.cache/mpits` (`$XDG_CACHE_HOME/mpits` where that is set)",
 		Allowed: "a folder this user can write (made if missing)"},
 	{Name: "MPITS_FIXTURES", Group: GroupMPI,
