@@ -58,7 +58,7 @@ func skipIfNotReached(rule, impl string) {
 	reached := slices.ContainsFunc(judgedBefore.v, func(j judgedVerdictOf) bool { return j.rule.ID == rule && j.impl == impl })
 	judgedBefore.Unlock()
 	if !reached {
-		ginkgo.Skip("not reached: the run was ended by " + it.Cause)
+		skipNotReached(it)
 	}
 }
 
@@ -66,6 +66,10 @@ func skipIfNotReached(rule, impl string) {
 // interrupted: its jobs may have been killed.
 func skipIfInterrupted() {
 	if it := mpi.Ongoing.Load(); it != nil {
-		ginkgo.Skip("not reached: the run was ended by " + it.Cause)
+		skipNotReached(it)
 	}
+}
+
+func skipNotReached(it *mpi.Interruption) {
+	ginkgo.Skip("not reached: the run was ended by " + it.Cause)
 }

@@ -242,17 +242,6 @@ var expecting expectStates
 
 type expectStates map[string]*expectState
 
-// of is suite's state; a run of one suite has one, whatever a rule says.
-func (e expectStates) of(suite string) *expectState {
-	if st, ok := e[suite]; ok || len(e) != 1 {
-		return st
-	}
-	for _, st := range e {
-		return st
-	}
-	return nil
-}
-
 // sorted are the states in the order of their suites' names.
 func (e expectStates) sorted() []*expectState {
 	var out []*expectState
@@ -381,7 +370,7 @@ func (st *expectState) compare(r rulebook.Rule, impl string, v verdict.Verdict, 
 // the spec, naming it. Anything else returns, for report to end the spec
 // as without a file. With MPITS_EXPECT_UPDATE every verdict is accepted.
 func expectVerdict(suite string, r rulebook.Rule, impl string, v verdict.Verdict) {
-	st := expecting.of(suite)
+	st := expecting[suite]
 	if st == nil {
 		return
 	}
@@ -469,7 +458,7 @@ func (st *expectState) afterSuite(r types.Report) string {
 	matched := map[verdict.Status]int{}
 	for _, sp := range r.SpecReports {
 		j, v, ok := judgedVerdict(sp)
-		if !ok || expecting.of(j.Suite) != st {
+		if !ok || expecting[j.Suite] != st {
 			continue
 		}
 		var res ExpectResult

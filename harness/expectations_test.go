@@ -222,7 +222,7 @@ func TestExpectSummary(t *testing.T) {
 	expecting = expectStates{st.suite: st}
 	defer func() { expecting = nil }()
 	rule := func(id string, b rulebook.Basis) Judged {
-		return Judged{RuleInfo: rulebook.RuleInfo{ID: id, Source: "MPI-5.0 §15.3.3", Basis: b}, Impl: "mpich-tools"}
+		return Judged{RuleInfo: rulebook.RuleInfo{ID: id, Suite: "MPI_T", Source: "MPI-5.0 §15.3.3", Basis: b}, Impl: "mpich-tools"}
 	}
 	r := types.Report{SuiteDescription: "MPI_T", SpecReports: types.SpecReports{
 		compared(t, types.SpecStateSkipped, st, rule("STR-3", rulebook.Normative), verdict.Verdict{Status: verdict.Fail, Reason: "NULL buffer"}),
@@ -256,7 +256,7 @@ func TestExpectUpdateWrites(t *testing.T) {
 	st := &expectState{dir: dir, file: f, suite: "MPI_T", update: true, has: map[string]bool{"STR-3": true, "STR-1": true}}
 	expecting = expectStates{st.suite: st}
 	defer func() { expecting = nil }()
-	j := Judged{RuleInfo: rulebook.RuleInfo{ID: "STR-3", Basis: rulebook.Normative}, Impl: "mpich-tools"}
+	j := Judged{RuleInfo: rulebook.RuleInfo{ID: "STR-3", Suite: "MPI_T", Basis: rulebook.Normative}, Impl: "mpich-tools"}
 	r := types.Report{SuiteDescription: "MPI_T", SpecReports: types.SpecReports{
 		compared(t, types.SpecStateSkipped, st, j, verdict.Verdict{Status: verdict.Fail, Reason: "NULL buffer: rc 12"}),
 	}}

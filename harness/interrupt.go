@@ -192,7 +192,7 @@ func judgedSpec(j Judged, r rulebook.Rule, v verdict.Verdict, filter string) typ
 	sp := types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: "on " + j.Impl, State: types.SpecStatePassed}
 	sp.ReportEntries = append(sp.ReportEntries, types.ReportEntry{Name: "rule", Value: types.WrapEntryValue(j)})
 	strict := rulebook.Strict(r.Basis, filter)
-	if st := expecting.of(j.Suite); st != nil {
+	if st := expecting[j.Suite]; st != nil {
 		res, action := st.compare(r, j.Impl, v, strict)
 		sp.ReportEntries = append(sp.ReportEntries, types.ReportEntry{Name: ExpectEntry, Value: types.WrapEntryValue(res)})
 		switch action {
