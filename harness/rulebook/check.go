@@ -139,7 +139,7 @@ func (x *X) Launch(j mpi.Job) (res *mpi.Result, recs *mpi.Records, recErr error)
 // with Error if it crashed, hung or failed, or its records are missing.
 func (x *X) Job(j mpi.Job) (*mpi.Result, *mpi.Records) {
 	res, recs, err := x.Launch(j)
-	return res, mustBeWhole(res, recs, err)
+	return res, x.mustBeWhole(j, res, recs, err)
 }
 
 // Unsupported ends the rule's judgement: the implementation lacks what it needs.

@@ -40,6 +40,12 @@ type Rule struct {
 	// rule's subject: a normative rule whose required function is missing
 	// fails. A zero verdict, or no Lacks, leaves it unsupported, naming them.
 	Lacks func(x *X, missing []string) verdict.Verdict
+	// Governs are the library calls the rule speaks of, as a fixture names
+	// them (MPITS_CALL); "MPI_T_*" covers every call the prefix starts. A
+	// job that dies inside one of them (crash, hang, exit) fails the rule;
+	// one that dies inside another call leaves it not judged, naming that
+	// call (Crashed).
+	Governs []string
 	// Needs is the capability the rule needs (Needs values), when it is not
 	// its check's: without it, the rule is unsupported, with the measured
 	// reason, and never judged.

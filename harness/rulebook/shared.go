@@ -41,13 +41,15 @@ func jobKey(j mpi.Job) string {
 // JobOnce is Job, run once for identical jobs.
 func (x *X) JobOnce(j mpi.Job) (*mpi.Result, *mpi.Records) {
 	res, recs, err := x.LaunchOnce(j)
-	return res, mustBeWhole(res, recs, err)
+	return res, x.mustBeWhole(j, res, recs, err)
 }
 
-// mustBeWhole ends the rule's judgement with Error when the job crashed, hung or failed,
-// or its records are missing.
-func mustBeWhole(res *mpi.Result, recs *mpi.Records, err error) *mpi.Records {
+// mustBeWhole ends the rule's judgement when the job crashed, hung or
+// failed, or its records are missing: inside a library call, as Crashed
+// says; elsewhere with Error (the fixture or the suite broke).
+func (x *X) mustBeWhole(j mpi.Job, res *mpi.Result, recs *mpi.Records, err error) *mpi.Records {
 	if !res.OK() {
+		x.Crashed(res, mpi.CrashOf(res, WrittenRecords(recs, err), j.Ranks))
 		panic(verdict.Verdict{Status: verdict.Error, Reason: res.Problem(), Evidence: res.Evidence()})
 	}
 	if err != nil {

@@ -22,7 +22,8 @@ var errorsCheck = rulebook.Define(rulebook.Check{
 		// continues normal execution and does not invoke any MPI error handler."
 		{ID: "ERR-1", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Normative,
 			Text:      "no MPI_T routine invokes an MPI error handler, whether it succeeds or fails with a code the text names",
-			Injectors: []string{"inject_mpit_errhandler_call"}, Judge: judgeErr1},
+			Governs:   []string{"MPI_T_*"},
+			Injectors: []string{"inject_mpit_errhandler_call", "inject_mpit_call_crash"}, Judge: judgeErr1},
 		// §15.3.1: "The values of the constants are monotonic in the order
 		// listed in the table; i.e., MPI_T_VERBOSITY_USER_BASIC <
 		// MPI_T_VERBOSITY_USER_DETAIL < ... < MPI_T_VERBOSITY_MPIDEV_ALL."
@@ -35,6 +36,7 @@ var errorsCheck = rulebook.Define(rulebook.Check{
 		// process "continues normal execution": MPI works.
 		{ID: "INIT-11", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Normative,
 			Text:      "after MPI_T calls that failed with the codes the text names, MPI routines still work (an MPI_Allreduce gives the right sum)",
+			Governs:   []string{"MPI_Allreduce", "MPI_Comm_size"},
 			Injectors: []string{"inject_mpit_failure_sticks"}, Judge: judgeInit11},
 		// §15.3.10: "All return codes with the prefix MPI_T_ERR_ must be unique
 		// values and cannot overlap with any error codes or error classes

@@ -51,6 +51,10 @@ var Suite = &harness.Suite{
 		injector("conform_mpit_pvar_handles", "inject/conform_mpit_pvar_handles.c"),
 		injector("conform_mpit_pvar_writable", "inject/conform_mpit_pvar_writable.c"),
 		injector("inject_mpit_errhandler_call", "inject/mpit_errhandler_call.c"),
+		injector("inject_mpit_call_crash", "inject/mpit_call_crash.c"),
+		// no rule's: MPITS_INJECT shows the errors fixture's rules left not
+		// judged by a crash in a call none of them governs
+		injector("inject_mpit_errhandler_crash", "inject/mpit_errhandler_crash.c"),
 		injector("inject_mpit_code_overlap", "inject/mpit_code_overlap.c"),
 		injector("inject_mpit_error_string_same", "inject/mpit_error_string_same.c"),
 		injector("inject_mpit_session_breaks", "inject/mpit_session_breaks.c"),

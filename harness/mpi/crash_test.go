@@ -1,0 +1,64 @@
+package mpi
+
+import (
+	"testing"
+)
+
+// The lines MPITS_CALL and the fatal-signal handler write (mpits_record.c).
+const (
+	callingCreate  = `{"kind":"calling","call":"MPI_Comm_create_errhandler"}`
+	returnedCreate = `{"kind":"returned","call":"MPI_Comm_create_errhandler","rc":0}`
+	callingBarrier = `{"kind":"calling","call":"MPI_Barrier"}`
+	callingAddr    = `{"kind":"calling","call":"QMPI_Get_calling_address"}`
+	returnedAddr   = `{"kind":"returned","call":"QMPI_Get_calling_address","rc":0}`
+	diedSEGV       = `{"kind":"died","signal":11}`
+)
+
+func crashOfLines(t *testing.T, res *Result, ranks ...[]string) *Crash {
+	t.Helper()
+	recs, err := RecordsOf("fx", len(ranks), ranks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return CrashOf(res, recs, len(ranks))
+}
+
+func TestCrashOfPlacesTheDeath(t *testing.T) {
+	segv := &Result{ExitCode: -1, Signal: "SIGSEGV"}
+	cases := []struct {
+		name  string
+		res   *Result
+		ranks [][]string
+		want  string // Crash.String, "" for nil
+	}{
+		{"both ranks in the call, a library's own handler", segv,
+			[][]string{{callingCreate}, {callingCreate}},
+			"the library crashed (SIGSEGV) in MPI_Comm_create_errhandler (job fx, ranks 0 and 1)"},
+		{"the rank that recorded its signal, not the one killed waiting", &Result{ExitCode: 1},
+			[][]string{{callingCreate, returnedCreate, callingBarrier}, {callingCreate, diedSEGV}},
+			"the library crashed (SIGSEGV) in MPI_Comm_create_errhandler (job fx, rank 1)"},
+		{"a tool's call nests in the application's", segv,
+			[][]string{{callingBarrier, callingAddr}},
+			"the library crashed (SIGSEGV) in QMPI_Get_calling_address (job fx, rank 0)"},
+		{"after the tool's call returned, the application's is open", &Result{TimedOut: true, ExitCode: -1},
+			[][]string{{callingBarrier, callingAddr, returnedAddr}},
+			"the library hung (killed at its deadline, 0s) in MPI_Barrier (job fx, rank 0)"},
+		{"died outside any call: the fixture's own code", segv,
+			[][]string{{callingCreate, returnedCreate, diedSEGV}}, ""},
+		{"one rank outside any call may have died there", segv,
+			[][]string{{callingBarrier}, {callingCreate, returnedCreate}}, ""},
+		{"a fixture that announces no call", segv,
+			[][]string{{`{"kind":"handler"}`}}, ""},
+		{"a job that ended well", &Result{},
+			[][]string{{callingCreate}}, ""},
+	}
+	for _, c := range cases {
+		got := ""
+		if cr := crashOfLines(t, c.res, c.ranks...); cr != nil {
+			got = cr.String()
+		}
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
