@@ -77,3 +77,21 @@ func WrittenRecords(recs *mpi.Records, err error) *mpi.Records {
 	}
 	return nil
 }
+
+// Whole ends the rule's judgement as JobOnce does for a job the judge
+// launched itself (LaunchOnce) and judged what it could of first: a job
+// that did not end well is placed by Crashed, or is an error; it returns
+// the records of a job that did.
+func (x *X) Whole(j mpi.Job, res *mpi.Result, recs *mpi.Records, err error) *mpi.Records {
+	return x.mustBeWhole(j, res, recs, err)
+}
+
+// HowEnded is, for a job that did not end well, where it died when its
+// records place it (Crash), or how it ended: for the reason of a rule
+// failed on the records written before.
+func HowEnded(j mpi.Job, res *mpi.Result, recs *mpi.Records) string {
+	if c := mpi.CrashOf(res, recs, j.Ranks); c != nil {
+		return c.String()
+	}
+	return res.Problem()
+}

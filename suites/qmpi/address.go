@@ -28,14 +28,16 @@ var callingAddress = rulebook.Define(rulebook.Check{
 		// stack."
 		{ID: "QMPI-ADDR-01", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:       "QMPI_Get_calling_address gives an address inside the application function that called MPI_Barrier (main, and a function nested two calls deep)",
-			Injectors:  []string{"inject_qmpi_wrong_address"},
+			Injectors:  []string{"inject_qmpi_wrong_address", "inject_qmpi_address_crash"},
+			Governs:    []string{"QMPI_Get_calling_address"},
 			Conformers: []string{"conform_qmpi_calling_address"}, Judge: judgeCallingAddress(false)},
 		// seed 000: "If both a PMPI and QMPI tool are registered and active
 		// at the same time, the address will be that of the PMPI function,
 		// rather than the application."
 		{ID: "QMPI-ADDR-02", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:       "with a PMPI tool wrapping MPI_Barrier loaded as well, QMPI_Get_calling_address gives an address inside the PMPI tool's MPI_Barrier",
-			Injectors:  []string{"inject_qmpi_wrong_address"},
+			Injectors:  []string{"inject_qmpi_wrong_address", "inject_qmpi_address_crash"},
+			Governs:    []string{"QMPI_Get_calling_address"},
 			Conformers: []string{"conform_qmpi_calling_address"}, Judge: judgeCallingAddress(true)},
 		// seed 000: "The the address of the point where the application
 		// originally called the MPI function before entering the QMPI tool
@@ -44,7 +46,8 @@ var callingAddress = rulebook.Define(rulebook.Check{
 		// the binding that then calls the C function.
 		{ID: "QMPI-ADDR-03", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:       "for MPI_BARRIER called through mpif.h (from the main program and from a subroutine), QMPI_Get_calling_address gives an address inside the Fortran application, not inside the MPI library's Fortran binding",
-			Injectors:  []string{"inject_qmpi_wrong_address"},
+			Injectors:  []string{"inject_qmpi_wrong_address", "inject_qmpi_address_crash"},
+			Governs:    []string{"QMPI_Get_calling_address"},
 			Conformers: []string{"conform_qmpi_fortran_address"}, Judge: judgeFortranCallingAddress},
 	},
 })
@@ -97,11 +100,12 @@ func judgeCallingAddress(withPMPI bool) func(x *rulebook.X) verdict.Verdict {
 			preload = pmpi + ":" + preload
 			name += " with a PMPI tool"
 		}
-		_, recs := x.JobOnce(mpi.Job{
+		job := mpi.Job{
 			Name: name, Ranks: 1, Program: app,
 			RankEnv: map[string]string{"LD_PRELOAD": preload},
 			Env:     map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "addr", "MPITS_QMPI_TRACE": "none"},
-		})
+		}
+		_, recs, whole := addrJob(x, job)
 		ev := name + ":\n" + recordsText(recs)
 		var got []addrRec
 		site := ""
@@ -121,7 +125,7 @@ func judgeCallingAddress(withPMPI bool) func(x *rulebook.X) verdict.Verdict {
 			}
 		}
 		var f rulebook.Problems
-		if len(got) != 3 {
+		if whole.ok() && len(got) != 3 {
 			f.Add(ev, "%s: the tool saw %d of the application's 3 MPI_Barrier calls", name, len(got))
 		}
 		for _, a := range got {
@@ -131,10 +135,11 @@ func judgeCallingAddress(withPMPI bool) func(x *rulebook.X) verdict.Verdict {
 			}
 			ok := a.RC == 0 && a.Obj != nil && path.Base(*a.Obj) == wantObj && deref(a.Sym) == wantSym && a.Inside
 			if !ok {
-				f.Add(ev, "%s: MPI_Barrier called from %s: QMPI_Get_calling_address returned %d and gave %s, want an address inside %s of %s", name, a.site, a.RC, a, wantSym, wantObj)
+				f.Add(ev, "%s: MPI_Barrier called from %s: QMPI_Get_calling_address returned %d and gave %s, want an address inside %s of %s%s", name, a.site, a.RC, a, wantSym, wantObj, whole.after())
 			}
 		}
 		f.FailOn(x)
+		whole.mustHaveEnded(x)
 		// Each address the tool got could have lain anywhere else.
 		if withPMPI {
 			return rulebook.Exposed(len(got), "calling addresses", "with a PMPI tool loaded, the calling address of all %d MPI_Barrier calls lay inside the PMPI tool's MPI_Barrier", len(got))
@@ -150,13 +155,13 @@ func judgeFortranCallingAddress(x *rulebook.X) verdict.Verdict {
 		x.Unsupported("not measurable here: no working mpif.h binding: %s", x.Caps.Fortran.Reason)
 	}
 	app := x.Fixture("qmpi_fortran_addr")
-	res, recs := x.JobOnce(mpi.Job{
+	res, recs, whole := addrJob(x, mpi.Job{
 		Name: "qmpi_fortran_addr", Ranks: 1, Program: app,
 		RankEnv: map[string]string{"LD_PRELOAD": x.Fixture("qmpi_tool_addr")},
 		Env:     map[string]string{"MPIR_CVAR_QMPI_TOOL_LIST": "addr", "MPITS_QMPI_TRACE": "none"},
 	})
 	ev := "qmpi_fortran_addr:\n" + recordsText(recs) + "\n" + res.Evidence()
-	if !strings.Contains(res.Stdout, "mpits-fortran-addr-ok") {
+	if whole.ok() && !strings.Contains(res.Stdout, "mpits-fortran-addr-ok") {
 		x.Errorf(ev, "qmpi_fortran_addr did not run to its end")
 	}
 	var got []addrRec
@@ -166,18 +171,63 @@ func judgeFortranCallingAddress(x *rulebook.X) verdict.Verdict {
 		got = append(got, a)
 	}
 	var f rulebook.Problems
-	if len(got) != 2 {
+	if whole.ok() && len(got) != 2 {
 		f.Add(ev, "the tool saw %d of the Fortran program's 2 MPI_BARRIER calls", len(got))
 	}
 	var where []string
 	for i, a := range got {
 		from := []string{"the main program", "the subroutine mpits_fortran_nested"}[min(i, 1)]
 		if a.RC != 0 || a.Obj == nil || path.Base(*a.Obj) != path.Base(app) {
-			f.Add(ev, "MPI_BARRIER called through mpif.h from %s: QMPI_Get_calling_address returned %d and gave %s, want an address inside the application %s", from, a.RC, a, path.Base(app))
+			f.Add(ev, "MPI_BARRIER called through mpif.h from %s: QMPI_Get_calling_address returned %d and gave %s, want an address inside the application %s%s", from, a.RC, a, path.Base(app), whole.after())
 			continue
 		}
 		where = append(where, fmt.Sprintf("%s (symbol %q)", from, deref(a.Sym)))
 	}
 	f.FailOn(x)
+	whole.mustHaveEnded(x)
 	return rulebook.Exposed(len(got), "calling addresses", "the calling address of both MPI_BARRIER calls of the mpif.h program lay inside the application: %s", strings.Join(where, ", "))
+}
+
+// An address job that died after its tool took addresses (a library that
+// corrupted its heap answering dies at a later free or at MPI_Finalize; one
+// may hang) is judged on the addresses recorded before: a wrong one fails
+// the rule whatever came after. With none wrong, where it died decides
+// (rulebook.Crashed: inside QMPI_Get_calling_address it fails the rule).
+type addrEnd struct {
+	job  mpi.Job
+	res  *mpi.Result
+	recs *mpi.Records
+	err  error
+}
+
+// addrJob runs j once; recs are what its ranks wrote, also when it died.
+func addrJob(x *rulebook.X, j mpi.Job) (*mpi.Result, *mpi.Records, addrEnd) {
+	res, recs, err := x.LaunchOnce(j)
+	end := addrEnd{j, res, recs, err}
+	if end.ok() {
+		return res, recs, end
+	}
+	written := rulebook.WrittenRecords(recs, err)
+	if written == nil {
+		x.Whole(j, res, recs, err) // records that do not parse: an error
+	}
+	return res, written, end
+}
+
+func (e addrEnd) ok() bool { return e.res.OK() && e.err == nil }
+
+// after is how the job ended, for a problem found in what it wrote before.
+func (e addrEnd) after() string {
+	if e.ok() {
+		return ""
+	}
+	return "; then " + rulebook.HowEnded(e.job, e.res, rulebook.WrittenRecords(e.recs, e.err))
+}
+
+// mustHaveEnded ends the judgement of a job that died with no address
+// wrong (rulebook.Whole).
+func (e addrEnd) mustHaveEnded(x *rulebook.X) {
+	if !e.ok() {
+		x.Whole(e.job, e.res, e.recs, e.err)
+	}
 }

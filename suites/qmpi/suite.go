@@ -61,6 +61,10 @@ var Suite = &harness.Suite{
 		injector("register_refused"),
 		injector("alter_args"),
 		injector("address_overrun"),
+		injector("address_crash"),
+		// no rule's: MPITS_INJECT shows the address rules judging what was
+		// recorded before a death at MPI_Finalize
+		injector("finalize_abort"),
 		injector("drop_mpit"),
 		injector("entry_alters"),
 		injector("idle_twice"),
