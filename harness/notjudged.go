@@ -15,10 +15,12 @@ import (
 // One cause, one line. When an implementation's capability probe breaks
 // (its compiler wrapper refuses the probe, its launcher hangs), no rule on
 // it can be judged; when a fixture does not build, no rule that runs it
-// can. Such a rule's verdict is an error with a Cause, the same line for
-// every rule it leaves, naming the implementation, the command, how it
-// ended and the end of what it said. The cause is said once on the console
-// when the run meets it (progress); each rule it leaves ends skipped, "not
+// can; when the library dies inside a call a rule does not govern
+// (rulebook.Crashed), that rule cannot. Such a rule's verdict is an error
+// with a Cause, the same line for every rule it leaves, naming the
+// implementation, the command (or the call), how it ended and the end of
+// what it said. The cause is said once on the console when the run meets
+// it (progress); each rule it leaves ends skipped, "not
 // judged: <cause>", with no failure and no stack trace of its own; the run
 // fails once for it, in the suite node "mpits setup" (SetupNode), whose
 // failure names the implementations on the console and lists every cause

@@ -11,7 +11,7 @@ const (
 	Pass        Status = "pass"
 	Fail        Status = "fail"        // the implementation broke the rule (with evidence)
 	Unsupported Status = "unsupported" // the capability is missing (with the measured reason)
-	Error       Status = "error"       // the fixture or the suite broke: crash, timeout, no records
+	Error       Status = "error"       // the fixture or the suite broke: a crash or hang outside a library call, no records
 )
 
 // Verdict is the outcome of one check on one implementation.
@@ -23,7 +23,8 @@ type Verdict struct {
 	// a fail may.
 	Exercised *Exercise `json:"exercised,omitempty"`
 	// Cause, on an error, is what left the rule not judged: the
-	// implementation's capability probe broke, or a fixture did not build.
+	// implementation's capability probe broke, a fixture did not build, or
+	// the library died inside a call the rule does not govern.
 	// It is one line naming the command, how it ended and what it said, the
 	// same for every rule it leaves, which the run reports once (notjudged.go).
 	Cause string `json:"cause,omitempty"`
