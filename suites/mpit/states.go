@@ -2,6 +2,8 @@ package mpit
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -95,22 +97,22 @@ var statesCheck = rulebook.Define(rulebook.Check{
 		// MPI_T_pvar_read; these the other routines.)
 		{ID: "PVAR-27a", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_start with a handle of another session returns MPI_T_ERR_INVALID_HANDLE (MPI_T_ERR_PVAR_NO_STARTSTOP accepted for a continuous variable: the text does not say which error wins)",
-			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellOtherStart)},
+			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Judge: judgeCellExposed(cellOtherStart)},
 		{ID: "PVAR-27b", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_stop with a handle of another session returns MPI_T_ERR_INVALID_HANDLE (MPI_T_ERR_PVAR_NO_STARTSTOP accepted for a continuous variable)",
-			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellOtherStop)},
+			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Judge: judgeCellExposed(cellOtherStop)},
 		{ID: "PVAR-27c", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_write with a handle of another session returns MPI_T_ERR_INVALID_HANDLE (MPI_T_ERR_PVAR_NO_WRITE accepted for a read-only variable)",
-			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellOtherWrite)},
+			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Judge: judgeCellExposed(cellOtherWrite)},
 		{ID: "PVAR-27d", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_reset with a handle of another session returns MPI_T_ERR_INVALID_HANDLE (MPI_T_ERR_PVAR_NO_WRITE accepted for a read-only variable)",
-			Injectors: []string{"inject_mpit_pvar_reset_session"}, Judge: judgeCellExposed(cellOtherReset)},
+			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Judge: judgeCellExposed(cellOtherReset)},
 		{ID: "PVAR-27e", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_readreset with a handle of another session returns MPI_T_ERR_INVALID_HANDLE (MPI_T_ERR_PVAR_NO_ATOMIC or _NO_WRITE accepted for a variable that is not atomic or read-only)",
-			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellOtherReadreset)},
+			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Judge: judgeCellExposed(cellOtherReadreset)},
 		{ID: "PVAR-27f", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_handle_free with a handle of another session returns MPI_T_ERR_INVALID_HANDLE",
-			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Judge: judgeCell(cellOtherFree)},
+			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Judge: judgeCell(cellOtherFree)},
 		// §15.3.10 (undefined), as ERR-4b: MPI_T_PVAR_HANDLE_NULL, which a
 		// successful MPI_T_pvar_handle_free leaves, is no handle at all, not
 		// a handle of another session (§15.3.7.4's sentence, PVAR-27a-f),
@@ -361,6 +363,7 @@ func judgeCellBy(c stateCell, exposedOnly bool) func(x *rulebook.X) verdict.Verd
 		var bad []string
 		got := map[string]int{}
 		judged, second, handles := 0, 0, 0
+		secondCodes := map[string]bool{}
 		for _, rec := range r.cells {
 			if rec.Cell != c.cell || (c.cell == cellSessionFree.cell && rec.Handles == 0) {
 				continue
@@ -373,6 +376,9 @@ func judgeCellBy(c stateCell, exposedOnly bool) func(x *rulebook.X) verdict.Verd
 			}
 			if len(want) > 1 {
 				second++
+				for _, w := range want[1:] {
+					secondCodes[w] = true
+				}
 			}
 			got[rec.RC]++
 			switch {
@@ -410,7 +416,7 @@ func judgeCellBy(c stateCell, exposedOnly bool) func(x *rulebook.X) verdict.Verd
 		}
 		if exposedOnly {
 			if judged == second {
-				x.Unsupported("not measurable here: each of the %s on %s met a second fault of the variable (%s), whose code is accepted too, so a library that skips the check would pass as well", plural(judged, "call", "calls"), c.what, strings.Join(c.want(stVar{Readonly: 1})[1:], ", "))
+				x.Unsupported("not measurable here: each of the %s on %s met a second fault of the variable (%s), whose code is accepted too, so a library that skips the check would pass as well", plural(judged, "call", "calls"), c.what, strings.Join(slices.Sorted(maps.Keys(secondCodes)), ", "))
 			}
 			return rulebook.Passed(judged, judged-second, "calls", "%s; %d without a second fault, where only %s would do", reason, judged-second, c.want(stVar{})[0])
 		}

@@ -62,7 +62,7 @@ var Suite = &harness.Suite{
 		injector("inject_mpit_symbol_hidden", "inject/mpit_symbol_hidden.c"),
 		injector("inject_mpit_category_drift", "inject/mpit_category_drift.c"),
 		injector("inject_mpit_category_reset", "inject/mpit_category_reset.c"),
-		injector("inject_mpit_pvar_reset_session", "inject/mpit_pvar_reset_session.c"),
+		injector("inject_mpit_pvar_session_from_handle", "inject/mpit_pvar_session_from_handle.c"),
 		injector("inject_mpit_cycle_breaks", "inject/mpit_cycle_breaks.c"),
 		injector("inject_mpit_failure_sticks", "inject/mpit_failure_sticks.c"),
 		injector("inject_mpit_bind_refused", "inject/mpit_bind_refused.c"),
