@@ -7,6 +7,7 @@
 //	mpits benchsum  BENCH.txt                each benchmark's min, median and max (ci/speed)
 //	mpits report    -raw DIR -out DIR        Ginkgo JSON + capabilities -> verdicts, matrix, implementations
 //	mpits catalogue [-check] -out DIR        every rule of every suite: DIR/catalogue.md and DIR/rules.json
+//	mpits injectors [-check] [-out FILE]     every shim in fixtures/c/inject with its class and the defect it mimics (reports/injectors.md)
 //	mpits baseline  -baseline FILE -verdicts FILE [-update]
 //	mpits suites                             the conformance suites' packages, for ci/run-suites
 //	mpits sections  [-check] -standard DIR -out FILE   the standard's printed section numbers (harness/rulebook/sections_gen.go)
@@ -46,6 +47,8 @@ func main() {
 		err = cmdReport(os.Args[2:])
 	case "catalogue":
 		err = cmdCatalogue(os.Args[2:])
+	case "injectors":
+		err = cmdInjectors(os.Args[2:])
 	case "baseline":
 		err = cmdBaseline(os.Args[2:])
 	case "suites":
@@ -82,6 +85,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: mpits run|version|first-verdict|benchsum|report|catalogue|baseline|suites|sections|bindings|constants|checklist|findings|overhead|launches|corpus|settings|impl|compare [flags] (see cmd/mpits/main.go)")
+	fmt.Fprintln(os.Stderr, "usage: mpits run|version|first-verdict|benchsum|report|catalogue|injectors|baseline|suites|sections|bindings|constants|checklist|findings|overhead|launches|corpus|settings|impl|compare [flags] (see cmd/mpits/main.go)")
 	os.Exit(2)
 }
