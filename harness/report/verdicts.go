@@ -24,7 +24,15 @@ type Row struct {
 	Reason  string         `json:"reason,omitempty"`
 	// Exercised is what the judge exercised (every pass says).
 	Exercised *verdict.Exercise `json:"exercised,omitempty"`
+	// Cause, on an error, is what left the rule not judged (the library
+	// died in a call the rule does not govern, a fixture did not build):
+	// such a row is "not judged", not the suite's error (NotJudged).
+	Cause string `json:"cause,omitempty"`
 }
+
+// NotJudged says whether the row is an error that names its cause: the rule
+// was left not judged by the library or the build, not by the suite.
+func (r Row) NotJudged() bool { return r.Status == verdict.Error && r.Cause != "" }
 
 // Injection is one fault-injector spec: the rule must fail under it.
 type Injection struct {
@@ -81,7 +89,7 @@ func Collect(runs []types.Report, versions map[string]string) ([]Row, []Injectio
 			}
 			r := Row{RuleInfo: j.RuleInfo, Impl: j.Impl, Version: versions[j.Impl]}
 			v := verdictOf(sp)
-			r.Status, r.Reason, r.Exercised = v.Status, v.Reason, v.Exercised
+			r.Status, r.Reason, r.Exercised, r.Cause = v.Status, v.Reason, v.Exercised, v.Cause
 			rows = append(rows, r)
 		}
 	}
@@ -145,7 +153,7 @@ func verdictOf(sp types.SpecReport) verdict.Verdict {
 		}
 		var v verdict.Verdict
 		if json.Unmarshal([]byte(e.Value.AsJSON), &v) == nil && v.Status != "" {
-			return verdict.Verdict{Status: v.Status, Reason: verdict.FirstLine(v.Reason), Exercised: v.Exercised}
+			return verdict.Verdict{Status: v.Status, Reason: verdict.FirstLine(v.Reason), Exercised: v.Exercised, Cause: v.Cause}
 		}
 	}
 	switch sp.State {
