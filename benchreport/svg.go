@@ -38,34 +38,21 @@ func plotSVG(d *benchData, s *ohSummary) string {
 		}
 	}
 	rows := func(n int) int { return (n + cols - 1) / cols }
-	height := head + secGap + rows(len(ns))*ph + 16
+	width := cols*pw + 20
+	legend, legendH := plotLegend(d, s, 10, 56, width-10)
+	top := head + legendH
+	height := top + secGap + rows(len(ns))*ph + 16
 	if len(in) > 0 {
 		height += secGap + rows(len(in))*ph
 	}
-	width := cols*pw + 20
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="11">`+"\n", width, height, width, height)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
 	fmt.Fprintf(&b, `<text x="10" y="20" font-size="15" font-weight="bold">Cost per call against the number of pass-through QMPI tools</text>`+"\n")
 	fmt.Fprintf(&b, `<text x="10" y="38">%s</text>`+"\n", html.EscapeString(plotCaption(d, s)))
-	legendY := 56
-	x := 10
-	for i, impl := range d.qmpiImpls() {
-		col := seriesColor(i)
-		fmt.Fprintf(&b, `<circle cx="%d" cy="%d" r="4" fill="%s"/><text x="%d" y="%d">%s with QMPI instances (median, 95 %% CI)</text>`+"\n", x+4, legendY-4, col, x+12, legendY, html.EscapeString(impl))
-		x += 315
-		if tw := d.twinOf(impl); tw != "" {
-			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="8" height="8" fill="none" stroke="black" stroke-width="1.5"/><text x="%d" y="%d">%s (QMPI compiled out), no tool</text>`+"\n", x, legendY-8, x+12, legendY, html.EscapeString(tw))
-			x += 260
-		}
-	}
-	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#ff7f0e" stroke-width="1.5" stroke-dasharray="5,3"/><text x="%d" y="%d">one PMPI tool</text>`+"\n", x, legendY-4, x+22, legendY-4, x+28, legendY)
-	if s.Indirect != nil {
-		x += 120
-		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#777" stroke-width="1.5" stroke-dasharray="1,3"/><text x="%d" y="%d">the floor: each tool one indirect call per intercepted call</text>`+"\n", x, legendY-4, x+22, legendY-4, x+28, legendY)
-	}
+	b.WriteString(legend)
 
-	y0 := head + secGap
+	y0 := top + secGap
 	section := func(title string, panels []panel, top int) {
 		fmt.Fprintf(&b, `<text x="10" y="%d" font-size="13" font-weight="bold">%s</text>`+"\n", top-12, html.EscapeString(title))
 		for i, p := range panels {
@@ -80,6 +67,59 @@ func plotSVG(d *benchData, s *ohSummary) string {
 	}
 	b.WriteString("</svg>\n")
 	return b.String()
+}
+
+// legendLine is the height of one line of the legend.
+const legendLine = 16
+
+// textWidth estimates the width of text at font-size 11 sans-serif: 6.2 px a
+// character is above the average of DejaVu Sans and Helvetica, so an item
+// placed by it does not run past the canvas.
+func textWidth(text string) int {
+	return int(math.Ceil(6.2 * float64(len([]rune(text)))))
+}
+
+// plotLegend lays out the legend's items from (x0, y) and starts a new line
+// where the next item would pass right, so that every item stays inside the
+// canvas; it returns the SVG and the height the lines beyond the first take.
+func plotLegend(d *benchData, s *ohSummary, x0, y, right int) (string, int) {
+	type item struct {
+		marker func(x, y int) string // draws the marker, y the text's baseline
+		mw     int                   // the marker's width with its gap
+		text   string
+	}
+	var items []item
+	for i, impl := range d.qmpiImpls() {
+		col := seriesColor(i)
+		items = append(items, item{func(x, y int) string {
+			return fmt.Sprintf(`<circle cx="%d" cy="%d" r="4" fill="%s"/>`, x+4, y-4, col)
+		}, 12, impl + " with QMPI instances (median, 95 % CI)"})
+		if tw := d.twinOf(impl); tw != "" {
+			items = append(items, item{func(x, y int) string {
+				return fmt.Sprintf(`<rect x="%d" y="%d" width="8" height="8" fill="none" stroke="black" stroke-width="1.5"/>`, x, y-8)
+			}, 12, tw + " (QMPI compiled out), no tool"})
+		}
+	}
+	items = append(items, item{func(x, y int) string {
+		return fmt.Sprintf(`<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#ff7f0e" stroke-width="1.5" stroke-dasharray="5,3"/>`, x, y-4, x+22, y-4)
+	}, 28, "one PMPI tool"})
+	if s.Indirect != nil {
+		items = append(items, item{func(x, y int) string {
+			return fmt.Sprintf(`<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#777" stroke-width="1.5" stroke-dasharray="1,3"/>`, x, y-4, x+22, y-4)
+		}, 28, "the floor: each tool one indirect call per intercepted call"})
+	}
+	const gap = 24
+	var b strings.Builder
+	x, y1 := x0, y
+	for _, it := range items {
+		w := it.mw + textWidth(it.text)
+		if x > x0 && x+w > right {
+			x, y1 = x0, y1+legendLine
+		}
+		fmt.Fprintf(&b, "%s<text x=\"%d\" y=\"%d\">%s</text>\n", it.marker(x, y1), x+it.mw, y1, html.EscapeString(it.text))
+		x += w + gap
+	}
+	return b.String(), y1 - y
 }
 
 func plotCaption(d *benchData, s *ohSummary) string {
