@@ -44,9 +44,12 @@ var modelsCheck = rulebook.Define(rulebook.Check{
 			Injectors: []string{"inject_mpit_session_breaks"}, Judge: scenarioJudge("world_first", "tool_first")},
 		// §15.3.4: MPI_T_INIT_THREAD's "required" and "provided" levels, and
 		// §11.3.1's "thread_level" info key: at MPI_THREAD_MULTIPLE both may
-		// be used from several threads at once.
+		// be used from several threads at once. The MPI_T cycles run inside
+		// an epoch kept open, and again each from zero (§15.3.4: "The user
+		// can reinitialize the interface"); opening again from zero alone is
+		// INIT-8's, and where it fails only the nested cycles are judged.
 		{ID: "SESS-5", Source: "MPI-5.0 §15.3.4, §11.3.1", Basis: rulebook.Normative,
-			Text:      "under MPI_THREAD_MULTIPLE (MPI_T and a session both provide it), MPI_T init/finalize cycles in one thread and session init/finalize cycles in another all succeed",
+			Text:      "under MPI_THREAD_MULTIPLE (MPI_T and a session both provide it), MPI_T init/finalize cycles in one thread (inside an MPI_T epoch kept open, and each from zero with none kept open) and session init/finalize cycles in another all succeed",
 			Injectors: []string{"inject_mpit_session_breaks"}, Judge: judgeSess5},
 		// §11.2.1 (MPI_QUERY_THREAD): "The call returns in provided the current
 		// level of thread support, which will be the value returned in
@@ -175,19 +178,81 @@ type cyclesRec struct {
 	SessionFailures int `json:"session_failures"`
 }
 
+// judgeSess5 judges the cycles of two runs: concurrent, whose MPI_T cycles
+// nest inside an epoch kept open, and concurrent_zero, whose cycles each
+// open the interface from zero. concurrent_zero first opens MPI_T again
+// from zero alone, before any session: a library that fails there fails
+// INIT-8 (which judges exactly that), so its cycles from zero are not
+// judged and the verdict rests on the nested cycles, the reason saying so.
 func judgeSess5(x *rulebook.X) verdict.Verdict {
-	r := runScenario(x, "concurrent")
-	lv := mpi.Decode[sessLevelsRec](r.recs, "levels")
-	cy := mpi.Decode[cyclesRec](r.recs, "cycles")
-	if len(cy) == 0 && len(lv) > 0 && r.done {
+	kept := runScenario(x, "concurrent")
+	lv := mpi.Decode[sessLevelsRec](kept.recs, "levels")
+	cy := mpi.Decode[cyclesRec](kept.recs, "cycles")
+	if len(cy) == 0 && len(lv) > 0 && kept.done {
 		x.Unsupported("not measurable here: MPI_THREAD_MULTIPLE not provided (session %q, MPI_T %d)", lv[0].Session, lv[0].Tool)
 	}
-	bad := r.problems()
-	if len(cy) > 0 && (cy[0].ToolFailures > 0 || cy[0].SessionFailures > 0) {
-		bad = append(bad, fmt.Sprintf("of %d cycles each, %d MPI_T calls and %d session calls failed", cy[0].Cycles, cy[0].ToolFailures, cy[0].SessionFailures))
+	bad := append(kept.problems(), cycleFailures("in an MPI_T epoch kept open", cy)...)
+	evidence := []string{}
+	if len(bad) > 0 {
+		evidence = append(evidence, kept.res.Evidence())
 	}
-	x.FailOn(bad, r.res.Evidence())
-	return rulebook.Exposed(2*cy[0].Cycles, "init/finalize cycles (MPI_T and session)", "%d MPI_T init/finalize cycles beside %d session init/finalize cycles, all succeeded", cy[0].Cycles, cy[0].Cycles)
+	cycles := 0
+	if len(cy) > 0 {
+		cycles = cy[0].Cycles
+	}
+	zero := runScenario(x, "concurrent_zero")
+	zeroCy := mpi.Decode[cyclesRec](zero.recs, "cycles")
+	more, skipped := "", ""
+	if alone := zero.aloneProblems(); len(alone) > 0 {
+		skipped = fmt.Sprintf("; the cycles from zero not judged (INIT-8's subject: MPI_T opened again from zero alone: %s)", strings.Join(alone, "; "))
+	} else {
+		zbad := append(zero.problems(), cycleFailures("each from zero", zeroCy)...)
+		if len(zbad) > 0 {
+			evidence = append(evidence, zero.res.Evidence())
+		}
+		bad = append(bad, zbad...)
+		if len(zeroCy) > 0 {
+			more = fmt.Sprintf(", and %d MPI_T cycles each from zero (no epoch kept open) beside %d more session cycles", zeroCy[0].Cycles, zeroCy[0].Cycles)
+			cycles += zeroCy[0].Cycles
+		}
+	}
+	x.FailOn(bad, strings.Join(evidence, "\n\n"))
+	return rulebook.Exposed(2*cycles, "init/finalize cycles (MPI_T and session)", "%d MPI_T init/finalize cycles in an epoch kept open beside %d session init/finalize cycles%s, all succeeded%s", cy[0].Cycles, cy[0].Cycles, more, skipped)
+}
+
+// cycleFailures says how many calls of the concurrent cycles failed.
+func cycleFailures(how string, cy []cyclesRec) []string {
+	if len(cy) == 0 || (cy[0].ToolFailures == 0 && cy[0].SessionFailures == 0) {
+		return nil
+	}
+	return []string{fmt.Sprintf("of %d cycles each (MPI_T %s), %d MPI_T calls and %d session calls failed", cy[0].Cycles, how, cy[0].ToolFailures, cy[0].SessionFailures)}
+}
+
+// aloneProblems are the failures of concurrent_zero's opening alone (its
+// steps named "..., alone)", before any session): a call that failed, or
+// the process ending while it was in that phase.
+func (r *scenarioRun) aloneProblems() []string {
+	var bad []string
+	for _, s := range r.steps {
+		if strings.HasSuffix(s.Call, "alone)") && s.RC != 0 {
+			bad = append(bad, fmt.Sprintf("%s returned %d", s.Call, s.RC))
+		}
+	}
+	phases := mpi.Decode[struct {
+		Phase string `json:"phase"`
+	}](r.recs, "phase")
+	if !r.done && len(phases) > 0 && phases[len(phases)-1].Phase == "alone" {
+		last := "its first call"
+		if len(r.steps) > 0 {
+			last = r.steps[len(r.steps)-1].Call
+		}
+		how := r.res.Problem()
+		if how == "" {
+			how = "it stopped"
+		}
+		bad = append(bad, fmt.Sprintf("%s after %s", how, last))
+	}
+	return bad
 }
 
 // judgeThreadAnswers compares every answer of one query (MPI_Query_thread
