@@ -38,9 +38,14 @@ var acrossCheck = rulebook.Define(rulebook.Check{
 			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeMetadataAcrossRanks("pvar")},
 		// §15.3.9.1: "If the name of a category is equivalent across connected
 		// MPI processes, then the returned description must be equivalent."
+		// Two ranks of one binary, one environment and one node register the
+		// same categories; a description could only differ where what is
+		// registered does. So the judge also runs the ranks with different
+		// settings (rank 1 with a component closed), and counts as exposed
+		// the categories whose members then differ between the ranks.
 		{ID: "META-19", Source: "MPI-5.0 §15.3.9.1", Basis: rulebook.Normative,
-			Text:      "categories of the same name on two ranks have the same description",
-			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeMetadataAcrossRanks("category")},
+			Text:      "categories of the same name on two ranks have the same description, judged also with the ranks launched with different settings (rank 1 with a component closed)",
+			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeMeta19},
 		// §15.3.6.1: "MPI implementations are not allowed to change the index
 		// of a control variable or to delete a variable once it has been added
 		// to the set." An index that get_info refuses later may be a deleted
@@ -131,6 +136,23 @@ type acrossRun struct {
 
 func acrossJob(x *rulebook.X) *acrossRun {
 	_, recs := x.JobOnce(mpi.Job{Name: "mpit_across", Ranks: 2, Program: x.Fixture("mpit_across")})
+	return readAcross(x, recs)
+}
+
+// acrossSettingsJob is the across job whose rank 1 is launched with
+// another setting (across.c, "settings"), and the setting.
+func acrossSettingsJob(x *rulebook.X) (*acrossRun, string) {
+	_, recs := x.JobOnce(mpi.Job{Name: "mpit_across_settings", Ranks: 2, Program: x.Fixture("mpit_across"), Args: []string{"settings"}})
+	setting := "none"
+	for _, s := range mpi.Decode[struct {
+		Setting string `json:"setting"`
+	}](recs, "rank_setting") {
+		setting = s.Setting
+	}
+	return readAcross(x, recs), setting
+}
+
+func readAcross(x *rulebook.X, recs *mpi.Records) *acrossRun {
 	r := &acrossRun{objs: map[string][]acrossObj{}, counts: map[[2]int]map[string]int{}}
 	for _, rec := range recs.All {
 		switch rec.Kind {
@@ -225,6 +247,62 @@ func judgeMetadataAcrossRanks(kind string) func(x *rulebook.X) verdict.Verdict {
 		// only a name both ranks have can be compared
 		return rulebook.Passed(len(byRank[0]), both, kindWords(kind)+" of rank 0", "%d of the same name (%s) on both ranks have the same metadata (of %d on rank 0)", both, kindWord[kind], len(byRank[0]))
 	}
+}
+
+// judgeMeta19 judges category descriptions across ranks in the across job
+// and in the one whose ranks differ in a setting; exposed are the
+// categories whose members differ between the ranks there (their
+// registration differed, so their description could have).
+func judgeMeta19(x *rulebook.X) verdict.Verdict {
+	var bad []string
+	same, _ := categoriesOnBoth(acrossJob(x))
+	settings, setting := acrossSettingsJob(x)
+	both, differ := categoriesOnBoth(settings)
+	for _, pairs := range [][][2]acrossObj{same, both} {
+		for _, p := range pairs {
+			if p[0].Meta != p[1].Meta {
+				bad = append(bad, fmt.Sprintf("category %s: rank 0 %s on rank 1", p[0].Name, metaDiff(p[0].Meta, p[1].Meta)))
+			}
+		}
+	}
+	slices.Sort(bad)
+	x.FailOn(slices.Compact(bad), "")
+	if len(same)+len(both) == 0 {
+		x.Unsupported("not measurable here: no category of the same name on both ranks")
+	}
+	if setting == "none" {
+		x.Errorf("", "mpit_across_settings recorded no setting on rank 1")
+	}
+	return rulebook.Passed(len(both), len(differ), "categories of the same name on both ranks", "%d of the same name on both ranks have the same description (launched alike, and with rank 1 under %s); with the setting, %d had different members (counts or indices) on the two ranks, where a description could differ too%s", len(both), setting, len(differ), inParens(examples(differ)))
+}
+
+func inParens(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
+}
+
+// categoriesOnBoth pairs the categories of one name on ranks 0 and 1 after
+// traffic, and those of them whose members differ.
+func categoriesOnBoth(r *acrossRun) (pairs [][2]acrossObj, differ []string) {
+	byRank := [2]map[string]acrossObj{{}, {}}
+	for _, o := range r.objs["category"] {
+		if o.When == "after_traffic" && o.rank < 2 {
+			byRank[o.rank][o.key()] = o
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(byRank[0])) {
+		b, ok := byRank[1][k]
+		if !ok {
+			continue
+		}
+		pairs = append(pairs, [2]acrossObj{byRank[0][k], b})
+		if byRank[0][k].Members != b.Members {
+			differ = append(differ, k)
+		}
+	}
+	return pairs, differ
 }
 
 func judgeIndicesStay(kind string) func(x *rulebook.X) verdict.Verdict {
