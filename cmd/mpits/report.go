@@ -12,6 +12,7 @@ func cmdReport(args []string) error {
 	fs := flag.NewFlagSet("report", flag.ExitOnError)
 	raw := fs.String("raw", "reports/raw", "folder with the suites' Ginkgo JSON reports and capabilities.json")
 	out := fs.String("out", "reports", "folder to write verdicts.json, matrix.md and implementations.md into")
+	html := fs.String("html", "", "also write the verdicts as a static HTML site into this folder")
 	fs.Parse(args)
 	probed, err := report.ReadProbed(filepath.Join(*raw, mpi.ProbedFile))
 	if err != nil {
@@ -38,5 +39,11 @@ func cmdReport(args []string) error {
 	if err := mpi.WriteJSON(filepath.Join(*out, "implementations.json"), probed); err != nil {
 		return err
 	}
-	return mpi.WriteAtomic(filepath.Join(*out, "implementations.md"), []byte(report.ImplementationsMarkdown(probed)), 0o644)
+	if err := mpi.WriteAtomic(filepath.Join(*out, "implementations.md"), []byte(report.ImplementationsMarkdown(probed)), 0o644); err != nil {
+		return err
+	}
+	if *html != "" {
+		return writeReportSite(*html, *out, v, probed, runs)
+	}
+	return nil
 }

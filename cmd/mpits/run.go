@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,7 +18,7 @@ import (
 
 // runUsage is mpits run's usage line.
 const runUsage = `usage: mpits run [--mpi PREFIX | --mpicc W --mpiexec L | --impls FILE] [--id NAME] [--env K=V]...
-       [--only IDS] [--labels FILTER] [--expect DIR [--expect-update]] [--junit FILE] [--json FILE]
+       [--only IDS] [--labels FILTER] [--expect DIR [--expect-update]] [--junit FILE] [--json FILE] [--html DIR]
        [--strict WHICH] [--jobs N] [--timeout D] [--no-color] [-v] [-- GINKGO_FLAG...]`
 
 // A run flag that is a setting sets it: the harness reads and validates
@@ -53,6 +52,7 @@ func cmdRun(args []string) error {
 	update := fs.Bool("expect-update", false, "accept every verdict and rewrite the --expect files")
 	junit := fs.String("junit", "", "write one JUnit file for every suite")
 	jsonOut := fs.String("json", "", "write the verdicts, in reports/verdicts.json's form")
+	htmlOut := fs.String("html", "", "write the verdicts as a static HTML site, beside the reference builds' (carried in the binary)")
 	noColor := fs.Bool("no-color", false, "no escape codes in the output")
 	verbose := fs.Bool("v", false, "say each spec as it runs")
 	if err := fs.Parse(args); err != nil {
@@ -106,25 +106,31 @@ func cmdRun(args []string) error {
 		return fmt.Errorf("run: %q is not a flag: give every setting as a flag (%s)", rest[0], strings.SplitN(runUsage, "\n", 2)[0])
 	}
 	cleanup := func() {} // before the exit, which runs no deferred call
-	if *jsonOut != "" {
-		*jsonOut = absPath(*jsonOut)
+	if *jsonOut != "" || *htmlOut != "" {
 		if settings.Setting("MPITS_REPORT_DIR").String() == "" {
 			tmp, err := os.MkdirTemp("", "mpits-run-report-")
 			if err != nil {
-				return fmt.Errorf("run: --json needs a folder for the capabilities it reads: %v", err)
+				return fmt.Errorf("run: --json and --html need a folder for the capabilities it reads: %v", err)
 			}
 			cleanup = func() { os.RemoveAll(tmp) }
 			os.Setenv("MPITS_REPORT_DIR", tmp)
 		}
 	}
 	final, passed := harness.Combine("conformance", suites...).RunAll()
+	if *htmlOut != "" {
+		if err := writeRunSite(final, absPath(*htmlOut)); err != nil {
+			cleanup()
+			return fmt.Errorf("run: %v", err)
+		}
+	}
 	if *jsonOut != "" {
-		err := writeRunVerdicts(final, *jsonOut)
+		err := writeRunVerdicts(final, absPath(*jsonOut))
 		cleanup()
 		if err != nil {
 			return fmt.Errorf("run: --json %s: %v", *jsonOut, err)
 		}
 	}
+	cleanup()
 	if !passed {
 		os.Exit(1)
 	}
@@ -143,14 +149,8 @@ func absPath(p string) string {
 // writeRunVerdicts writes a run's verdicts as mpits report writes
 // verdicts.json, the versions from the capabilities the run probed.
 func writeRunVerdicts(final types.Report, path string) error {
-	// The report's entries hold Go values in this process; their JSON is
-	// what the report reads.
-	data, err := json.Marshal(final)
+	run, err := decodedRun(final)
 	if err != nil {
-		return err
-	}
-	var run types.Report
-	if err := json.Unmarshal(data, &run); err != nil {
 		return err
 	}
 	versions := map[string]string{}
