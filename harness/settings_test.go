@@ -99,7 +99,7 @@ func TestSettingsReadThroughList(t *testing.T) {
 	}
 }
 
-// The list is whole: every MPITS_ variable the README names, a script in
+// The list is whole: every MPITS_ variable the README or docs/ name, a script in
 // ci/ reads or sets, or a C fixture reads is in it, and every name in it is
 // used somewhere.
 func TestSettingsListWhole(t *testing.T) {
@@ -140,7 +140,11 @@ func TestSettingsListWhole(t *testing.T) {
 			}
 		}
 	}
-	read("README.md", name, true)
+	docs, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	for _, d := range append([]string{filepath.Join(root, "README.md")}, docs...) {
+		rel, _ := filepath.Rel(root, d)
+		read(rel, name, true)
+	}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

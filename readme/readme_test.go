@@ -1,5 +1,6 @@
-// Package readme runs the commands the README shows a vendor, verbatim, on
-// one installed implementation: a README edit that breaks one fails here.
+// Package readme runs the commands the README and the pages of docs/ show,
+// verbatim, on one installed implementation: an edit that breaks one fails
+// here; and it resolves their links.
 package readme
 
 import (
@@ -20,12 +21,13 @@ import (
 	"github.com/mpits/mpits/harness/mpi"
 )
 
-// A block is one ```sh block of the README and the marker above it:
+// A block is one ```sh block of a page and the marker above it:
 // <!-- readme-test: exit=N prints="TEXT" --> runs it, wanting that exit
 // status and TEXT in its output; <!-- readme-test: skip="WHY" --> says why
 // it is not run here. Every ```sh block has one.
 type block struct {
-	line   int // of the block's first command
+	page   string // README.md or docs/NAME.md
+	line   int    // of the block's first command
 	script string
 	exit   int
 	prints string
@@ -37,15 +39,46 @@ var (
 	attrRe   = regexp.MustCompile(`(\w+)=("(?:[^"\\]|\\.)*"|\S+)`)
 )
 
-// blocks reads the README's ```sh blocks with their markers.
-func blocks(text string) ([]block, error) {
+// pages are the files whose blocks run, in the order they run: the README's
+// commands build ./mpits and the expectations the pages of docs/ use.
+func pages(t *testing.T) []string {
+	docs, err := filepath.Glob("../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := []string{"README.md"}
+	for _, d := range docs {
+		out = append(out, filepath.ToSlash(strings.TrimPrefix(d, "../")))
+	}
+	return out
+}
+
+// allBlocks reads every page's blocks, in order.
+func allBlocks(t *testing.T) []block {
+	var all []block
+	for _, p := range pages(t) {
+		data, err := os.ReadFile("../" + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs, err := blocks(p, string(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, bs...)
+	}
+	return all
+}
+
+// blocks reads the ```sh blocks of page with their markers.
+func blocks(page, text string) ([]block, error) {
 	lines := strings.Split(text, "\n")
 	var out []block
 	for i := 0; i < len(lines); i++ {
 		if strings.TrimSpace(lines[i]) != "```sh" {
 			continue
 		}
-		b := block{line: i + 2}
+		b := block{page: page, line: i + 2}
 		j := i - 1
 		for j >= 0 && strings.TrimSpace(lines[j]) == "" {
 			j--
@@ -55,21 +88,21 @@ func blocks(text string) ([]block, error) {
 			m = markerRe.FindStringSubmatch(strings.TrimSpace(lines[j]))
 		}
 		if m == nil {
-			return nil, fmt.Errorf("README.md:%d: a ```sh block without a <!-- readme-test: ... --> marker above it: say what it exits with and prints, or why it is not run", i+1)
+			return nil, fmt.Errorf("%s:%d: a ```sh block without a <!-- readme-test: ... --> marker above it: say what it exits with and prints, or why it is not run", page, i+1)
 		}
 		for _, a := range attrRe.FindAllStringSubmatch(m[1], -1) {
 			val := a[2]
 			if strings.HasPrefix(val, `"`) {
 				var err error
 				if val, err = strconv.Unquote(val); err != nil {
-					return nil, fmt.Errorf("README.md:%d: marker %s: %v", j+1, a[0], err)
+					return nil, fmt.Errorf("%s:%d: marker %s: %v", page, j+1, a[0], err)
 				}
 			}
 			switch a[1] {
 			case "exit":
 				n, err := strconv.Atoi(val)
 				if err != nil {
-					return nil, fmt.Errorf("README.md:%d: exit=%s is not a number", j+1, val)
+					return nil, fmt.Errorf("%s:%d: exit=%s is not a number", page, j+1, val)
 				}
 				b.exit = n
 			case "prints":
@@ -77,11 +110,11 @@ func blocks(text string) ([]block, error) {
 			case "skip":
 				b.skip = val
 			default:
-				return nil, fmt.Errorf("README.md:%d: unknown marker attribute %s (exit, prints, skip)", j+1, a[1])
+				return nil, fmt.Errorf("%s:%d: unknown marker attribute %s (exit, prints, skip)", page, j+1, a[1])
 			}
 		}
 		if b.skip == "" && b.prints == "" {
-			return nil, fmt.Errorf("README.md:%d: the marker says neither what the block prints nor why it is skipped", j+1)
+			return nil, fmt.Errorf("%s:%d: the marker says neither what the block prints nor why it is skipped", page, j+1)
 		}
 		var body []string
 		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
@@ -94,28 +127,21 @@ func blocks(text string) ([]block, error) {
 }
 
 // TestBlocksHaveMarkers holds in any checkout: every ```sh block of the
-// README says how it is tested.
+// README and of docs/ says how it is tested.
 func TestBlocksHaveMarkers(t *testing.T) {
-	data, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bs, err := blocks(string(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := 0
-	for _, b := range bs {
+	run := map[string]int{}
+	for _, b := range allBlocks(t) {
 		if b.skip == "" {
-			run++
+			run[b.page]++
 		}
 	}
-	if run < 5 {
-		t.Fatalf("only %d README blocks are run: the vendor's commands went missing?", run)
+	if run["README.md"] < 5 {
+		t.Fatalf("only %d README blocks are run: the vendor's commands went missing?", run["README.md"])
 	}
 }
 
-// TestCommands runs every marked block in order, in a copy of the tree,
+// TestCommands runs every marked block in order (the README's, then each
+// page of docs/ by name), in a copy of the tree,
 // with MPI_PREFIX the installation prefix of mpich-tools (README_TEST_MPI
 // overrides).
 func TestCommands(t *testing.T) {
@@ -123,27 +149,20 @@ func TestCommands(t *testing.T) {
 		t.Skip("slow: runs every vendor command of the README on an MPI, minutes; run without -short")
 	}
 	prefix := readmeMPI(t)
-	data, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bs, err := blocks(string(data))
-	if err != nil {
-		t.Fatal(err)
-	}
+	bs := allBlocks(t)
 	tree := copyTree(t)
 	tmp := t.TempDir()
 	env := append(os.Environ(), "MPI_PREFIX="+prefix, "TMPDIR="+tmp, "PATH="+goBin()+string(os.PathListSeparator)+os.Getenv("PATH"))
 	for _, b := range bs {
 		if b.skip != "" {
-			t.Logf("README.md:%d: not run: %s", b.line, b.skip)
+			t.Logf("%s:%d: not run: %s", b.page, b.line, b.skip)
 			continue
 		}
 		start := time.Now()
 		out, code := runBlock(t, tree, env, b.script)
-		t.Logf("README.md:%d: exit %d in %s", b.line, code, time.Since(start).Round(time.Second))
+		t.Logf("%s:%d: exit %d in %s", b.page, b.line, code, time.Since(start).Round(time.Second))
 		if code != b.exit || !strings.Contains(out, b.prints) {
-			t.Fatalf("README.md:%d: want exit %d and %q in the output; got exit %d, output ending:\n%s\n---\n%s", b.line, b.exit, b.prints, code, tail(out, 3000), b.script)
+			t.Fatalf("%s:%d: want exit %d and %q in the output; got exit %d, output ending:\n%s\n---\n%s", b.page, b.line, b.exit, b.prints, code, tail(out, 3000), b.script)
 		}
 	}
 }

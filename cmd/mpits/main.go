@@ -17,7 +17,7 @@
 //	mpits overhead  [-out DIR] FILE...          benchmark output -> benchstat tables, plot, the floor
 //	mpits launches  -direct DIR -under MODE=DIR... -out FILE   verdicts through Slurm beside the direct run's
 //	mpits corpus    [-check] -run OUT -out DIR   a run's records and verdicts as the judges' corpus (judges/)
-//	mpits settings  [-check] [-readme FILE]      the README's table of settings, from harness/settings/settings.go
+//	mpits settings  [-check] [-readme FILE]      docs/settings.md's table of settings, from harness/settings/settings.go
 //	mpits impl add  [-file FILE] -id ID -FIELD VALUE...   validate one implementation and write it into the implementations file
 //	mpits impl list [-file FILE]                 the implementations file as a run reads it
 //	mpits impl prefix [-file FILE] -id ID        the installation prefix of a host-installed implementation

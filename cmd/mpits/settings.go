@@ -10,7 +10,7 @@ import (
 	"github.com/mpits/mpits/harness/settings"
 )
 
-// The README's table of settings is generated from the one list of them
+// The table of settings in docs/settings.md is generated from the one list of them
 // (harness/settings/settings.go), between two markers, so that it names every
 // setting a run reads, with the default and the values the run accepts.
 
@@ -21,7 +21,7 @@ const (
 
 func cmdSettings(args []string) error {
 	fs := flag.NewFlagSet("settings", flag.ExitOnError)
-	readme := fs.String("readme", "README.md", "the file holding the table between its markers")
+	readme := fs.String("readme", "docs/settings.md", "the file holding the table between its markers")
 	check := fs.Bool("check", false, "fail when the table is out of date instead of rewriting it")
 	fs.Parse(args)
 	data, err := os.ReadFile(*readme)

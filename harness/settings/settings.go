@@ -13,7 +13,7 @@ import (
 )
 
 // The one list of mpits's settings. Every MPITS_ environment variable a Go
-// file reads is read through it (Setting), the README's table of settings
+// file reads is read through it (Setting), docs/settings.md's table of settings
 // is generated from it (go run ./cmd/mpits settings), and a bad value is
 // refused before anything runs (CheckSettings), in one line naming the
 // setting, its value and what is allowed. TestSettingsReadThroughList
@@ -32,7 +32,7 @@ type Def struct {
 	Check   func(v string) error
 }
 
-// Group says who reads a setting, for the README's table.
+// Group says who reads a setting, for docs/settings.md's table.
 type Group string
 
 const (
@@ -47,14 +47,14 @@ const (
 	GroupInternal Group = "internal"
 )
 
-// Groups are the groups in the README's order.
+// Groups are the groups in docs/settings.md's order.
 var Groups = []Group{GroupMPI, GroupRun, GroupOutput, GroupOverhead, GroupScripts, GroupTests, GroupInternal}
 
 // settingsList is the one list of settings (Settings gives a copy).
 var settingsList = []Def{
 	// Which MPI, and how its jobs start.
 	{Name: "MPITS_IMPLEMENTATIONS", Group: GroupMPI,
-		Meaning: "an implementations file (the format is in \"Your own MPI\"; `ci/provision` writes one)",
+		Meaning: "an implementations file (the format is in [the implementations file](running.md#the-implementations-file); `ci/provision` writes one)",
 		Default: "`$MPITS_CACHE/implementations.json` if it exists (a plain user without one reads root's `/var/cache/mpits/implementations.json`), else the MPIs on PATH",
 		Allowed: "a readable implementations file"},
 	{Name: "MPITS_MPI", Group: GroupMPI,
@@ -93,7 +93,7 @@ var settingsList = []Def{
 		Default: "the implementation's (`-n`)",
 		Allowed: "a flag, e.g. `-np`"},
 	{Name: "MPITS_LAUNCH", Group: GroupMPI,
-		Meaning: "how every implementation's jobs start: `direct` (its own launcher), `srun` (Slurm's srun starts the ranks) or `salloc` (its own launcher inside a Slurm allocation); see \"Run it on your cluster\"",
+		Meaning: "how every implementation's jobs start: `direct` (its own launcher), `srun` (Slurm's srun starts the ranks) or `salloc` (its own launcher inside a Slurm allocation); see [running on a Slurm cluster](slurm.md)",
 		Default: "each implementation's `launch` field, `direct` where it has none",
 		Allowed: "`direct` (or empty), `srun` or `salloc`",
 		Check:   checkOneOf("", LaunchDirectName, LaunchSrun, LaunchSalloc)},
@@ -146,7 +146,7 @@ var settingsList = []Def{
 		Allowed: "`0` or `1`",
 		Check:   checkOneOf("0", "1")},
 	{Name: ExpectEnv, Group: GroupRun,
-		Meaning: "your known failures: a folder of expectations, one file per suite; the run fails only on verdicts that differ from them (see \"Accepting known failures\")",
+		Meaning: "your known failures: a folder of expectations, one file per suite; the run fails only on verdicts that differ from them (see [accepting known failures](running.md#accepting-known-failures-in-detail))",
 		Default: "none: every fail or error of a normative or seed rule fails the run",
 		Allowed: "a folder (a relative one is taken from where `go test` was started); it must exist unless `MPITS_EXPECT_UPDATE=1`"},
 	{Name: ExpectUpdateEnv, Group: GroupRun,
@@ -489,7 +489,7 @@ func UnknownSetting(env []string) error {
 		if !strings.HasPrefix(name, "MPITS_") || listed[name] {
 			continue
 		}
-		return fmt.Errorf("%s is not a setting (did you mean %s?): unset it, or see the README's table of settings", name, Closest(name, settable))
+		return fmt.Errorf("%s is not a setting (did you mean %s?): unset it, or see the table of settings in docs/settings.md", name, Closest(name, settable))
 	}
 	return nil
 }
