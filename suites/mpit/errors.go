@@ -137,8 +137,25 @@ func judgeErr1(x *rulebook.X) verdict.Verdict {
 func judgeErr2(x *rulebook.X) verdict.Verdict {
 	recs := errorsJob(x)
 	tool := toolClasses(x)
+	mpiClasses := mpi.Decode[mpiClassRec](recs, "mpi_class")
+	// through a header overlay, the values the header then gives
+	var names []string
+	for _, c := range tool {
+		names = append(names, c.Name)
+	}
+	for _, c := range mpiClasses {
+		names = append(names, c.Name)
+	}
+	if ov := overlaidValues(x, names); ov != nil {
+		for i := range tool {
+			tool[i].Value = ov[tool[i].Name]
+		}
+		for i := range mpiClasses {
+			mpiClasses[i].Value = ov[mpiClasses[i].Name]
+		}
+	}
 	last, classes := 0, map[int][]string{}
-	for _, c := range mpi.Decode[mpiClassRec](recs, "mpi_class") {
+	for _, c := range mpiClasses {
 		if c.Name == "MPI_ERR_LASTCODE" {
 			last = c.Value
 			continue
@@ -265,12 +282,23 @@ func judgeInit11(x *rulebook.X) verdict.Verdict {
 	return rulebook.Exposed(total, "failed MPI_T calls", "after %s failed MPI_T calls on the %d ranks, MPI_Allreduce over them gave %d on every rank", strings.Join(counts, " and "), errorsRanks, 3*errorsRanks)
 }
 
+// verbosityNames are the verbosity constants in the order of §15.3.1's
+// table, as errors.c records them.
+var verbosityNames = []string{"MPI_T_VERBOSITY_USER_BASIC", "MPI_T_VERBOSITY_USER_DETAIL", "MPI_T_VERBOSITY_USER_ALL",
+	"MPI_T_VERBOSITY_TUNER_BASIC", "MPI_T_VERBOSITY_TUNER_DETAIL", "MPI_T_VERBOSITY_TUNER_ALL",
+	"MPI_T_VERBOSITY_MPIDEV_BASIC", "MPI_T_VERBOSITY_MPIDEV_DETAIL", "MPI_T_VERBOSITY_MPIDEV_ALL"}
+
 func judgeMeta1(x *rulebook.X) verdict.Verdict {
 	v := mpi.Decode[struct {
 		Values []int `json:"values"`
 	}](errorsJob(x), "verbosity")
 	if len(v) == 0 || len(v[0].Values) != 9 {
 		x.Errorf("", "mpit_errors recorded no verbosity constants")
+	}
+	if ov := overlaidValues(x, verbosityNames); ov != nil {
+		for i, n := range verbosityNames {
+			v[0].Values[i] = ov[n]
+		}
 	}
 	for i := 1; i < 9; i++ {
 		if v[0].Values[i] <= v[0].Values[i-1] {
