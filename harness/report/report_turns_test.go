@@ -20,20 +20,23 @@ func TestMatrixMarksTurnedPasses(t *testing.T) {
 	idle.Exercised = &verdict.Exercise{Judged: 3, Items: "readings"}
 	passed := row("a", verdict.Pass)
 	passed.Exercised = &verdict.Exercise{Judged: 3, Exposed: 2, Items: "readings"}
-	rows := []Row{passed, row("b", verdict.Pass), row("c", verdict.Pass), row("d", verdict.Fail), idle}
+	crashed := row("f", verdict.Error)
+	crashed.Cause = "f: the library crashed (SIGSEGV) in MPI_Comm_create_errhandler"
+	rows := []Row{passed, row("b", verdict.Pass), row("c", verdict.Pass), row("d", verdict.Fail), idle, crashed, row("g", verdict.Error)}
 	injs := []Injection{
 		{Spec: "R-1 fails under inj1", Rule: "R-1", State: "passed", Turns: []harness.Turn{
 			{Impl: "a", Turned: true, Status: verdict.Fail}, {Impl: "b", Turned: false, Status: verdict.Pass}}},
 		{Spec: "R-1 fails under inj2", Rule: "R-1", State: "passed", Turns: []harness.Turn{
 			{Impl: "b", Turned: false, Status: verdict.Pass}}},
 	}
-	md := MatrixMarkdown(rows, injs, []string{"a", "b", "c", "d", "e"})
-	want := "| R-1 | MPI-5.0 §1 | pass (turned) | **pass, not turned** | pass | **FAIL** |"
+	md := MatrixMarkdown(rows, injs, []string{"a", "b", "c", "d", "e", "f", "g"})
+	want := "| R-1 | MPI-5.0 §1 | pass (turned) | **pass, not turned** | pass | **FAIL** | unsupported | not judged | **ERROR** |"
 	if !strings.Contains(md, want) {
 		t.Errorf("matrix row: want %q in\n%s", want, md)
 	}
-	for _, line := range []string{"| a | 1 | 0 | 0 | 0 | 0 | 1 | 0 |", "| b | 1 | 0 | 0 | 0 | 0 | 0 | **1** |", "| c | 1 | 0 | 0 | 0 | 0 | 0 | 0 |",
-		"| e | 0 | 0 | 1 | 1 | 0 | 0 | 0 |"} {
+	// an error naming its cause is counted not judged, apart from the suite's errors
+	for _, line := range []string{"| a | 1 | 0 | 0 | 0 | 0 | 0 | 1 | 0 |", "| b | 1 | 0 | 0 | 0 | 0 | 0 | 0 | **1** |", "| c | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |",
+		"| e | 0 | 0 | 1 | 1 | 0 | 0 | 0 | 0 |", "| f | 0 | 0 | 0 | 0 | 1 | 0 | 0 | 0 |", "| g | 0 | 0 | 0 | 0 | 0 | **1** | 0 | 0 |"} {
 		if !strings.Contains(md, line) {
 			t.Errorf("summary: want %q in\n%s", line, md)
 		}
