@@ -62,7 +62,7 @@ func (m *model) loadFindings(rulesOf func(name, text string) []string) {
 		base := strings.TrimSuffix(n, ".md")
 		f := finding{Head: Head{Title: base, Root: "../"}, file: fileName(base)}
 		if t := titleLine.FindStringSubmatch(text); t != nil {
-			f.Title = t[1]
+			f.Title = strings.ReplaceAll(t[1], "`", "")
 			text = strings.Replace(text, t[0], "", 1) // the frame prints the title
 		}
 		for _, c := range reproRef.FindAllStringSubmatch(text, -1) {

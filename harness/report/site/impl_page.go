@@ -9,8 +9,8 @@ import (
 
 // failure is one fail of an implementation, with all a vendor needs to act.
 type failure struct {
-	ID, Text, Source, Basis, Reason, Evidence, Judge, References string
-	Findings                                                     []string
+	ID, Text, Source, Basis, Reason, Evidence, Judge, References, Status string
+	Findings                                                             []string
 }
 
 // cause is the unsupported verdicts of one implementation for one reason.
@@ -45,7 +45,10 @@ func (m *model) judgeAt(id string) string {
 }
 
 func (m *model) implPage(im string) implPage {
-	p := implPage{Head: Head{Title: im + " (" + m.versions[im] + ")", Root: "../"}, Library: m.library[im], Count: m.counts(im), Yours: m.yours[im]}
+	p := implPage{Head: Head{Title: im + " (" + m.versions[im] + ")", Root: "../"}, Count: m.counts(im), Yours: m.yours[im]}
+	if m.library[im] != m.versions[im] {
+		p.Library = m.library[im]
+	}
 	byCause := map[string][]string{}
 	var suites, bases []string
 	for _, id := range m.ruleIDs {
@@ -56,13 +59,13 @@ func (m *model) implPage(im string) implPage {
 		in := m.info[id]
 		line := verdictLine{ID: id, Suite: in.Suite, Basis: string(in.Basis), Text: in.Rule, Turn: m.turnText(r), Reason: r.Reason, Status: r.Status}
 		if p.Yours {
-			line.References = m.references(id)
+			line.References = m.references(id, im)
 		}
 		p.Rows = append(p.Rows, line)
 		suites, bases = append(suites, in.Suite), append(bases, string(in.Basis))
 		switch r.Status {
 		case verdict.Fail, verdict.Error:
-			p.Fails = append(p.Fails, failure{ID: id, Text: in.Rule, Source: in.Source, Basis: string(in.Basis), Reason: string(r.Status) + ": " + r.Reason,
+			p.Fails = append(p.Fails, failure{ID: id, Status: string(r.Status), Text: in.Rule, Source: in.Source, Basis: string(in.Basis), Reason: string(r.Status) + ": " + r.Reason,
 				Evidence: m.evidenceTail(r), Judge: m.judgeAt(id), References: line.References, Findings: m.pagesOf[id]})
 		case verdict.Unsupported:
 			byCause[r.Reason] = append(byCause[r.Reason], id)
@@ -92,9 +95,9 @@ const implTmpl = `
 {{range .Fails}}<section class="fail" id="fail-{{.ID}}"><h3><a href="../rule/{{fileName .ID}}.html">{{.ID}}</a> ({{.Source}}, {{.Basis}})</h3>
 <p>{{.Text}}</p>
 <p><b>{{.Reason}}</b></p>
-{{if .References}}<p>Reference builds: {{.References}}.</p>{{end}}
+{{if .References}}<p>Reference builds: {{.References}}. Yours: {{.Status}}.</p>{{end}}
 <p>Judge: <code>{{.Judge}}</code>{{range .Findings}} · finding: <a href="../finding/{{.}}.html">{{.}}</a>{{end}}</p>
-{{if .Evidence}}<details><summary>evidence (its end)</summary><pre>{{.Evidence}}</pre></details>{{end}}
+{{if .Evidence}}<details open><summary>evidence (its end)</summary><pre>{{.Evidence}}</pre></details>{{end}}
 </section>{{else}}<p>None.</p>{{end}}
 <h2>Unsupported, by cause</h2>
 <table id="unsupported"><thead><tr><th>cause</th><th>rules</th></tr></thead><tbody>

@@ -118,25 +118,44 @@ func (m *model) turnText(r report.Row) string {
 	return "not turned"
 }
 
-// references says, for rule, what the reference builds (not yours) gave:
-// "fail on mpich-sid, mpich-deb; pass on openmpi-sid".
-func (m *model) references(rule string) string {
-	by := map[verdict.Status][]string{}
+// references says, for rule, what the reference builds (not yours) gave,
+// and which of them gave your verdict for your reason ("the same way"):
+// "fail the same way on mpich-tools; pass on openmpi-sid".
+func (m *model) references(rule, yours string) string {
+	mine, judged := m.rows[rule][yours]
+	by := map[string][]string{}
+	var order []string
 	for _, r := range m.judged(rule) {
-		if !m.yours[r.Impl] {
-			by[r.Status] = append(by[r.Status], r.Impl)
+		if m.yours[r.Impl] {
+			continue
 		}
+		k := string(r.Status)
+		if judged && r.Status == mine.Status && r.Status != verdict.Pass && sameReason(mine, r) {
+			k += " the same way"
+		}
+		if by[k] == nil {
+			order = append(order, k)
+		}
+		by[k] = append(by[k], r.Impl)
+	}
+	if len(order) == 0 {
+		return "no reference build judged it"
 	}
 	var parts []string
 	for _, st := range statuses {
-		if len(by[st]) > 0 {
-			parts = append(parts, string(st)+" on "+strings.Join(by[st], ", "))
+		for _, k := range order {
+			if strings.HasPrefix(k, string(st)) {
+				parts = append(parts, k+" on "+strings.Join(by[k], ", "))
+			}
 		}
 	}
-	if len(parts) == 0 {
-		return "no reference build judged it"
-	}
 	return strings.Join(parts, "; ")
+}
+
+// sameReason: two verdicts give one reason, each implementation's name
+// put aside.
+func sameReason(a, b report.Row) bool {
+	return strings.ReplaceAll(a.Reason, a.Impl, "") == strings.ReplaceAll(b.Reason, b.Impl, "")
 }
 
 // evidenceTail is the end of a verdict's evidence: where a failure shows.

@@ -97,17 +97,30 @@ func TestEscapesImplementationText(t *testing.T) {
 // its page saying what they gave.
 func TestBesideMarksYours(t *testing.T) {
 	info := rulebook.RuleInfo{ID: "X-1", Suite: "S", Basis: rulebook.Normative, Rule: "r"}
-	ref := report.Verdicts{Rows: []report.Row{{RuleInfo: info, Impl: "ref-a", Status: verdict.Pass}, {RuleInfo: info, Impl: "ref-b", Status: verdict.Fail}}}
-	run := report.Verdicts{Rows: []report.Row{{RuleInfo: info, Impl: "custom", Status: verdict.Fail}}}
+	ref := report.Verdicts{Rows: []report.Row{{RuleInfo: info, Impl: "ref-a", Status: verdict.Pass}, {RuleInfo: info, Impl: "ref-b", Status: verdict.Fail, Reason: "ref-b's header: x"},
+		{RuleInfo: info, Impl: "ref-c", Status: verdict.Fail, Reason: "crash"}}}
+	run := report.Verdicts{Rows: []report.Row{{RuleInfo: info, Impl: "custom", Status: verdict.Fail, Reason: "custom's header: x"}}}
 	dir := t.TempDir()
 	if _, err := Write(dir, Beside(run, ref, nil, nil)); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, "impl", "custom.html"))
-	if !strings.Contains(string(data), "fail on ref-b; pass on ref-a") {
+	if !strings.Contains(string(data), "fail the same way on ref-b; fail on ref-c; pass on ref-a. Yours: fail") {
 		t.Errorf("custom's page does not compare it with the reference builds:\n%s", data)
 	}
 	if err := CheckSite(dir); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestCheckSiteDir checks a site written elsewhere (a vendor's run's):
+// MPITS_SITE_DIR=DIR go test ./harness/report/site -run CheckSiteDir.
+func TestCheckSiteDir(t *testing.T) {
+	dir := os.Getenv("MPITS_SITE_DIR")
+	if dir == "" {
+		t.Skip("MPITS_SITE_DIR names no site")
+	}
+	if err := CheckSite(dir); err != nil {
+		t.Fatal(err)
 	}
 }
