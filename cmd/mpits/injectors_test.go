@@ -4,10 +4,8 @@ import "testing"
 
 // contrivedLeft are the contrived injectors not yet replaced (issue 32
 // item 6); the test fails on any other, and on one of these once it is no
-// longer contrived. SEED2-3's changes getpid(), not the library.
-var contrivedLeft = map[string]bool{
-	"events_cb_wrong_identity.c": true,
-}
+// longer contrived.
+var contrivedLeft = map[string]bool{}
 
 func TestInjectorsClassed(t *testing.T) {
 	list, err := injectorClasses()

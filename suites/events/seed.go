@@ -39,7 +39,7 @@ var seedCheck = rulebook.Define(rulebook.Check{
 		// registered it.
 		{ID: "SEED2-3", Source: "seed 002", Basis: rulebook.SeedBasis,
 			Text:      "every callback runs in the process that registered it",
-			Injectors: []string{"inject_events_cb_wrong_identity"}, Judge: seedJudge("pid")},
+			Injectors: []string{"inject_events_cb_other_process"}, Judge: seedJudge("pid")},
 		// §15.3.8.2/§15.3.8.4: cb_safety given at registration is the highest
 		// level the callback supports; it is never invoked where a higher one
 		// is required, and its cb_safety argument is one of the levels.

@@ -24,6 +24,7 @@ var Suite = &harness.Suite{
 		injector("inject_events_cb_wrong_user_data", "events_cb_wrong_user_data.c", "events_cb_wrap.h"),
 		injector("inject_events_cb_twice", "events_cb_twice.c", "events_cb_wrap.h"),
 		injector("inject_events_cb_wrong_identity", "events_cb_wrong_identity.c", "events_cb_wrap.h"),
+		injector("inject_events_cb_other_process", "events_cb_other_process.c", "events_cb_wrap.h"),
 		injector("inject_events_cb_never", "events_cb_never.c"),
 		injector("inject_events_cb_null_ignored", "events_cb_null_ignored.c"),
 		injector("inject_events_read_corrupt", "events_read_corrupt.c"),
