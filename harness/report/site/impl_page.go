@@ -64,7 +64,7 @@ func (m *model) implPage(im string) implPage {
 		p.Rows = append(p.Rows, line)
 		suites, bases = append(suites, in.Suite), append(bases, string(in.Basis))
 		switch r.Status {
-		case verdict.Fail, verdict.Error:
+		case verdict.Fail, verdict.Error, notJudged:
 			p.Fails = append(p.Fails, failure{ID: id, Status: string(r.Status), Text: in.Rule, Source: in.Source, Basis: string(in.Basis), Reason: string(r.Status) + ": " + r.Reason,
 				Evidence: m.evidenceTail(r), Judge: m.judgeAt(id), References: line.References, Findings: m.pagesOf[id]})
 		case verdict.Unsupported:
@@ -88,7 +88,7 @@ func (m *model) implPage(im string) implPage {
 const implTmpl = `
 {{define "impl"}}{{template "top" .Head}}
 {{if .Library}}<p class="note">{{.Library}}</p>{{end}}
-{{with .Count}}<p>{{.Pass}} pass ({{.Turned}} turned by an injector here, {{.NotTurned}} not turned), {{.Fail}} fail, {{.Unsup}} unsupported, {{.Err}} error.</p>
+{{with .Count}}<p>{{.Pass}} pass ({{.Turned}} turned by an injector here, {{.NotTurned}} not turned), {{.Fail}} fail, {{.Unsup}} unsupported, {{.NotJudged}} not judged, {{.Err}} error.</p>
 <div class="bar">{{range .Bars}}<span class="{{.Status}}" style="width: {{.Pct}}%" title="{{.N}} {{.Status}}"></span>{{end}}</div>{{end}}
 {{if .Yours}}<p>Your build, beside the committed verdicts of the reference builds for every rule.</p>{{end}}
 <h2>Fails and errors ({{len .Fails}})</h2>

@@ -15,6 +15,7 @@ type implCount struct {
 	ID, Version            string
 	Yours                  bool
 	Pass, Fail, Unsup, Err int
+	NotJudged              int
 	Turned, NotTurned      int
 	Bars                   []bar
 }
@@ -67,12 +68,14 @@ func (m *model) counts(im string) implCount {
 			c.Fail++
 		case verdict.Unsupported:
 			c.Unsup++
+		case notJudged:
+			c.NotJudged++
 		default:
 			c.Err++
 		}
 	}
-	total := c.Pass + c.Fail + c.Unsup + c.Err
-	for _, b := range []bar{{verdict.Pass, "", c.Pass}, {verdict.Fail, "", c.Fail}, {verdict.Unsupported, "", c.Unsup}, {verdict.Error, "", c.Err}} {
+	total := c.Pass + c.Fail + c.Unsup + c.NotJudged + c.Err
+	for _, b := range []bar{{verdict.Pass, "", c.Pass}, {verdict.Fail, "", c.Fail}, {verdict.Unsupported, "", c.Unsup}, {notJudged, "", c.NotJudged}, {verdict.Error, "", c.Err}} {
 		if b.N > 0 && total > 0 {
 			b.Pct = strconv.FormatFloat(100*float64(b.N)/float64(total), 'f', 2, 64)
 			c.Bars = append(c.Bars, b)
@@ -104,7 +107,7 @@ func (m *model) indexPage() indexPage {
 		p.Rules = append(p.Rules, l)
 		suites, bases = append(suites, in.Suite), append(bases, string(in.Basis))
 	}
-	p.Filters = []filter{{"status", []string{"fail", "error", "pass", "unsupported"}}, {"basis", values(bases)}, {"suite", values(suites)}}
+	p.Filters = []filter{{"status", []string{"fail", "error", string(notJudged), "pass", "unsupported"}}, {"basis", values(bases)}, {"suite", values(suites)}}
 	for _, f := range m.findings {
 		p.Pages = append(p.Pages, link{f.Title, "finding/" + f.file + ".html"})
 	}
@@ -115,9 +118,9 @@ const indexTmpl = `
 {{define "index"}}{{template "top" .Head}}
 {{if .Vendor}}<p>Your run (highlighted) beside the committed verdicts of the reference builds.</p>{{end}}
 <h2>Per implementation</h2>
-<p class="legend"><span class="pass"></span>pass<span class="fail"></span>fail<span class="unsupported"></span>unsupported<span class="error"></span>error</p>
-<table id="impls"><thead><tr><th>implementation</th><th>version</th><th>pass</th><th>of them turned</th><th>not turned</th><th>fail</th><th>unsupported</th><th>error</th><th>split</th></tr></thead><tbody>
-{{range .Impls}}<tr{{if .Yours}} class="yours"{{end}}><td><a href="impl/{{fileName .ID}}.html">{{.ID}}</a>{{if .Yours}} (yours){{end}}</td><td>{{.Version}}</td><td>{{.Pass}}</td><td>{{.Turned}}</td><td>{{.NotTurned}}</td><td>{{.Fail}}</td><td>{{.Unsup}}</td><td>{{.Err}}</td>
+<p class="legend"><span class="pass"></span>pass<span class="fail"></span>fail<span class="unsupported"></span>unsupported<span class="not-judged"></span>not judged<span class="error"></span>error</p>
+<table id="impls"><thead><tr><th>implementation</th><th>version</th><th>pass</th><th>of them turned</th><th>not turned</th><th>fail</th><th>unsupported</th><th>not judged</th><th>error</th><th>split</th></tr></thead><tbody>
+{{range .Impls}}<tr{{if .Yours}} class="yours"{{end}}><td><a href="impl/{{fileName .ID}}.html">{{.ID}}</a>{{if .Yours}} (yours){{end}}</td><td>{{.Version}}</td><td>{{.Pass}}</td><td>{{.Turned}}</td><td>{{.NotTurned}}</td><td>{{.Fail}}</td><td>{{.Unsup}}</td><td>{{.NotJudged}}</td><td>{{.Err}}</td>
 <td><div class="bar">{{range .Bars}}<span class="{{.Status}}" style="width: {{.Pct}}%" title="{{.N}} {{.Status}}"></span>{{end}}</div></td></tr>
 {{end}}</tbody></table>
 <p class="note">A pass is turned where a fault injector of its rule, preloaded on that implementation, made the rule fail there; not turned where its injectors ran there and none did.</p>

@@ -31,8 +31,13 @@ type model struct {
 	plots    []plot
 }
 
+// notJudged is the status the site gives an error that names its cause
+// (report.Row.NotJudged): the library died in a call the rule does not
+// govern, or a fixture did not build; not the suite's error.
+const notJudged verdict.Status = "not-judged"
+
 // statuses in the order a reader scans them.
-var statuses = []verdict.Status{verdict.Fail, verdict.Error, verdict.Pass, verdict.Unsupported}
+var statuses = []verdict.Status{verdict.Fail, verdict.Error, notJudged, verdict.Pass, verdict.Unsupported}
 
 func newModel(in Input) *model {
 	m := &model{in: in, rows: map[string]map[string]report.Row{}, info: map[string]rulebook.RuleInfo{},
@@ -57,6 +62,9 @@ func newModel(in Input) *model {
 			m.rows[r.ID] = map[string]report.Row{}
 			m.info[r.ID] = r.RuleInfo
 			m.ruleIDs = append(m.ruleIDs, r.ID)
+		}
+		if r.NotJudged() {
+			r.Status, r.Reason = notJudged, r.Cause
 		}
 		m.rows[r.ID][r.Impl] = r
 		if !seen[r.Impl] {
@@ -160,7 +168,7 @@ func sameReason(a, b report.Row) bool {
 
 // evidenceTail is the end of a verdict's evidence: where a failure shows.
 func (m *model) evidenceTail(r report.Row) string {
-	if m.in.Evidence == nil || (r.Status != verdict.Fail && r.Status != verdict.Error) {
+	if m.in.Evidence == nil || (r.Status != verdict.Fail && r.Status != verdict.Error && r.Status != notJudged) {
 		return ""
 	}
 	k := r.ID + "\x00" + r.Impl
