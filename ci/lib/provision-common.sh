@@ -71,6 +71,7 @@ impl_reset() {
 	I_NP_FLAG='-n' I_LIB='' I_NOTES='' I_REASON='' I_TWIN_OF=''
 	I_PREFIX=() I_CFLAGS=() I_LDFLAGS=() I_LAUNCHER_ARGS=() I_ENV=() I_LIB_DIRS=()
 	I_ABI_CC='' I_ABI_CFLAGS=() I_ABI_LDFLAGS=() I_ABI_LIB='' I_ABI_LIB_DIR='' I_ABI_REASON=''
+	I_LAYER_NAME='' I_LAYER_VERSION='' I_LAYER_MODE='' I_LAYER_FROM=''
 }
 
 # impl_add ID AVAILABLE(true|false): the I_* description as ID's entry of
@@ -95,6 +96,7 @@ impl_add() {
 	[[ -z $I_ABI_LIB ]] || args+=(-abi.lib="$I_ABI_LIB")
 	[[ -z $I_ABI_LIB_DIR ]] || args+=(-abi.lib_dir="$I_ABI_LIB_DIR")
 	args+=(-abi_reason="$I_ABI_REASON" -twin_of="$I_TWIN_OF" -notes="$I_NOTES")
+	[[ -z $I_LAYER_VERSION ]] || args+=(-layer.name="$I_LAYER_NAME" -layer.version="$I_LAYER_VERSION" -layer.mode="$I_LAYER_MODE" -layer.from="$I_LAYER_FROM")
 	"$CMD_MPITS" impl add "${args[@]}" 2>&1
 }
 

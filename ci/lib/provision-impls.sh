@@ -7,7 +7,7 @@
 # Both run in the step's subshell with `set -eE` and an ERR trap.
 
 IMPL_IDS=(mpich-deb openmpi-deb mpich-tools mpich-noqmpi mpich-sid openmpi-sid mpich-trixie openmpi-trixie
-	mpich-ch3-nofortran mpich-ofi-debug mpich-fast-single)
+	mpich-ch3-nofortran mpich-ofi-debug mpich-fast-single wi4mpi-ompi wi4mpi-mpich wi4mpi-preload)
 
 MULTIARCH=x86_64-linux-gnu
 LIBDIR=/usr/lib/$MULTIARCH
@@ -441,3 +441,7 @@ describe_mpich-trixie() { describe_in_root trixie mpich; }
 provision_mpich-trixie() { provision_in_root trixie; }
 describe_openmpi-trixie() { describe_in_root trixie openmpi; }
 provision_openmpi-trixie() { provision_in_root trixie; }
+
+# --- 12.-14. WI4MPI over Debian bookworm's Open MPI and MPICH -----------------
+# shellcheck source=ci/lib/provision-wi4mpi.sh
+. "${BASH_SOURCE[0]%/*}/provision-wi4mpi.sh"

@@ -89,6 +89,7 @@ func cmdImplAdd(args []string, out io.Writer) error {
 	var im mpi.Impl
 	var abi mpi.ABI
 	var slurm mpi.Slurm
+	var layer mpi.Layer
 	env := envFlag{}
 	file := fs.String("file", mpi.DefaultImplFile(), "the implementations file to write (default: the one a run reads, $MPITS_CACHE/implementations.json)")
 	keep := fs.Bool("keep", false, "leave an entry with this id as it is when the file has one (a placeholder for what is not provisioned yet)")
@@ -121,6 +122,10 @@ func cmdImplAdd(args []string, out io.Writer) error {
 	fs.StringVar(&slurm.MPI, "slurm.mpi", "", "srun's --mpi plugin")
 	fs.IntVar(&slurm.Nodes, "slurm.nodes", 0, "nodes a job of several ranks spreads over")
 	fs.Var((*words)(&slurm.Args), "slurm.args", "an srun/salloc option, once per word")
+	fs.StringVar(&layer.Name, "layer.name", "", "a translation layer over the runtime (WI4MPI), as its own files name it")
+	fs.StringVar(&layer.Version, "layer.version", "", "the layer's version, as its own files say")
+	fs.StringVar(&layer.Mode, "layer.mode", "", "interface (built with the layer's mpi.h) or preload (built for -layer.from)")
+	fs.StringVar(&layer.From, "layer.from", "", "preload: the family the application is built against")
 	if err := parseImplFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -135,6 +140,9 @@ func cmdImplAdd(args []string, out io.Writer) error {
 	}
 	if slurm.MPI != "" || slurm.Nodes != 0 || len(slurm.Args) > 0 {
 		im.Slurm = &slurm
+	}
+	if layer != (mpi.Layer{}) {
+		im.Layer = &layer
 	}
 	if *file == "" {
 		return errors.New("impl add: -file is empty: name the implementations file to write")
@@ -184,7 +192,7 @@ func cmdImplList(args []string, out io.Writer) error {
 	for _, im := range impls {
 		if im.Available {
 			n++
-			fmt.Fprintf(out, "%s: available: %s %s\n", im.ID, im.Family, im.Version)
+			fmt.Fprintf(out, "%s: available: %s\n", im.ID, im.Names())
 		} else {
 			fmt.Fprintf(out, "%s: unavailable: %s\n", im.ID, verdict.FirstLine(im.Reason))
 		}

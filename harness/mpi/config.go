@@ -277,6 +277,22 @@ func ImplFromWrapper(id, cc, run string, env map[string]string) (*Impl, error) {
 	if link == "" {
 		return nil, fmt.Errorf("%s answers neither --showme (Open MPI) nor -show (MPICH): is it an MPI compiler wrapper? Point MPITS_MPICC at your MPI's mpicc", cc)
 	}
+	im.Lib, im.LibDirs = findLib(link)
+	if im.Lib == "" {
+		return nil, fmt.Errorf("%s links no MPI library that can be found (link line: %s): set MPITS_IMPLEMENTATIONS to a file naming it", cc, link)
+	}
+	// What the library is decides; the wrapper's flag only where its
+	// symbols say nothing.
+	switch lf := libraryFamily(im.Lib); lf {
+	case "":
+	case "wi4mpi":
+		im.Layer, family = wi4mpiLayer(im.Env)
+		if family == "" {
+			return nil, fmt.Errorf("%s links WI4MPI's interface library %s, but its environment names no runtime under it (WI4MPI_TO is %q): give WI4MPI's run-time environment in MPITS_ENV (what its `wi4mpi -t openmpi --env` prints)", cc, im.Lib, im.Env["WI4MPI_TO"])
+		}
+	default:
+		family = lf
+	}
 	im.Family = family
 	if family == "openmpi" {
 		im.LauncherArgs = []string{"--oversubscribe"}
@@ -290,10 +306,6 @@ func ImplFromWrapper(id, cc, run string, env map[string]string) (*Impl, error) {
 				}
 			}
 		}
-	}
-	im.Lib, im.LibDirs = findLib(link)
-	if im.Lib == "" {
-		return nil, fmt.Errorf("%s links no MPI library that can be found (link line: %s): set MPITS_IMPLEMENTATIONS to a file naming it", cc, link)
 	}
 	if fc := strings.Replace(cc, "mpicc", "mpifort", 1); fc != cc && isExecutable(fc) {
 		im.FC = fc

@@ -35,6 +35,7 @@ type Impl struct {
 	Notes        string            `json:"notes,omitempty"`
 	Launch       string            `json:"launch,omitempty"` // how jobs start: "" (its own launcher), "srun", "salloc" (launch.go)
 	Slurm        *Slurm            `json:"slurm,omitempty"`  // the srun and salloc modes' options
+	Layer        *Layer            `json:"layer,omitempty"`  // a translation layer over the runtime that Family and Version name (layer.go)
 }
 
 // ABI describes how to build against and run on an implementation's MPI 5

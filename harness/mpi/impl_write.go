@@ -77,6 +77,11 @@ func (im Impl) Validate() error {
 			return fmt.Errorf(`%senv has the variable name %q: give each variable as NAME=VALUE, NAME without '=' or spaces`, head, k)
 		}
 	}
+	if im.Layer != nil {
+		if err := im.Layer.validate(head); err != nil {
+			return err
+		}
+	}
 	if im.ABI != nil && im.ABIReason != "" {
 		return fmt.Errorf(`%shas both an abi entry and an abi_reason (why there is none): keep the one that is true`, head)
 	}
