@@ -17,7 +17,11 @@ import (
 // once, in the probe job's cb_pvar sub-phase, the pvar calls of Table 22;
 // it records each result, so each rule judges its own calls. A crash inside
 // a callback is CB-X1's (deliver.go): these rules judge the callbacks
-// recorded before it.
+// recorded before it. The fixture announces each query (MPITS_CALL): a rank
+// that died in one fails the rule that governs it (ED-1 MPI_T_event_read,
+// ED-2 MPI_T_event_copy, ED-4 MPI_T_event_get_timestamp, ED-7
+// MPI_T_event_get_source) and leaves the others not judged, so the callback
+// that died never counts towards a pass.
 var insideCheck = rulebook.Define(rulebook.Check{
 	ID:    "EVENTS-INSIDE",
 	Needs: "events",
@@ -39,17 +43,21 @@ var insideCheck = rulebook.Define(rulebook.Check{
 		// function": inside the callback every element can be read.
 		{ID: "ED-1", Source: "MPI-5.0 §15.3.8.6", Basis: rulebook.Normative,
 			Text:      "inside a callback MPI_T_event_read of every element of the instance returns MPI_SUCCESS",
-			Injectors: []string{"inject_events_in_cb_refused"}, Judge: insideJudge("read")},
+			Governs:   []string{"MPI_T_event_read"},
+			Injectors: []string{"inject_events_in_cb_refused", "inject_events_read_element_crash"}, Judge: insideJudge("read")},
 		// §15.3.8.7: "MPI_T_EVENT_GET_TIMESTAMP returns the timestamp of when
 		// the event was initially observed by the implementation."
 		{ID: "ED-4", Source: "MPI-5.0 §15.3.8.7", Basis: rulebook.Normative,
 			Text:      "inside a callback MPI_T_event_get_timestamp of the instance returns MPI_SUCCESS",
+			Governs:   []string{"MPI_T_event_get_timestamp"},
 			Injectors: []string{"inject_events_in_cb_refused"}, Judge: insideJudge("timestamp")},
 		// §15.3.8.6: "The user must ensure that the buffer is of at least the
 		// size of the extent of the event type, which can be computed from the
 		// type and displacement information returned by the corresponding call
 		// to MPI_T_EVENT_GET_INFO.": a buffer of that size suffices, so the
-		// copy writes nothing past the extent.
+		// copy writes nothing past the extent. It governs no call: a copy
+		// that dies wrote nothing the fixture can see, so it is ED-2's fail
+		// and leaves this rule not judged.
 		{ID: "ED-3", Source: "MPI-5.0 §15.3.8.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_copy writes nothing past the extent MPI_T_event_get_info describes (256 guard bytes after it stay untouched)",
 			Injectors: []string{"inject_events_copy_overrun"}, Judge: insideJudge("guard")},
@@ -75,12 +83,14 @@ var insideCheck = rulebook.Define(rulebook.Check{
 		// displacements MPI_T_EVENT_GET_INFO gives.
 		{ID: "ED-2", Source: "MPI-5.0 §15.3.8.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_copy in a callback returns MPI_SUCCESS and holds, at each element's displacement, what MPI_T_event_read gives for that element",
+			Governs:   []string{"MPI_T_event_copy"},
 			Injectors: []string{"inject_events_read_corrupt", "inject_events_query_bad"}, Judge: insideJudge("copy")},
 		// §15.3.8.7: "The source_index argument returns the index of the
 		// source of the event instance": an index of §15.3.8.1's sources, in
 		// [0, MPI_T_source_get_num).
 		{ID: "ED-7", Source: "MPI-5.0 §15.3.8.7", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_source in a callback returns MPI_SUCCESS and an index below MPI_T_source_get_num",
+			Governs:   []string{"MPI_T_event_get_source"},
 			Injectors: []string{"inject_events_query_bad"}, Judge: insideJudge("source")},
 		// §15.3.8.1: "The ordering argument [...] returns whether event
 		// callbacks of this source will be invoked in chronological order,
@@ -223,6 +233,7 @@ func insideJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 		if len(bad) > 0 {
 			x.Failf(jsonOf(ev), "%s", verdict.FirstAndMore(bad))
 		}
+		r.Deliver.placeCrash(x)
 		if n == 0 {
 			x.Unsupported("not measurable here: no callback ran")
 		}
@@ -298,6 +309,7 @@ func judgeCB17(x *rulebook.X) verdict.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(ev, ""), "%s", verdict.FirstAndMore(bad))
 	}
+	r.Deliver.placeCrash(x)
 	if nts == 0 && npv == 0 {
 		x.Unsupported("not measurable here: no callback called MPI_T_source_get_timestamp or a pvar call (%s)", pvarChoice(r))
 	}

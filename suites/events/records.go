@@ -167,6 +167,8 @@ type jobOut struct {
 	Recs     *mpi.Records
 	RecErr   error
 	Died     map[int]rulebook.Died // items a resumed job died in (metaJob)
+	Res      *mpi.Result           // how the job ended (sharedJob), for placing a death
+	Ranks    int
 }
 
 // sharedJob runs a fixture once per (implementation, arguments, preloaded
@@ -176,13 +178,26 @@ type jobOut struct {
 // on ch4's shared-memory path, not for those a network module matches).
 func sharedJob(x *rulebook.X, name string, ranks int, args []string) *jobOut {
 	res, recs, err := x.LaunchOnce(mpi.Job{Name: name, Ranks: ranks, Program: x.Fixture(name), Args: args, OneNode: true})
-	return &jobOut{Name: name, Problem: res.Problem(), Signal: res.Signal, Evidence: res.Evidence(), Recs: recs, RecErr: err}
+	return &jobOut{Name: name, Problem: res.Problem(), Signal: res.Signal, Evidence: res.Evidence(), Recs: recs, RecErr: err, Res: res, Ranks: ranks}
 }
 
-// mustBeWhole ends the rule's judgement with Error when the job broke (a crash, a hang
-// or missing records), for rules a broken job cannot judge.
+// placeCrash ends the rule's judgement when the job died inside a call the
+// fixture announced (MPITS_CALL): the rule's fail when it governs that
+// call, not judged with a cause naming it otherwise (rulebook.Crashed). It
+// returns when the job ended well or its death is not placed.
+func (j *jobOut) placeCrash(x *rulebook.X) {
+	if j.Res != nil {
+		x.Crashed(j.Res, mpi.CrashOf(j.Res, rulebook.WrittenRecords(j.Recs, j.RecErr), j.Ranks))
+	}
+}
+
+// mustBeWhole ends the rule's judgement when the job broke (a crash, a
+// hang or missing records), for rules a broken job cannot judge: as
+// placeCrash says for a death inside an announced call, with Error
+// otherwise.
 func (j *jobOut) mustBeWhole(x *rulebook.X) {
 	if j.Problem != "" {
+		j.placeCrash(x)
 		x.Errorf(j.Evidence, "%s", j.Problem)
 	}
 	if j.RecErr != nil {

@@ -37,6 +37,7 @@ var Suite = &harness.Suite{
 		injector("inject_events_info_hint_wrong", "events_info_hint_wrong.c"),
 		injector("inject_events_get_info_fail", "events_get_info_fail.c"),
 		injector("inject_events_read_crash", "events_read_crash.c"),
+		injector("inject_events_read_element_crash", "events_read_element_crash.c"),
 		injector("inject_events_query_bad", "events_query_bad.c"),
 		injector("inject_events_instance_ts_back", "events_instance_ts_back.c"),
 		injector("inject_events_unchecked", "events_unchecked.c"),
