@@ -123,17 +123,19 @@ func (s *step) text() string {
 func (h *history) families(id string) []string {
 	var fams []string
 	steps := map[string][]*step{}
+	layered := map[string]bool{}
 	for _, p := range h.order {
 		st, ok := h.status[id][p.Impl.ID]
 		if !ok {
 			continue
 		}
-		f := p.Impl.Family
+		f, version := historyLine(p.Impl)
+		layered[f] = p.Impl.Layer != nil
 		if steps[f] == nil {
 			fams = append(fams, f)
 		}
 		ss := steps[f]
-		if n := len(ss); n > 0 && ss[n-1].version == p.Impl.Version {
+		if n := len(ss); n > 0 && ss[n-1].version == version {
 			s := ss[n-1]
 			s.builds[st] = append(s.builds[st], p.Impl.ID)
 			if st == verdict.Fail || (st == verdict.Pass && s.status != verdict.Fail) {
@@ -141,7 +143,7 @@ func (h *history) families(id string) []string {
 			}
 			continue
 		}
-		steps[f] = append(ss, &step{version: p.Impl.Version, builds: map[verdict.Status][]string{st: {p.Impl.ID}}, status: st})
+		steps[f] = append(ss, &step{version: version, builds: map[verdict.Status][]string{st: {p.Impl.ID}}, status: st})
 	}
 	var out []string
 	for _, f := range fams {
@@ -153,9 +155,33 @@ func (h *history) families(id string) []string {
 		for _, s := range steps[f] {
 			parts = append(parts, s.text())
 		}
-		out = append(out, fmt.Sprintf("**%s**: %s: %s.", name, strings.Join(parts, "; "), summarize(name, steps[f])))
+		sum := summarize(name, steps[f])
+		if layered[f] {
+			// One column per runtime and mode: no sequence of versions to read.
+			sum = "one column per runtime under the layer, not a sequence of versions"
+		}
+		out = append(out, fmt.Sprintf("**%s**: %s: %s.", name, strings.Join(parts, "; "), sum))
 	}
 	return out
+}
+
+// historyLine is the line an implementation's verdicts go on and the
+// version they stand under: its family's, or, under a translation layer,
+// the layer's, the version naming the runtime too (WI4MPI 4.0.1 on Open MPI
+// is not a version of Open MPI).
+func historyLine(im *mpi.Impl) (line, version string) {
+	if l := im.Layer; l != nil {
+		rt := familyName[im.Family]
+		if rt == "" {
+			rt = im.Family
+		}
+		mode := l.Mode
+		if l.From != "" {
+			mode += " from " + familyName[l.From]
+		}
+		return l.Name, fmt.Sprintf("%s (%s on %s %s)", l.Version, mode, rt, im.Version)
+	}
+	return im.Family, im.Version
 }
 
 // summarize reads a family's sequence of verdicts as a history.
