@@ -16,12 +16,13 @@ import (
 // MPI_T_event_get_source and MPI_T_source_get_timestamp of that source, and
 // once, in the probe job's cb_pvar sub-phase, the pvar calls of Table 22;
 // it records each result, so each rule judges its own calls. A crash inside
-// a callback is CB-X1's (deliver.go): these rules judge the callbacks
-// recorded before it. The fixture announces each query (MPITS_CALL): a rank
-// that died in one fails the rule that governs it (ED-1 MPI_T_event_read,
-// ED-2 MPI_T_event_copy, ED-4 MPI_T_event_get_timestamp, ED-7
+// a callback is also CB-X1's (deliver.go). The fixture announces each query
+// (MPITS_CALL): after the failures the callbacks recorded, a rank that died
+// in one fails the rule that governs it (ED-1 MPI_T_event_read, ED-2
+// MPI_T_event_copy, ED-4 MPI_T_event_get_timestamp, ED-7
 // MPI_T_event_get_source) and leaves the others not judged, so the callback
-// that died never counts towards a pass.
+// that died never counts towards a pass. A death the records do not place
+// leaves these rules judging the callbacks recorded before it.
 var insideCheck = rulebook.Define(rulebook.Check{
 	ID:    "EVENTS-INSIDE",
 	Needs: "events",
