@@ -88,15 +88,20 @@ describe_wi4mpi() {
 	if [[ $mode == interface ]]; then
 		# Its own wrappers, mpi.h and libmpi.so, dispatching to the runtime.
 		I_CC=$p/bin/mpicc I_FC=$p/bin/mpifort I_LIB=$p/lib/libmpi.so I_LIB_DIRS=("$p/lib")
-		I_ENV+=(WI4MPI_FROM=INTERFACE WI4MPI_WRAPPER_LIB="$p/lib_$W_TO/libwi4mpi_$W_TO.so"
+		# Its libmpi.so has no version in its name and its wrapper no rpath:
+		# without the path the loader takes the system's libmpi.so (Debian's
+		# alternative, Open MPI's) and WI4MPI is never in the process.
+		I_ENV+=(LD_LIBRARY_PATH="$p/lib" WI4MPI_FROM=INTERFACE WI4MPI_WRAPPER_LIB="$p/lib_$W_TO/libwi4mpi_$W_TO.so"
 			WI4MPI_CC=gcc WI4MPI_FC=gfortran WI4MPI_CXX=g++)
 	else
 		# Built by the other family's wrappers; its libraries replaced at load
 		# by WI4MPI's stand-ins (lib_dirs), the translation preloaded.
 		local f=OMPI
-		I_CC=/usr/bin/mpicc.openmpi I_FC=/usr/bin/mpifort.openmpi I_LIB=libmpi.so.40
+		# The probe loads the translation itself: the stand-in libmpi.so.40
+		# on the path defines nothing, the preloaded wrapper every MPI_ name.
+		I_CC=/usr/bin/mpicc.openmpi I_FC=/usr/bin/mpifort.openmpi I_LIB=$p/libexec/wi4mpi/libwi4mpi_${f}_$W_TO.so
 		I_LIB_DIRS=("$p/libexec/wi4mpi/fakelib$f" "$p/libexec/wi4mpi/fakelibCXX")
-		I_ENV+=(WI4MPI_FROM=$f LD_PRELOAD="$p/libexec/wi4mpi/libwi4mpi_${f}_$W_TO.so $W_C $W_F")
+		I_ENV+=(LD_LIBRARY_PATH="$p/libexec/wi4mpi/fakelib$f:$p/libexec/wi4mpi/fakelibCXX" WI4MPI_FROM=$f LD_PRELOAD="$p/libexec/wi4mpi/libwi4mpi_${f}_$W_TO.so $W_C $W_F")
 	fi
 }
 
@@ -107,7 +112,8 @@ provision_wi4mpi() {
 	I_LAYER_VERSION=$(wi4mpi_version)
 	I_ENV+=(WI4MPI_VERSION="$I_LAYER_VERSION")
 	check_files "$I_CC" "$I_FC" "$I_LAUNCHER" "$W_C" "$W_F" "${I_LIB_DIRS[@]}"
-	[[ $mode == interface ]] && check_files "$I_LIB" "$WI4MPI_PREFIX/lib_$W_TO/libwi4mpi_$W_TO.so"
+	check_files "$I_LIB"
+	[[ $mode == interface ]] && check_files "$WI4MPI_PREFIX/lib_$W_TO/libwi4mpi_$W_TO.so"
 	v=$(deb_version "$W_DEB")
 	I_VERSION=$(upstream_version "$v")
 	I_NOTES="WI4MPI $I_LAYER_VERSION ($mode${3:+ from $3}) built from $(basename "$(wi4mpi_tarball)") (sha256 $(sha256sum "$(wi4mpi_tarball)" | cut -c1-12)) with cmake ${WI4MPI_CMAKE_FLAGS[*]}; prefix $WI4MPI_PREFIX; runtime Debian bookworm $W_DEB $v"
