@@ -13,27 +13,29 @@ WI4MPI_CMAKE_FLAGS=(-DWI4MPI_GENERATOR=ON -DCMAKE_BUILD_TYPE=Release
 	-DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DCMAKE_Fortran_COMPILER=gfortran
 	-DOPENMPI_ROOT="$LIBDIR/openmpi" -DMPICH_ROOT=/usr)
 
+# wi4mpi_tarball: the tarball's path, or nothing (the caller says why).
 wi4mpi_tarball() {
-	local dir=${MPITS_THIRD_PARTY:-$HERE/../../shared/third-party} f
-	f=$(find "$dir" -maxdepth 1 -name 'wi4mpi-*.tar.gz' 2>/dev/null | sort | tail -n 1)
-	[[ -n $f ]] || fail "no wi4mpi-*.tar.gz in $dir: put the shared folder beside the clone, or set MPITS_THIRD_PARTY to the folder holding it"
-	realpath "$f"
+	local f
+	f=$(find "$WI4MPI_THIRD_PARTY" -maxdepth 1 -name 'wi4mpi-*.tar.gz' 2>/dev/null | sort | tail -n 1) || true # no folder: no tarball
+	[[ -z $f ]] || realpath "$f"
 }
+WI4MPI_THIRD_PARTY=${MPITS_THIRD_PARTY:-$(realpath -m "${BASH_SOURCE[0]%/*}/../../../shared/third-party")}
 
-# wi4mpi_prefix: the install folder, named by the tarball's sha256 and the flags.
+# wi4mpi_prefix TARBALL: the install folder, named by its sha256 and the flags.
 wi4mpi_prefix() {
 	local sum h
-	sum=$(sha256sum "$(wi4mpi_tarball)" | cut -c1-64)
+	sum=$(sha256sum "$1" | cut -c1-64)
 	h=$( { echo "$sum"; printf '%s\n' "${WI4MPI_CMAKE_FLAGS[@]}"; } | sha256sum | cut -c1-12)
 	printf '%s/wi4mpi-%s' "$MPITS_CACHE" "$h"
 }
 
 # build_wi4mpi: unpack, cmake, make, install unless done; sets WI4MPI_PREFIX.
 build_wi4mpi() {
-	WI4MPI_PREFIX=$(wi4mpi_prefix)
-	[[ -f $WI4MPI_PREFIX/.complete ]] && return 0
 	local tar t0 work
 	tar=$(wi4mpi_tarball)
+	[[ -n $tar ]] || fail "no wi4mpi-*.tar.gz in $WI4MPI_THIRD_PARTY: put the shared folder beside the clone, or set MPITS_THIRD_PARTY to the folder holding it"
+	WI4MPI_TARBALL=$tar WI4MPI_PREFIX=$(wi4mpi_prefix "$tar")
+	[[ -f $WI4MPI_PREFIX/.complete ]] && return 0
 	say "provision: $STEP_ID: building WI4MPI from ${tar##*/} into $WI4MPI_PREFIX (about 2-6 min, log $STEP_LOG)"
 	FRESH=1 t0=$(now_ms)
 	apt_ensure "${WI4MPI_BUILD_PKGS[@]}"
@@ -77,7 +79,10 @@ wi4mpi_runtime() {
 # describe_wi4mpi MODE RUNTIME [FROM]: the entry, from the paths alone.
 describe_wi4mpi() {
 	local mode=$1 rt=$2 from=${3:-} p
-	p=$(wi4mpi_prefix 2>/dev/null) || p=$MPITS_CACHE/wi4mpi-unbuilt
+	p=$MPITS_CACHE/wi4mpi-unbuilt # no tarball: the step fails, saying so
+	local tar
+	tar=$(wi4mpi_tarball)
+	[[ -z $tar ]] || p=$(wi4mpi_prefix "$tar")
 	wi4mpi_runtime "$rt"
 	I_FAMILY=$rt I_LAUNCHER=$W_LAUNCHER
 	[[ $rt == openmpi ]] && { I_LAUNCHER_ARGS=(--oversubscribe); I_ENV=("${OMPI_ROOT_ENV[@]}"); }
@@ -116,7 +121,7 @@ provision_wi4mpi() {
 	[[ $mode == interface ]] && check_files "$WI4MPI_PREFIX/lib_$W_TO/libwi4mpi_$W_TO.so"
 	v=$(deb_version "$W_DEB")
 	I_VERSION=$(upstream_version "$v")
-	I_NOTES="WI4MPI $I_LAYER_VERSION ($mode${3:+ from $3}) built from $(basename "$(wi4mpi_tarball)") (sha256 $(sha256sum "$(wi4mpi_tarball)" | cut -c1-12)) with cmake ${WI4MPI_CMAKE_FLAGS[*]}; prefix $WI4MPI_PREFIX; runtime Debian bookworm $W_DEB $v"
+	I_NOTES="WI4MPI $I_LAYER_VERSION ($mode${3:+ from $3}) built from ${WI4MPI_TARBALL##*/} (sha256 $(sha256sum "$WI4MPI_TARBALL" | cut -c1-12)) with cmake ${WI4MPI_CMAKE_FLAGS[*]}; prefix $WI4MPI_PREFIX; runtime Debian bookworm $W_DEB $v"
 	[[ -n $FRESH || -n $CHECK ]] && smoke_hello
 	return 0
 }
