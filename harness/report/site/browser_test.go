@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"github.com/mpits/mpits/harness/settings"
 	"io/fs"
 	"net/url"
 	"os"
@@ -95,7 +96,7 @@ func TestBrowser(t *testing.T) {
 		t.Logf("%s: %d rows, %d fail, %d fail and normative", p, all, fails, normative)
 	}
 
-	if out := os.Getenv("MPITS_SCREENSHOTS"); out != "" {
+	if out := settings.Setting("MPITS_SCREENSHOTS").String(); out != "" {
 		for _, s := range []struct{ page, png string }{{"index.html", "index.png"}, {"impl/openmpi-sid.html", "impl-openmpi-sid.png"}, {"rule/CB-7.html", "rule-CB-7.png"}} {
 			if _, err := chromedp.Run(ctx, chromedp.Navigate(fileURL(dir, s.page))); err != nil {
 				t.Fatal(err)

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"github.com/mpits/mpits/harness/settings"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,7 +117,7 @@ func TestBesideMarksYours(t *testing.T) {
 // TestCheckSiteDir checks a site written elsewhere (a vendor's run's):
 // MPITS_SITE_DIR=DIR go test ./harness/report/site -run CheckSiteDir.
 func TestCheckSiteDir(t *testing.T) {
-	dir := os.Getenv("MPITS_SITE_DIR")
+	dir := settings.Setting("MPITS_SITE_DIR").String()
 	if dir == "" {
 		t.Skip("MPITS_SITE_DIR names no site")
 	}
