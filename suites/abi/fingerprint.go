@@ -74,8 +74,11 @@ type fpLibrary struct {
 
 // fingerprint is one implementation's pre-standard ABI, as measured.
 type fingerprint struct {
-	Impl     string
-	Problem  string // why it could not be taken
+	Impl    string
+	Problem string // why it could not be taken
+	// notTaken is the verdict that stopped it where it names a cause (the
+	// library died in a call it announced): its rule is then not judged.
+	notTaken *verdict.Verdict
 	Layout   map[string]int64
 	Handles  map[string]string
 	Ints     map[string]int64
@@ -139,7 +142,11 @@ func allFingerprints(x *rulebook.X) (mine *fingerprint, all []*fingerprint) {
 			fp = remember("fingerprint|"+e.Impl.ID, func() *fingerprint {
 				var got *fingerprint
 				if v := attempt(func() { got = takeFingerprint(ex) }); v != nil {
-					return &fingerprint{Impl: e.Impl.ID, Problem: v.Reason}
+					fp := &fingerprint{Impl: e.Impl.ID, Problem: v.Reason}
+					if v.Cause != "" {
+						fp.notTaken = v
+					}
+					return fp
 				}
 				return got
 			})
@@ -156,6 +163,9 @@ func runFingerprint(x *rulebook.X) verdict.Verdict {
 	mine, all := allFingerprints(x)
 	writeFingerprintReport(all)
 	table := fingerprintSummary(all)
+	if mine.notTaken != nil {
+		panic(*mine.notTaken) // panic-ok: not judged, with the cause the library's death gave
+	}
 	if mine.Problem != "" {
 		x.Errorf(table, "fingerprint not taken: %s", mine.Problem)
 	}
