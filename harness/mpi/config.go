@@ -162,7 +162,7 @@ func ReadImplFile(path string) ([]*Impl, error) {
 		}
 	}
 	if len(f.Implementations) == 0 {
-		return nil, fmt.Errorf("implementations file %s lists no implementation: run ci/provision or add one (see README 'Your own MPI')", path)
+		return nil, fmt.Errorf("implementations file %s lists no implementation: run ci/provision or add one (see docs/running.md, 'The implementations file')", path)
 	}
 	return f.Implementations, nil
 }
@@ -175,7 +175,7 @@ func decodeImplFile(path string, data []byte) (*ImplFile, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("implementations file %s is not valid: %v (see README 'Your own MPI' for the format)", path, err)
+		return nil, fmt.Errorf("implementations file %s is not valid: %v (see docs/running.md, 'The implementations file', for the format)", path, err)
 	}
 	seen := map[string]bool{}
 	for i, im := range f.Implementations {

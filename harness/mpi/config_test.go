@@ -40,8 +40,8 @@ func TestReadImplFileErrors(t *testing.T) {
 		want          []string
 	}{
 		{"unknown field", `{"implementations":[{"id":"a","cc":"x","launcher":"y","compiler":"z"}]}`,
-			[]string{"is not valid", `unknown field "compiler"`, "README"}},
-		{"syntax", `{"implementations":[`, []string{"is not valid", "README"}},
+			[]string{"is not valid", `unknown field "compiler"`, "docs/running.md"}},
+		{"syntax", `{"implementations":[`, []string{"is not valid", "docs/running.md"}},
 		{"duplicate id", `{"implementations":[{"id":"a","cc":"x","launcher":"y"},{"id":"a","cc":"x","launcher":"y"}]}`,
 			[]string{`id "a" appears twice`, "give each implementation its own id"}},
 		{"no id", `{"implementations":[{"cc":"x","launcher":"y"}]}`,
