@@ -256,8 +256,8 @@ func (s *Suite) declare(impls []*mpi.Impl, envs map[string]*rulebook.Env, prog *
 							v := evaluateOnce(r, envs[im.ID])
 							skipIfNotReached(r.ID, im.ID)          // the run's interrupt or deadline came first
 							prog.notJudged(v.Cause)                // said once, here or by prefetch
-							notJudged(v)                           // its implementation's setup broke: skipped, the run fails once (SetupNode)
-							expectVerdict(info.Suite, r, im.ID, v) // MPITS_EXPECT: may end the spec
+							expectVerdict(info.Suite, r, im.ID, v) // MPITS_EXPECT: may end the spec, a rule not judged too
+							notJudged(v)                           // a cause left it: skipped, the run fails once (SetupNode)
 							report(r, v)
 						})
 					}
