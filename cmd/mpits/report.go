@@ -33,7 +33,10 @@ func cmdReport(args []string) error {
 	if err := mpi.WriteJSON(filepath.Join(*out, "verdicts.json"), v); err != nil {
 		return err
 	}
-	if err := mpi.WriteAtomic(filepath.Join(*out, "matrix.md"), []byte(report.MatrixMarkdown(rows, injs, order)+report.HistoryMarkdown(rows, probed)+report.TwinsMarkdown(rows, probed)), 0o644); err != nil {
+	if err := mpi.WriteAtomic(filepath.Join(*out, "matrix.md"), []byte(report.MatrixMarkdown(rows, injs, order)+report.TwinsMarkdown(rows, probed)), 0o644); err != nil {
+		return err
+	}
+	if err := mpi.WriteAtomic(filepath.Join(*out, "history.md"), []byte(report.HistoryMarkdown(rows, probed)), 0o644); err != nil {
 		return err
 	}
 	if err := mpi.WriteJSON(filepath.Join(*out, "implementations.json"), probed); err != nil {

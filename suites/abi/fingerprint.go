@@ -76,8 +76,9 @@ type fpLibrary struct {
 type fingerprint struct {
 	Impl    string
 	Problem string // why it could not be taken
-	// notTaken is the verdict that stopped it where it names a cause (the
-	// library died in a call it announced): its rule is then not judged.
+	// notTaken is the verdict that stopped it where that is the rule's on
+	// its own implementation too: a cause (the library died in a call it
+	// announced: not judged) or a lacking name (unsupported).
 	notTaken *verdict.Verdict
 	Layout   map[string]int64
 	Handles  map[string]string
@@ -143,7 +144,7 @@ func allFingerprints(x *rulebook.X) (mine *fingerprint, all []*fingerprint) {
 				var got *fingerprint
 				if v := attempt(func() { got = takeFingerprint(ex) }); v != nil {
 					fp := &fingerprint{Impl: e.Impl.ID, Problem: v.Reason}
-					if v.Cause != "" {
+					if v.Cause != "" || v.Status == verdict.Unsupported {
 						fp.notTaken = v
 					}
 					return fp
@@ -164,7 +165,7 @@ func runFingerprint(x *rulebook.X) verdict.Verdict {
 	writeFingerprintReport(all)
 	table := fingerprintSummary(all)
 	if mine.notTaken != nil {
-		panic(*mine.notTaken) // panic-ok: not judged, with the cause the library's death gave
+		panic(*mine.notTaken) // panic-ok: the verdict that stopped its fingerprint: not judged (a cause) or unsupported (a lacking name)
 	}
 	if mine.Problem != "" {
 		x.Errorf(table, "fingerprint not taken: %s", mine.Problem)
