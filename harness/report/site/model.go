@@ -97,7 +97,11 @@ func shortVersion(p mpi.Probed) string {
 	if f == "" {
 		f = p.Impl.Family
 	}
-	return strings.TrimSpace(f + " " + p.Impl.Version)
+	v := strings.TrimSpace(f + " " + p.Impl.Version)
+	if p.Impl.Layer != nil {
+		return p.Impl.Layer.String() + " on " + v // both layers, as every report names them
+	}
+	return v
 }
 
 // judged is the rows of rule in the order of the implementations.
