@@ -1,7 +1,6 @@
 package abi
 
 import (
-	"debug/elf"
 	"fmt"
 	"maps"
 	"os"
@@ -65,29 +64,15 @@ var headerCheck = rulebook.Define(rulebook.Check{
 // overlayDir writes the header overlays of x's preloaded injectors into a
 // new folder and returns it ("" when no injector carries one).
 func overlayDir(x *rulebook.X) string {
-	var text []string
-	for _, p := range x.Preload {
-		f, err := elf.Open(x.Impl.HostPath(p))
-		if err != nil {
-			x.Errorf("", "injector %s: %v", p, err)
-		}
-		if s := f.Section(".mpits_header_overlay"); s != nil {
-			b, err := s.Data()
-			if err != nil {
-				x.Errorf("", "injector %s: %v", p, err)
-			}
-			text = append(text, strings.TrimRight(string(b), "\x00"))
-		}
-		f.Close()
-	}
-	if len(text) == 0 {
+	text := x.HeaderOverlay()
+	if text == "" {
 		return ""
 	}
 	dir, err := os.MkdirTemp("", "mpits-overlay-")
 	if err != nil {
 		x.Errorf("", "%v", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "mpi.h"), []byte(strings.Join(text, "\n")), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "mpi.h"), []byte(text), 0o644); err != nil {
 		x.Errorf("", "%v", err)
 	}
 	return dir

@@ -1,7 +1,6 @@
 package mpit
 
 import (
-	"debug/elf"
 	"fmt"
 	"os"
 	"os/exec"
@@ -21,33 +20,12 @@ import (
 // overlay, the judge reads the constants through a probe compiled against
 // the implementation's headers behind the overlay.
 
-// headerOverlay is the text of the header overlays of x's preloaded
-// injectors ("" when none carries one).
-func headerOverlay(x *rulebook.X) string {
-	var text []string
-	for _, p := range x.Preload {
-		f, err := elf.Open(x.Impl.HostPath(p))
-		if err != nil {
-			x.Errorf("", "injector %s: %v", p, err)
-		}
-		if s := f.Section(".mpits_header_overlay"); s != nil {
-			b, err := s.Data()
-			if err != nil {
-				x.Errorf("", "injector %s: %v", p, err)
-			}
-			text = append(text, strings.TrimRight(string(b), "\x00"))
-		}
-		f.Close()
-	}
-	return strings.Join(text, "\n")
-}
-
 // overlaidValues are the values names have in the implementation's mpi.h
 // read through x's header overlays, or nil where no injector carries one.
 // The probe is the host's gcc with the include folders of the
 // implementation's compiler wrapper: constants need no library.
 func overlaidValues(x *rulebook.X, names []string) map[string]int {
-	overlay := headerOverlay(x)
+	overlay := x.HeaderOverlay()
 	if overlay == "" {
 		return nil
 	}
