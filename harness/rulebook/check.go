@@ -119,6 +119,12 @@ func (x *X) Launch(j mpi.Job) (res *mpi.Result, recs *mpi.Records, recErr error)
 		if old := j.RankEnv["LD_PRELOAD"]; old != "" {
 			pre += ":" + old
 		}
+		// the implementation's own preload (a translation layer such as
+		// WI4MPI's preload mode) stays, under the injectors: the rank's
+		// LD_PRELOAD replaces the one its env gives
+		if own := x.Impl.Env["LD_PRELOAD"]; own != "" {
+			pre += ":" + own
+		}
 		j.RankEnv["LD_PRELOAD"] = pre
 	}
 	if x.tape != nil {
