@@ -21,7 +21,7 @@ func compare(args []string, out io.Writer) error {
 	fs.SetOutput(io.Discard)
 	implA := fs.String("impl-a", "", "compare only the rules A judged on this implementation")
 	implB := fs.String("impl-b", "", "against B's verdicts on this one (default: -impl-a)")
-	noErrors := fs.Bool("no-errors", false, "fail, too, when A holds an error verdict")
+	noErrors := fs.Bool("no-errors", false, "fail, too, when A holds an error verdict (the suite's: a rule left not judged by a named cause is not one)")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("compare: %v: %s", err, compareUsage)
 	}

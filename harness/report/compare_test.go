@@ -36,4 +36,11 @@ func TestCompareStatuses(t *testing.T) {
 	if n := ErrorCount(a); n != 1 {
 		t.Errorf("ErrorCount = %d, want 1", n)
 	}
+	// a rule left not judged by a named cause is not the suite's error
+	crashed := rows("z", "R1", "error")
+	crashed[0].Cause = "z: the library crashed (SIGSEGV) in MPI_T_event_read"
+	a.Rows = append(a.Rows, crashed...)
+	if n := ErrorCount(a); n != 1 {
+		t.Errorf("ErrorCount with a rule not judged = %d, want 1", n)
+	}
 }
