@@ -31,10 +31,6 @@ import (
 // were left not judged: Ginkgo's summary and JUnit name it.
 const SetupNode = "mpits setup"
 
-// notJudgedStatus counts, in the progress lines, the errors that are rules
-// left not judged; it is no verdict's status.
-const notJudgedStatus verdict.Status = "not judged"
-
 // notJudged ends the spec of a rule that v says was left not judged:
 // skipped, naming the cause. It returns for any other verdict.
 func notJudged(v verdict.Verdict) {

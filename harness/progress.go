@@ -108,7 +108,7 @@ func (p *progress) verdict(impl string, s verdict.Status) {
 	p.implsDone++
 	c := p.counts[impl]
 	unjudged := ""
-	if n := c[notJudgedStatus]; n > 0 {
+	if n := c[verdict.NotJudged]; n > 0 {
 		unjudged = fmt.Sprintf(", %d not judged", n)
 	}
 	if n := c[notReachedStatus]; n > 0 {
@@ -150,7 +150,7 @@ func (p *progress) verdictOf(impl string, v verdict.Verdict) {
 		return
 	}
 	p.notJudged(v.Cause)
-	p.verdict(impl, notJudgedStatus)
+	p.verdict(impl, verdict.NotJudged)
 }
 
 // proof records one self-test proof in.

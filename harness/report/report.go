@@ -47,10 +47,6 @@ func VersionOf(p mpi.Probed) string {
 	return v
 }
 
-// notJudgedCount counts, in a column's summary, the errors that name their
-// cause (Row.NotJudged): the library's or the build's, not the suite's.
-const notJudgedCount verdict.Status = "not judged"
-
 var statusCell = map[verdict.Status]string{
 	verdict.Pass: "pass", verdict.Fail: "**FAIL**", verdict.Unsupported: "unsupported", verdict.Error: "**ERROR**",
 }
@@ -167,7 +163,7 @@ func columnSummary(rows []Row, impls []string, turned map[string]bool) string {
 			count[r.Impl] = map[verdict.Status]int{}
 		}
 		if r.NotJudged() {
-			count[r.Impl][notJudgedCount]++
+			count[r.Impl][verdict.NotJudged]++
 		} else {
 			count[r.Impl][r.Status]++
 		}
@@ -194,7 +190,7 @@ func columnSummary(rows []Row, impls []string, turned map[string]bool) string {
 		if c[verdict.Error] > 0 {
 			errors = "**" + errors + "**"
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %s |", im, c[verdict.Pass], c[verdict.Fail], c[verdict.Unsupported], idle[im], c[notJudgedCount], errors)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %s |", im, c[verdict.Pass], c[verdict.Fail], c[verdict.Unsupported], idle[im], c[verdict.NotJudged], errors)
 		if len(turned) > 0 {
 			notTurned := fmt.Sprint(off[im])
 			if off[im] > 0 {

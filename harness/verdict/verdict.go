@@ -14,6 +14,12 @@ const (
 	Error       Status = "error"       // the fixture or the suite broke: a crash or hang outside a library call, no records
 )
 
+// NotJudged is no verdict's status: it counts, in progress lines and
+// summaries, the errors that name their Cause (the library died in a call
+// the rule does not govern, a fixture did not build), apart from the
+// suite's own errors.
+const NotJudged Status = "not judged"
+
 // Verdict is the outcome of one check on one implementation.
 type Verdict struct {
 	Status   Status `json:"status"`
