@@ -32,6 +32,10 @@ type CorpusVerdict struct {
 	ID     string         `json:"id"`
 	Impl   string         `json:"impl"`
 	Status verdict.Status `json:"status"`
+	// Judged and Exposed are a pass's counts (verdict.Exercise): a replay
+	// whose judge counts otherwise differs from the run.
+	Judged  int `json:"judged,omitempty"`
+	Exposed int `json:"exposed,omitempty"`
 }
 
 // Corpus is a loaded corpus.
@@ -133,6 +137,9 @@ type CorpusOutcome struct {
 	Differ      []string // rule on impl: run's vs replay's verdict
 	Broke       []string // rule on impl: the judge broke
 	Unknown     []string // verdicts of rules no suite declares, rules with no verdict
+	// Undeclared are the rules that passed on the corpus without an
+	// exposure predicate declared beside their judge (rulebook.Exposure).
+	Undeclared []string
 }
 
 // ReplayAll replays every verdict of the corpus whose rule the suites
@@ -140,7 +147,7 @@ type CorpusOutcome struct {
 func (c *Corpus) ReplayAll(suites ...*Suite) CorpusOutcome {
 	rules := RulesByID(suites...)
 	var o CorpusOutcome
-	seen := map[string]bool{}
+	seen, declaredSeen := map[string]bool{}, map[string]bool{}
 	for _, cell := range c.Verdicts {
 		r, ok := rules[cell.ID]
 		seen[cell.ID] = true
@@ -152,8 +159,14 @@ func (c *Corpus) ReplayAll(suites ...*Suite) CorpusOutcome {
 		switch {
 		case IsBroke(v):
 			o.Broke = append(o.Broke, where+": "+v.Reason)
+		case v.Status == cell.Status && v.Status == verdict.Pass && !sameCounts(cell, v):
+			o.Differ = append(o.Differ, fmt.Sprintf("%s: the run's pass judged %d and exposed %d, the replay's %d and %d (%s)", where, cell.Judged, cell.Exposed, v.Exercised.Judged, v.Exercised.Exposed, verdict.FirstLine(v.Reason)))
 		case v.Status == cell.Status:
 			o.Same++
+			if v.Status == verdict.Pass && r.Exposure.Items == "" && !declaredSeen[r.ID] {
+				declaredSeen[r.ID] = true
+				o.Undeclared = append(o.Undeclared, r.ID)
+			}
 		case v.Status == rulebook.NotReplayed || files:
 			o.NotReplayed = append(o.NotReplayed, fmt.Sprintf("%s (%s): %s", where, cell.Status, verdict.FirstLine(v.Reason)))
 		default:
@@ -166,9 +179,19 @@ func (c *Corpus) ReplayAll(suites ...*Suite) CorpusOutcome {
 			missing = append(missing, id)
 		}
 	}
+	sort.Strings(o.Undeclared)
 	sort.Strings(missing)
 	for _, id := range missing {
 		o.Unknown = append(o.Unknown, "rule "+id+" has no verdict in the corpus")
 	}
 	return o
+}
+
+// sameCounts says whether a replayed pass counts what the run's did; a
+// corpus written before the counts were kept has none to compare.
+func sameCounts(cell CorpusVerdict, v verdict.Verdict) bool {
+	if cell.Judged == 0 && cell.Exposed == 0 {
+		return true
+	}
+	return v.Exercised != nil && v.Exercised.Judged == cell.Judged && v.Exercised.Exposed == cell.Exposed
 }

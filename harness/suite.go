@@ -30,7 +30,7 @@ func (s *Suite) Info(c rulebook.Check, r rulebook.Rule) rulebook.RuleInfo {
 		inj = []string{}
 	}
 	return rulebook.RuleInfo{ID: r.ID, Suite: s.suiteOf(c), Check: c.ID, Source: r.Source, Basis: r.Basis, Rule: r.Text,
-		Needs: r.Needs, File: file, Line: line, Injectors: inj, Conformers: r.Conformers}
+		Needs: r.Needs, File: file, Line: line, Injectors: inj, Conformers: r.Conformers, Exposure: r.Exposure.String()}
 }
 
 // Validate rejects what would make a verdict untrue or a report wrong: a

@@ -19,6 +19,18 @@ const corpus = "testdata/corpus"
 
 var suites = []*harness.Suite{abi.Suite, events.Suite, mpit.Suite, qmpi.Suite}
 
-func TestJudgesOnCorpus(t *testing.T) { harness.TestCorpus(t, corpus, suites...) }
+// undeclaredExposures is how many rules still pass without an exposure
+// predicate declared beside their judge (rulebook.Exposure): it may only
+// go down, to 0.
+const undeclaredExposures = 268
+
+func TestJudgesOnCorpus(t *testing.T) {
+	o := harness.TestCorpus(t, corpus, suites...)
+	if n := len(o.Undeclared); n > undeclaredExposures {
+		t.Errorf("%d rules pass without a declared exposure predicate, more than the %d allowed: declare one beside each new rule's judge (rulebook.Exposure)", n, undeclaredExposures)
+	} else if n < undeclaredExposures {
+		t.Logf("only %d rules pass without a declared exposure predicate: lower undeclaredExposures to %d", n, n)
+	}
+}
 
 func FuzzJudges(f *testing.F) { harness.FuzzCorpus(f, corpus, suites...) }

@@ -87,7 +87,11 @@ func corpusVerdicts(path string) ([]harness.CorpusVerdict, error) {
 	}
 	var out []harness.CorpusVerdict
 	for _, r := range doc.Verdicts {
-		out = append(out, harness.CorpusVerdict{ID: r.ID, Impl: r.Impl, Status: verdict.Status(r.Status)})
+		v := harness.CorpusVerdict{ID: r.ID, Impl: r.Impl, Status: verdict.Status(r.Status)}
+		if e := r.Exercised; e != nil && v.Status == verdict.Pass {
+			v.Judged, v.Exposed = e.Judged, e.Exposed
+		}
+		out = append(out, v)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		return out[i].ID+"\x00"+out[i].Impl < out[j].ID+"\x00"+out[j].Impl

@@ -174,6 +174,9 @@ func Evaluate(r Rule, x *X) (v verdict.Verdict) {
 	}
 	x.rule = &r
 	v = judge(r.Judge, x)
+	if why := undeclaredPass(r, v); why != "" {
+		v = verdict.Verdict{Status: verdict.Error, Reason: why + ": " + v.Reason, Evidence: v.Evidence}
+	}
 	if r.Basis == Interpretation && v.Status == verdict.Fail {
 		v = verdict.Verdict{Status: verdict.Error, Reason: "the suite broke: interpretation rule " + r.ID + " gave fail: " + v.Reason, Evidence: v.Evidence}
 	}

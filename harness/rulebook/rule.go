@@ -50,6 +50,10 @@ type Rule struct {
 	// its check's: without it, the rule is unsupported, with the measured
 	// reason, and never judged.
 	Needs string
+	// Exposure is what makes a judged item able to show a breach, as the
+	// judge's Exposure declares it (Exposure.Declared): its passes must
+	// count through that predicate.
+	Exposure Declared
 }
 
 // Location is where the rule's judge is written.
@@ -82,6 +86,7 @@ type RuleInfo struct {
 	Line       int      `json:"line,omitempty"` // the judge's line: in reports, not in rules.json
 	Injectors  []string `json:"injectors"`
 	Conformers []string `json:"conformers,omitempty"`
+	Exposure   string   `json:"exposure,omitempty"` // the declared exposure predicate, in words
 }
 
 // Labels are the Ginkgo labels of a rule: its id, where it comes from and

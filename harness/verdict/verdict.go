@@ -56,6 +56,9 @@ type Exercise struct {
 	Judged  int    `json:"judged"`
 	Exposed int    `json:"exposed"`
 	Items   string `json:"items"` // what an item is, plural: "pvar readings"
+	// Predicate is the rule's declared exposure (rulebook.Exposure) the
+	// exposed count came from, in words; "" where the judge counted.
+	Predicate string `json:"predicate,omitempty"`
 }
 
 func (e Exercise) String() string {

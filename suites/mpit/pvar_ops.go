@@ -72,8 +72,8 @@ var pvarOps = rulebook.Define(rulebook.Check{
 			Conformers: []string{"conform_mpit_pvar_writable"}, Judge: judgePvar37a},
 		// LEVEL, SIZE, watermark, COUNTER, AGGREGATE, TIMER: their values "are nonnegative", "must be nonnegative" (§15.3.7.1)
 		{ID: "PVAR-12", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
-			Text:  "LEVEL, SIZE, watermark, COUNTER, AGGREGATE and TIMER values are nonnegative",
-			Judge: judgePvar12},
+			Text:     "LEVEL, SIZE, watermark, COUNTER, AGGREGATE and TIMER values are nonnegative",
+			Exposure: pvar12Exposure.Declared(), Judge: judgePvar12},
 		// PERCENTAGE: "The value must always be between 0.0 (resource not used at all) and 1.0 (resource completely used)." (§15.3.7.1)
 		{ID: "PVAR-13", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:      "PERCENTAGE values lie within [0.0, 1.0]",
@@ -267,15 +267,21 @@ func judgePvar37a(x *rulebook.X) verdict.Verdict {
 	return rulebook.Exposed(calls, "writes, resets and readresets of writable handles", "%s", reason)
 }
 
+// pvar12Exposure: only a value of a signed datatype could read negative
+// (the fixture prints unsigned ones as such).
+var pvar12Exposure = rulebook.Exposure[pvarValue]{Items: "values", When: "when of a signed datatype (an unsigned one cannot read negative)",
+	Could: func(v pvarValue) bool { return v.signed }}
+
+// pvarValue is one value a traffic run read, as an exposure sees it.
+type pvarValue struct{ signed bool }
+
 // judgePvar12: every value the traffic run read (sessions A and B, at each
-// point) of a variable of a class whose values are nonnegative. Only a
-// signed datatype can carry a negative value: the fixture prints unsigned
-// ones as such.
+// point) of a variable of a class whose values are nonnegative.
 func judgePvar12(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	vars, signed, noted := map[int]bool{}, map[int]bool{}, map[int]bool{} // noted: one example per variable
-	values, signedValues := 0, 0
+	var read []pvarValue
 	eachValue(r, func(name string, index int, class, datatype string, v vals) {
 		if class == "PERCENTAGE" || class == "STATE" || class == "GENERIC" {
 			return // PERCENTAGE is PVAR-13's; STATE and GENERIC may be anything
@@ -285,10 +291,7 @@ func judgePvar12(x *rulebook.X) verdict.Verdict {
 			signed[index] = true
 		}
 		for i := range v {
-			values++
-			if signed[index] {
-				signedValues++
-			}
+			read = append(read, pvarValue{signed: signed[index]})
 			if v.float(i) < 0 && !noted[index] {
 				noted[index] = true
 				broken.note("a "+class+" variable is negative", fmt.Sprintf("%s (%d): %s", name, index, v))
@@ -296,9 +299,8 @@ func judgePvar12(x *rulebook.X) verdict.Verdict {
 		}
 	})
 	failTally(x, broken, "")
-	// only a value of a signed datatype could read negative
-	return rulebook.Passed(values, signedValues, "values", "%s read from %s (LEVEL, SIZE, watermark, COUNTER, AGGREGATE, TIMER), none negative; %s of them (from %d variables) of a signed datatype, which could read negative",
-		plural(values, "value", "values"), plural(len(vars), "variable", "variables"), plural(signedValues, "value", "values"), len(signed))
+	return pvar12Exposure.Pass(read, "%s read from %s (LEVEL, SIZE, watermark, COUNTER, AGGREGATE, TIMER), none negative; %d of the variables of a signed datatype, which could read negative",
+		plural(len(read), "value", "values"), plural(len(vars), "variable", "variables"), len(signed))
 }
 
 // judgePvar13: every value the traffic run read of a PERCENTAGE variable.
