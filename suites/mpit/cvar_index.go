@@ -35,12 +35,12 @@ var cvarIndex = rulebook.Define(rulebook.Check{
 		// as allowing indices below the count that get_info refuses.
 		{ID: "CVAR-1", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Interpretation,
 			Text:  "MPI_T_cvar_get_info answers every index from 0 to MPI_T_cvar_get_num - 1 (reading 1) or refuses some, as inactive variables (reading 2): which reading the library follows",
-			Judge: judgeCvar1},
+			Exposure: indexExposures["cvar"].Declared(), Judge: judgeCvar1},
 		// §15.3.6.1 (MPI_T_CVAR_GET_INDEX): "OUT cvar_index | index of the
 		// control variable"; "This routine returns MPI_SUCCESS on success".
 		{ID: "CVAR-7", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_cvar_get_index(name) of every control variable get_info answers returns MPI_SUCCESS and its index",
-			Injectors: []string{"inject_mpit_cvar_index_off"}, Judge: judgeCvar7},
+			Injectors: []string{"inject_mpit_cvar_index_off"}, Exposure: cvar7Exposure.Declared(), Judge: judgeCvar7},
 	},
 })
 
@@ -76,8 +76,18 @@ func judgeCvar1(x *rulebook.X) verdict.Verdict {
 	for _, r := range refused {
 		ex = append(ex, fmt.Sprintf("%d (%s)", r.Index, r.RC))
 	}
-	return indexReading("control variable", s.Num, ex)
+	// the fixture asks every index below the count
+	asked := make([]int, max(s.Num, 0))
+	for i := range asked {
+		asked[i] = i
+	}
+	return indexReading(indexExposures["cvar"], "control variable", asked, ex)
 }
+
+// cvar7Exposure: the index asked for is preset to -1, so each answer
+// could be wrong; the fixture counts the variables it checked.
+var cvar7Exposure = rulebook.Exposure[countedItem]{Items: "control variables",
+	When: "every one checked (the index asked for is preset to -1: each answer could be wrong)"}
 
 func judgeCvar7(x *rulebook.X) verdict.Verdict {
 	recs, s := cvarIndexJob(x)
@@ -91,8 +101,7 @@ func judgeCvar7(x *rulebook.X) verdict.Verdict {
 	if s.Checked == 0 {
 		x.Unsupported("not measurable here: MPI_T_cvar_get_info answered no index")
 	}
-	// the index asked for is preset to -1: each answer could be wrong
-	return rulebook.Exposed(s.Checked, "control variables", "%d control variables round-trip", s.Checked)
+	return cvar7Exposure.Pass(countedItems(s.Checked), "%d control variables round-trip", s.Checked)
 }
 
 func first(s []string) string {

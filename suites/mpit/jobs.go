@@ -134,3 +134,11 @@ func examples(ex []string) string {
 	}
 	return strings.Join(ex, ", ")
 }
+
+// countedItem is one item a fixture gives only as part of a count (its summary
+// says how many, no record says which): an exposure of every item judged
+// needs no more of it.
+type countedItem struct{}
+
+// countedItems is n items known by their count alone.
+func countedItems(n int) []countedItem { return make([]countedItem, max(n, 0)) }

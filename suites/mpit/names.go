@@ -29,74 +29,74 @@ var namesCheck = rulebook.Define(rulebook.Check{
 		// answers, or an inactive variable's index may be refused.
 		{ID: "PVAR-1", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Interpretation,
 			Text:  "MPI_T_pvar_get_info answers every index from 0 to MPI_T_pvar_get_num - 1 (reading 1) or refuses some, as inactive variables (reading 2): which reading the library follows",
-			Judge: judgeIndexRange("pvar")},
+			Exposure: indexExposures["pvar"].Declared(), Judge: judgeIndexRange("pvar")},
 		// §15.3.9: "An MPI implementation exports a set of N categories through
 		// the MPI tool information interface. If N = 0, then the MPI implementation
 		// does not export any categories, otherwise the provided categories are
 		// indexed from 0 to N-1."
 		{ID: "CAT-1", Source: "MPI-5.0 §15.3.9", Basis: rulebook.Interpretation,
 			Text:  "MPI_T_category_get_info answers every index from 0 to MPI_T_category_get_num - 1 (reading 1) or refuses some (reading 2): which reading the library follows",
-			Judge: judgeIndexRange("category")},
+			Exposure: indexExposures["category"].Declared(), Judge: judgeIndexRange("category")},
 		// §15.3.6.1: "The name must be unique with respect to all other names for
 		// control variables used by the MPI implementation."
 		{ID: "CVAR-5", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "control variable names are unique",
-			Injectors: []string{"inject_mpit_names"}, Judge: judgeUnique("cvar")},
+			Injectors: []string{"inject_mpit_names"}, Exposure: uniqueExposures["cvar"].Declared(), Judge: judgeUnique("cvar")},
 		// §15.3.7.2: "The combination of the name and the class of the
 		// performance variable must be unique with respect to all other names for
 		// performance variables used by the MPI implementation."
 		{ID: "PVAR-8", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "the pair (name, class) is unique among performance variables",
-			Injectors: []string{"inject_mpit_names"}, Judge: judgeUnique("pvar")},
+			Injectors: []string{"inject_mpit_names"}, Exposure: uniqueExposures["pvar"].Declared(), Judge: judgeUnique("pvar")},
 		// §15.3.9.1: "This name must be unique with respect to all other names for
 		// categories used by the MPI implementation."
 		{ID: "CAT-2", Source: "MPI-5.0 §15.3.9.1", Basis: rulebook.Normative,
 			Text:      "category names are unique",
-			Injectors: []string{"inject_mpit_names"}, Judge: judgeUnique("category")},
+			Injectors: []string{"inject_mpit_names"}, Exposure: uniqueExposures["category"].Declared(), Judge: judgeUnique("category")},
 		// §15.3.5: "This name must be unique with respect to all other names for
 		// enumerations that the MPI implementation uses."
 		{ID: "META-12", Source: "MPI-5.0 §15.3.5", Basis: rulebook.Normative,
 			Text:      "enumeration names are unique",
-			Injectors: []string{"inject_mpit_names"}, Judge: judgeUnique("enum")},
+			Injectors: []string{"inject_mpit_names"}, Exposure: uniqueExposures["enum"].Declared(), Judge: judgeUnique("enum")},
 		// §15.3.5: "This name must be unique with respect to all other names of
 		// items for the same enumeration."
 		{ID: "META-13", Source: "MPI-5.0 §15.3.5", Basis: rulebook.Normative,
 			Text:      "item names are unique within their enumeration",
-			Injectors: []string{"inject_mpit_names"}, Judge: judgeUnique("item")},
+			Injectors: []string{"inject_mpit_names"}, Exposure: uniqueExposures["item"].Declared(), Judge: judgeUnique("item")},
 		// §15.3.7.2 (MPI_T_PVAR_GET_INDEX): "This routine returns MPI_SUCCESS on
 		// success" with pvar_index the index of the performance variable of that
 		// name and class.
 		{ID: "PVAR-9", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_get_index(name, class) of every performance variable returns MPI_SUCCESS and its index",
-			Injectors: []string{"inject_mpit_names"}, Judge: judgeRoundTrip("pvar")},
+			Injectors: []string{"inject_mpit_names"}, Exposure: roundTripExposures["pvar"].Declared(), Judge: judgeRoundTrip("pvar")},
 		// §15.3.9.1 (MPI_T_CATEGORY_GET_INDEX): the index of the category of that
 		// name, MPI_SUCCESS on success.
 		{ID: "CAT-4a", Source: "MPI-5.0 §15.3.9.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_category_get_index(name) of every category returns MPI_SUCCESS and its index",
-			Injectors: []string{"inject_mpit_names"}, Judge: judgeRoundTrip("category")},
+			Injectors: []string{"inject_mpit_names"}, Exposure: roundTripExposures["category"].Declared(), Judge: judgeRoundTrip("category")},
 		// §15.3.6.1: "This routine returns MPI_SUCCESS on success and returns
 		// MPI_T_ERR_INVALID_NAME if name does not match the name of any control
 		// variable provided by the implementation at the time of the call."
 		{ID: "CVAR-8", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_cvar_get_index with an unknown name returns MPI_T_ERR_INVALID_NAME",
-			Injectors: []string{"inject_mpit_unknown_name"}, Judge: judgeBadName("MPI_T_cvar_get_index")},
+			Injectors: []string{"inject_mpit_unknown_name"}, Exposure: badNameExposure.Declared(), Judge: judgeBadName("MPI_T_cvar_get_index")},
 		// §15.3.7.2: "returns MPI_T_ERR_INVALID_NAME if name does not match the
 		// name of any performance variable of the specified var_class provided by
 		// the implementation at the time of the call."
 		{ID: "PVAR-10a", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_get_index with an unknown name returns MPI_T_ERR_INVALID_NAME",
-			Injectors: []string{"inject_mpit_names"}, Judge: judgeBadName("MPI_T_pvar_get_index")},
+			Injectors: []string{"inject_mpit_names"}, Exposure: badNameExposure.Declared(), Judge: judgeBadName("MPI_T_pvar_get_index")},
 		// The same sentence: a known name with a class no variable of that name
 		// has.
 		{ID: "PVAR-10b", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_get_index with a known name and a class no variable of that name has returns MPI_T_ERR_INVALID_NAME",
-			Injectors: []string{"inject_mpit_names"}, Judge: judgeBadName("MPI_T_pvar_get_index(name, other class)")},
+			Injectors: []string{"inject_mpit_names"}, Exposure: badNameExposure.Declared(), Judge: judgeBadName("MPI_T_pvar_get_index(name, other class)")},
 		// §15.3.9.1: "returns MPI_T_ERR_INVALID_NAME if name does not match the
 		// name of any category provided by the implementation at the time of the
 		// call."
 		{ID: "CAT-4b", Source: "MPI-5.0 §15.3.9.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_category_get_index with an unknown name returns MPI_T_ERR_INVALID_NAME",
-			Injectors: []string{"inject_mpit_names"}, Judge: judgeBadName("MPI_T_category_get_index")},
+			Injectors: []string{"inject_mpit_names"}, Exposure: badNameExposure.Declared(), Judge: judgeBadName("MPI_T_category_get_index")},
 		// §15.3.10: "The MPI implementation is not required to check all
 		// user-provided parameters; if a user passes invalid parameter values to
 		// any routine, the behavior of the implementation is undefined." Table 23
@@ -105,23 +105,25 @@ var namesCheck = rulebook.Define(rulebook.Check{
 		// acceptable, MPI_SUCCESS or a crash is a quality finding.
 		{ID: "CVAR-9", Source: "MPI-5.0 §15.3.6.1, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_cvar_get_info with an out-of-range index (-1, num, num + 1000) returns an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and does not crash",
-			Injectors: []string{"inject_mpit_unchecked"}, Judge: judgeBadIndex("MPI_T_cvar_get_info", "MPI_T_ERR_INVALID_INDEX")},
+			Injectors: []string{"inject_mpit_unchecked"},
+			Exposure: badIndexExposure.Declared(), Judge: judgeBadIndex("MPI_T_cvar_get_info", "MPI_T_ERR_INVALID_INDEX")},
 		// As CVAR-9, §15.3.10.
 		{ID: "PVAR-11", Source: "MPI-5.0 §15.3.7.2, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_pvar_get_info with an out-of-range index (-1, num, num + 1000) returns an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and does not crash",
 			Injectors: []string{"inject_mpit_unchecked"}, Conformers: []string{"conform_mpit_index_check"},
-			Judge: judgeBadIndex("MPI_T_pvar_get_info", "MPI_T_ERR_INVALID_INDEX")},
+			Exposure: badIndexExposure.Declared(), Judge: judgeBadIndex("MPI_T_pvar_get_info", "MPI_T_ERR_INVALID_INDEX")},
 		// As CVAR-9, §15.3.10.
 		{ID: "CAT-11", Source: "MPI-5.0 §15.3.9, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_category_get_info and MPI_T_category_get_cvars with an out-of-range index (-1, num, num + 1000) return an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and do not crash",
-			Injectors: []string{"inject_mpit_unchecked"}, Judge: judgeBadIndex("MPI_T_category_get_info|MPI_T_category_get_cvars", "MPI_T_ERR_INVALID_INDEX")},
+			Injectors: []string{"inject_mpit_unchecked"},
+			Exposure: badIndexExposure.Declared(), Judge: judgeBadIndex("MPI_T_category_get_info|MPI_T_category_get_cvars", "MPI_T_ERR_INVALID_INDEX")},
 		// As CVAR-9, §15.3.10; Table 23 names MPI_T_ERR_INVALID_INDEX for the
 		// enumeration procedures ("The enumeration index is invalid"), the
 		// deprecated MPI_T_ERR_INVALID_ITEM for items.
 		{ID: "META-14", Source: "MPI-5.0 §15.3.5, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_enum_get_item outside 0..N-1 returns an error code (MPI_T_ERR_INVALID_INDEX or the deprecated MPI_T_ERR_INVALID_ITEM the ones Table 23 names) and does not crash",
 			Injectors: []string{"inject_mpit_unchecked"}, Conformers: []string{"conform_mpit_index_check"},
-			Judge: judgeBadIndex("MPI_T_enum_get_item", "MPI_T_ERR_INVALID_INDEX|MPI_T_ERR_INVALID_ITEM")},
+			Exposure: badIndexExposure.Declared(), Judge: judgeBadIndex("MPI_T_enum_get_item", "MPI_T_ERR_INVALID_INDEX|MPI_T_ERR_INVALID_ITEM")},
 	},
 })
 
@@ -154,31 +156,39 @@ func kindWords(kind string) string {
 	return kindWord[kind] + "s"
 }
 
+// indexExposures: every index below the count is asked, and each could
+// show the reading (by kind: CVAR-1, PVAR-1, CAT-1).
+var indexExposures = map[string]rulebook.Exposure[int]{
+	"cvar":     {Items: "control variable indices", When: "every index below the count (each could show the reading)"},
+	"pvar":     {Items: "performance variable indices", When: "every index below the count (each could show the reading)"},
+	"category": {Items: "category indices", When: "every index below the count (each could show the reading)"},
+}
+
 func judgeIndexRange(kind string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		w := walk(x)
 		var refused []string
-		n := 0
+		var asked []int
 		switch kind {
 		case "pvar":
-			n = len(w.pvars)
 			for _, v := range w.pvars {
+				asked = append(asked, v.Index)
 				if v.RC != "MPI_SUCCESS" {
 					refused = append(refused, fmt.Sprintf("%d (%s)", v.Index, v.RC))
 				}
 			}
 		case "category":
-			n = len(w.categories)
 			for _, c := range w.categories {
+				asked = append(asked, c.Index)
 				if c.RC != "MPI_SUCCESS" {
 					refused = append(refused, fmt.Sprintf("%d (%s)", c.Index, c.RC))
 				}
 			}
 		}
-		if n == 0 {
+		if len(asked) == 0 {
 			x.Unsupported("not measurable here: no %s after MPI_Init", kindWord[kind]+"s")
 		}
-		return indexReading(kindWord[kind], n, refused)
+		return indexReading(indexExposures[kind], kindWord[kind], asked, refused)
 	}
 }
 
@@ -186,15 +196,34 @@ func judgeIndexRange(kind string) func(x *rulebook.X) verdict.Verdict {
 // follows: every index below the count answers get_info (reading 1), or some
 // are refused (reading 2, as the example of §15.3.6.1 anticipates: its loop
 // over 0..num-1 accepts MPI_T_ERR_INVALID_INDEX).
-// Every index below the count is asked, and each could show the reading.
-func indexReading(what string, n int, refused []string) verdict.Verdict {
-	items := what + " indices"
+// asked are the indices below the count, every one asked.
+func indexReading(e rulebook.Exposure[int], what string, asked []int, refused []string) verdict.Verdict {
+	n := len(asked)
 	if len(refused) == 0 {
-		return rulebook.Exposed(n, items, "reading 1: every %s index 0..%d answers get_info", what, n-1)
+		return e.Pass(asked, "reading 1: every %s index 0..%d answers get_info", what, n-1)
 	}
-	v := rulebook.Exposed(n, items, "reading 2: get_info refuses %d of the %d %s indices below the count: %s", len(refused), n, what, examples(refused))
+	v := e.Pass(asked, "reading 2: get_info refuses %d of the %d %s indices below the count: %s", len(refused), n, what, examples(refused))
 	v.Evidence = strings.Join(refused, "\n")
 	return v
+}
+
+// objectName is one name judged unique, with how many others it could have
+// clashed with (of its kind, or of its enumeration for an item).
+type objectName struct{ others int }
+
+// uniqueExposure: a name alone cannot clash.
+func uniqueExposure(items, among string) rulebook.Exposure[objectName] {
+	return rulebook.Exposure[objectName]{Items: items, When: "when there is another name " + among + " (one alone cannot clash)",
+		Could: func(n objectName) bool { return n.others > 0 }}
+}
+
+// uniqueExposures by kind: CVAR-5, PVAR-8, CAT-2, META-12, META-13.
+var uniqueExposures = map[string]rulebook.Exposure[objectName]{
+	"cvar":     uniqueExposure("control variable names", "of a control variable"),
+	"pvar":     uniqueExposure("performance variable names", "of a performance variable"),
+	"category": uniqueExposure("category names", "of a category"),
+	"enum":     uniqueExposure("enumeration names", "of an enumeration"),
+	"item":     uniqueExposure("enumeration item names", "in the same enumeration"),
 }
 
 func judgeUnique(kind string) func(x *rulebook.X) verdict.Verdict {
@@ -202,8 +231,7 @@ func judgeUnique(kind string) func(x *rulebook.X) verdict.Verdict {
 		w := walk(x)
 		names := map[string][]int{}
 		var bad []string
-		// exposed: names that had another to clash with (one alone cannot)
-		count, exposed := 0, 0
+		var judged []objectName
 		switch kind {
 		case "cvar":
 			for _, c := range w.cvars {
@@ -243,29 +271,39 @@ func judgeUnique(kind string) func(x *rulebook.X) verdict.Verdict {
 						n++
 					}
 				}
-				count += n
-				if n > 1 {
-					exposed += n
+				for range n {
+					judged = append(judged, objectName{others: n - 1})
 				}
 				bad = append(bad, dups("item of enumeration "+e.Name, items)...)
 			}
 		}
-		for _, idx := range names {
-			count += len(idx)
-		}
-		if kind != "item" && count > 1 {
-			// any two names could have been the same
-			exposed = count
+		if kind != "item" {
+			// any two names of the kind could have been the same
+			count := 0
+			for _, idx := range names {
+				count += len(idx)
+			}
+			for range count {
+				judged = append(judged, objectName{others: count - 1})
+			}
 		}
 		bad = append(bad, dups(kindWord[kind], names)...)
 		x.FailOn(bad, "")
+		count := len(judged)
 		if count == 0 {
 			x.Unsupported("not measurable here: no %s after MPI_Init", kindWord[kind])
 		}
+		e := uniqueExposures[kind]
 		if kind == "item" {
-			return rulebook.Passed(count, exposed, "enumeration item names", "%d enumeration item names, all unique within their enumeration (%d of them in enumerations of two items or more)", count, exposed)
+			inPairs := 0
+			for _, n := range judged {
+				if e.Could(n) {
+					inPairs++
+				}
+			}
+			return e.Pass(judged, "%d enumeration item names, all unique within their enumeration (%d of them in enumerations of two items or more)", count, inPairs)
 		}
-		return rulebook.Passed(count, exposed, kindWord[kind]+" names", "%d %s names, all unique", count, kindWord[kind])
+		return e.Pass(judged, "%d %s names, all unique", count, kindWord[kind])
 	}
 }
 
@@ -280,16 +318,24 @@ func dups(kind string, names map[string][]int) []string {
 	return out
 }
 
+// roundTripExposures by kind (PVAR-9, CAT-4a): the index asked for is
+// preset to -1, so each answer could be wrong. Items: the indices asked.
+var roundTripExposures = map[string]rulebook.Exposure[int]{
+	"pvar":     {Items: "performance variables", When: "every one asked (the index asked for is preset to -1: each answer could be wrong)"},
+	"category": {Items: "categories", When: "every one asked (the index asked for is preset to -1: each answer could be wrong)"},
+}
+
 func judgeRoundTrip(kind string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		w := walk(x)
 		var bad []string
-		n, unknown := 0, 0
+		var asked []int
+		unknown := 0
 		check := func(index int, rc, name, xrc string, got int) {
 			if rc != "MPI_SUCCESS" {
 				return
 			}
-			n++
+			asked = append(asked, index)
 			if xrc != "MPI_SUCCESS" || got != index {
 				bad = append(bad, fmt.Sprintf("%s %d %q: get_index gave %s, index %d", kindWord[kind], index, name, xrc, got))
 			}
@@ -311,16 +357,22 @@ func judgeRoundTrip(kind string) func(x *rulebook.X) verdict.Verdict {
 			}
 		}
 		x.FailOn(bad, "")
+		n := len(asked)
 		if n == 0 {
 			x.Unsupported("not measurable here: no %s after MPI_Init", kindWord[kind])
 		}
-		// the index asked for is preset to -1: each answer could be wrong
+		e := roundTripExposures[kind]
 		if unknown > 0 {
-			return rulebook.Exposed(n, kindWords(kind), "%d %s round-trip through get_index (%d with a class outside the standard's not asked: PVAR-5)", n, kindWords(kind), unknown)
+			return e.Pass(asked, "%d %s round-trip through get_index (%d with a class outside the standard's not asked: PVAR-5)", n, kindWords(kind), unknown)
 		}
-		return rulebook.Exposed(n, kindWords(kind), "%d %s round-trip through get_index", n, kindWords(kind))
+		return e.Pass(asked, "%d %s round-trip through get_index", n, kindWords(kind))
 	}
 }
+
+// badNameExposure (CVAR-8, PVAR-10a, PVAR-10b, CAT-4b): the one call
+// tried could have returned another code.
+var badNameExposure = rulebook.Exposure[badNameRec]{Items: "get_index calls naming no object",
+	When: "every call tried (each could have returned another code)"}
 
 func judgeBadName(fn string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
@@ -332,12 +384,17 @@ func judgeBadName(fn string) func(x *rulebook.X) verdict.Verdict {
 			if b.RC != "MPI_T_ERR_INVALID_NAME" {
 				x.Failf("", "%s returned %s, not MPI_T_ERR_INVALID_NAME", fn, b.RC)
 			}
-			return rulebook.Exposed(1, "get_index calls naming no object", "%s returns MPI_T_ERR_INVALID_NAME", fn)
+			return badNameExposure.Pass([]badNameRec{b}, "%s returns MPI_T_ERR_INVALID_NAME", fn)
 		}
 		x.Unsupported("not measurable here: %s was not tried (no performance variable to take the name of)", fn)
 		return verdict.Verdict{}
 	}
 }
+
+// badIndexExposure (CVAR-9, PVAR-11, CAT-11, META-14): each call that
+// returned (a crash fails) could have returned MPI_SUCCESS.
+var badIndexExposure = rulebook.Exposure[badIndexRec]{Items: "out-of-range calls",
+	When: "every call that returned (each could have returned MPI_SUCCESS)"}
 
 // judgeBadIndex: out-of-range indices of the functions (|-separated), each
 // tried in a fresh process. Any error code passes (the reason says whether
@@ -346,6 +403,7 @@ func judgeBadIndex(fns, named string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		w := walk(x)
 		var bad, got []string
+		var refused []badIndexRec
 		for _, b := range mpi.Decode[badIndexRec](w.recs, "badindex") {
 			if !anyOf(b.Function, fns) {
 				continue
@@ -360,6 +418,7 @@ func judgeBadIndex(fns, named string) func(x *rulebook.X) verdict.Verdict {
 				note = " (not the code Table 23 names)"
 			}
 			got = append(got, fmt.Sprintf("%s %s%s", what, b.RC, note))
+			refused = append(refused, b)
 		}
 		offs := []string{"-1", "num", "num + 1000"}
 		for _, c := range mpi.Decode[badIndexCrash](w.recs, "badindex_crash") {
@@ -380,8 +439,6 @@ func judgeBadIndex(fns, named string) func(x *rulebook.X) verdict.Verdict {
 		if len(got) == 0 {
 			x.Unsupported("not measurable here: no %s to try out-of-range indices on", strings.ReplaceAll(fns, "|", " or "))
 		}
-		// each call that returned (a crash fails above) could have
-		// returned MPI_SUCCESS
-		return rulebook.Exposed(len(got), "out-of-range calls", "out-of-range indices refused: %s", strings.Join(got, "; "))
+		return badIndexExposure.Pass(refused, "out-of-range indices refused: %s", strings.Join(got, "; "))
 	}
 }
