@@ -30,7 +30,8 @@ var callingAddress = rulebook.Define(rulebook.Check{
 			Text:       "QMPI_Get_calling_address gives an address inside the application function that called MPI_Barrier (main, and a function nested two calls deep)",
 			Injectors:  []string{"inject_qmpi_wrong_address", "inject_qmpi_address_crash"},
 			Governs:    []string{"QMPI_Get_calling_address"},
-			Conformers: []string{"conform_qmpi_calling_address"}, Judge: judgeCallingAddress(false)},
+			Conformers: []string{"conform_qmpi_calling_address"},
+			Exposure:   addr1Exposure.Declared(), Judge: judgeCallingAddress(false)},
 		// seed 000: "If both a PMPI and QMPI tool are registered and active
 		// at the same time, the address will be that of the PMPI function,
 		// rather than the application."
@@ -38,7 +39,8 @@ var callingAddress = rulebook.Define(rulebook.Check{
 			Text:       "with a PMPI tool wrapping MPI_Barrier loaded as well, QMPI_Get_calling_address gives an address inside the PMPI tool's MPI_Barrier",
 			Injectors:  []string{"inject_qmpi_wrong_address", "inject_qmpi_address_crash"},
 			Governs:    []string{"QMPI_Get_calling_address"},
-			Conformers: []string{"conform_qmpi_calling_address"}, Judge: judgeCallingAddress(true)},
+			Conformers: []string{"conform_qmpi_calling_address"},
+			Exposure:   addr2Exposure.Declared(), Judge: judgeCallingAddress(true)},
 		// seed 000: "The the address of the point where the application
 		// originally called the MPI function before entering the QMPI tool
 		// stack." A Fortran application calls the MPI library's Fortran
@@ -48,9 +50,17 @@ var callingAddress = rulebook.Define(rulebook.Check{
 			Text:       "for MPI_BARRIER called through mpif.h (from the main program and from a subroutine), QMPI_Get_calling_address gives an address inside the Fortran application, not inside the MPI library's Fortran binding",
 			Injectors:  []string{"inject_qmpi_wrong_address", "inject_qmpi_address_crash"},
 			Governs:    []string{"QMPI_Get_calling_address"},
-			Conformers: []string{"conform_qmpi_fortran_address"}, Judge: judgeFortranCallingAddress},
+			Conformers: []string{"conform_qmpi_fortran_address"},
+			Exposure:   addr3Exposure.Declared(), Judge: judgeFortranCallingAddress},
 	},
 })
+
+// Each address the tool got could have lain anywhere else.
+var (
+	addr1Exposure = rulebook.Exposure[addrRec]{Items: "calling addresses"}
+	addr2Exposure = rulebook.Exposure[addrRec]{Items: "calling addresses"}
+	addr3Exposure = rulebook.Exposure[addrRec]{Items: "calling addresses"}
+)
 
 type addrRec struct {
 	RC         int     `json:"rc"`
@@ -140,11 +150,10 @@ func judgeCallingAddress(withPMPI bool) func(x *rulebook.X) verdict.Verdict {
 		}
 		f.FailOn(x)
 		whole.mustHaveEnded(x)
-		// Each address the tool got could have lain anywhere else.
 		if withPMPI {
-			return rulebook.Exposed(len(got), "calling addresses", "with a PMPI tool loaded, the calling address of all %d MPI_Barrier calls lay inside the PMPI tool's MPI_Barrier", len(got))
+			return addr2Exposure.Pass(got, "with a PMPI tool loaded, the calling address of all %d MPI_Barrier calls lay inside the PMPI tool's MPI_Barrier", len(got))
 		}
-		return rulebook.Exposed(len(got), "calling addresses", "the calling address lay inside main and inside the nested caller, for all %d MPI_Barrier calls", len(got))
+		return addr1Exposure.Pass(got, "the calling address lay inside main and inside the nested caller, for all %d MPI_Barrier calls", len(got))
 	}
 }
 
@@ -185,7 +194,7 @@ func judgeFortranCallingAddress(x *rulebook.X) verdict.Verdict {
 	}
 	f.FailOn(x)
 	whole.mustHaveEnded(x)
-	return rulebook.Exposed(len(got), "calling addresses", "the calling address of both MPI_BARRIER calls of the mpif.h program lay inside the application: %s", strings.Join(where, ", "))
+	return addr3Exposure.Pass(got, "the calling address of both MPI_BARRIER calls of the mpif.h program lay inside the application: %s", strings.Join(where, ", "))
 }
 
 // An address job that died after its tool took addresses (a library that

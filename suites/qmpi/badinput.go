@@ -28,27 +28,44 @@ var badInput = rulebook.Define(rulebook.Check{
 		// QMPI_Functions_enum function_enum"; -1 and MPI_LAST_FUNC_T are none.
 		{ID: "QMPI-BAD-01", Source: "seed 000", Basis: rulebook.Quality,
 			Text:      "QMPI_Register_function and QMPI_Get_function with an enum value out of range (-1, MPI_LAST_FUNC_T) return an error code, write nothing and do not crash",
-			Injectors: []string{"inject_qmpi_drop_error"}, Judge: judgeBad("enum_below", "enum_last")},
+			Injectors: []string{"inject_qmpi_drop_error"},
+			Exposure:  bad1Exposure.Declared(), Judge: judgeBad(bad1Exposure, "enum_below", "enum_last")},
 		// seed 000: tool_id is the identifier handed to the init callback.
 		{ID: "QMPI-BAD-02", Source: "seed 000", Basis: rulebook.Quality,
 			Text:      "every QMPI routine that takes a tool id refuses ids never handed out (0, 12345, -1) with an error code, without a crash or a change to another tool's or MPI's entries",
-			Injectors: []string{"inject_qmpi_drop_error"}, Judge: judgeBad("id_zero", "id_unknown", "id_negative")},
+			Injectors: []string{"inject_qmpi_drop_error"},
+			Exposure:  bad2Exposure.Declared(), Judge: judgeBad(bad2Exposure, "id_zero", "id_unknown", "id_negative")},
 		// seed 000: tool_name "needs to match the one provided in the
 		// environment variable".
 		{ID: "QMPI-BAD-03", Source: "seed 000", Basis: rulebook.Quality,
 			Text:      "QMPI_Register_tool_name with a name not in the tool list returns an error code (or registers nothing and says so), never a silent success",
-			Injectors: []string{"inject_qmpi_drop_error"}, Judge: judgeBad("unlisted")},
+			Injectors: []string{"inject_qmpi_drop_error"},
+			Exposure:  bad3Exposure.Declared(), Judge: judgeBad(bad3Exposure, "unlisted")},
 		{ID: "QMPI-BAD-04", Source: "seed 000", Basis: rulebook.Quality,
-			Text:  "a tool named in the tool list that is never loaded (it never registers) does not crash MPI initialization",
-			Judge: judgeBad("listed_not_loaded")},
+			Text: "a tool named in the tool list that is never loaded (it never registers) does not crash MPI initialization",
+
+			Exposure: bad4Exposure.Declared(), Judge: judgeBad(bad4Exposure, "listed_not_loaded")},
 		{ID: "QMPI-BAD-05", Source: "seed 000", Basis: rulebook.Quality,
 			Text:      "QMPI registration calls made after MPI_Finalize returned (name, storage, function) return an error code and do not crash",
-			Injectors: []string{"inject_qmpi_drop_error"}, Judge: judgeBad("after_finalize")},
+			Injectors: []string{"inject_qmpi_drop_error"},
+			Exposure:  bad5Exposure.Declared(), Judge: judgeBad(bad5Exposure, "after_finalize")},
 		{ID: "QMPI-BAD-X1", Source: "seed 000", Basis: rulebook.Quality,
-			Text:  "odd tool lists (a trailing ':', a 300-character name) give a working stack or an error code, never a success followed by a crash",
-			Judge: judgeBad("trailing_colon", "long_name")},
+			Text: "odd tool lists (a trailing ':', a 300-character name) give a working stack or an error code, never a success followed by a crash",
+
+			Exposure: badX1Exposure.Declared(), Judge: judgeBad(badX1Exposure, "trailing_colon", "long_name")},
 	},
 })
+
+// Each case is a job of its own that could have crashed; the calls with
+// bad input that returned could each have said MPI_SUCCESS.
+var (
+	bad1Exposure  = rulebook.Exposure[badCase]{Items: "bad-input cases (a job each)"}
+	bad2Exposure  = rulebook.Exposure[badCase]{Items: "bad-input cases (a job each)"}
+	bad3Exposure  = rulebook.Exposure[badCase]{Items: "bad-input cases (a job each)"}
+	bad4Exposure  = rulebook.Exposure[badCase]{Items: "bad-input cases (a job each)"}
+	bad5Exposure  = rulebook.Exposure[badCase]{Items: "bad-input cases (a job each)"}
+	badX1Exposure = rulebook.Exposure[badCase]{Items: "bad-input cases (a job each)"}
+)
 
 type badCase struct {
 	name    string
@@ -92,21 +109,23 @@ var postCallWork = map[string]bool{
 	"QMPI_Get_calling_address(context)":    true,
 }
 
-// judgeBad runs the named cases, each in a job of its own.
-func judgeBad(names ...string) func(x *rulebook.X) verdict.Verdict {
+// judgeBad runs the named cases, each in a job of its own, and passes
+// through the rule's exposure e.
+func judgeBad(e rulebook.Exposure[badCase], names ...string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		want := map[string]bool{}
 		for _, n := range names {
 			want[n] = true
 		}
 		var problems, evidence, fine []string
-		cases, calls := 0, 0
+		var cases []badCase
+		calls := 0
 		for _, c := range badCases() {
 			if !want[c.name] {
 				continue
 			}
 			mine, ev, n := runBadCase(x, c)
-			cases++
+			cases = append(cases, c)
 			calls += n
 			problems = append(problems, mine...)
 			if ev != "" {
@@ -117,9 +136,7 @@ func judgeBad(names ...string) func(x *rulebook.X) verdict.Verdict {
 			}
 		}
 		x.FailOn(problems, strings.Join(evidence, "\n"))
-		// Each case is a job of its own that could have crashed; the calls
-		// with bad input that returned could each have said MPI_SUCCESS.
-		return rulebook.Exposed(cases, "bad-input cases (a job each)", "error codes (%d calls with bad input refused; for list shapes, a working stack), no crash: %s", calls, strings.Join(fine, "; "))
+		return e.Pass(cases, "error codes (%d calls with bad input refused; for list shapes, a working stack), no crash: %s", calls, strings.Join(fine, "; "))
 	}
 }
 

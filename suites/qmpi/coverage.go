@@ -29,21 +29,48 @@ var coverage = rulebook.Define(rulebook.Check{
 		// of these counts as a miss.
 		{ID: "QMPI-COV-01", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "every MPI routine the application calls (about 300, MPI_T aside) can be registered through QMPI_Functions_enum and is intercepted exactly once per call",
-			Injectors: []string{"inject_qmpi_drop_register"}, Judge: judgeCoverage("routines")},
+			Injectors: []string{"inject_qmpi_drop_register"},
+			Exposure:  cov1Exposure.Declared(), Judge: judgeCoverage("routines")},
 		// seed 001, "Requirements": "Complete coverage of all tool
 		// functionality"; MPI-5.0 §15.2.7: MPI_PCONTROL's "other values of
 		// level have profile library defined effects and additional
 		// arguments", so they are the tool's to read.
 		{ID: "QMPI-COV-02", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "the variadic argument of MPI_Pcontrol(1, 0x5eed) reaches the tool that intercepts it",
-			Injectors: []string{"inject_qmpi_drop_register"}, Judge: judgeCoverage("pcontrol")},
+			Injectors: []string{"inject_qmpi_drop_register"},
+			Exposure:  cov2Exposure.Declared(), Judge: judgeCoverage("pcontrol")},
 		// seed 001: "Complete coverage of all MPI routines": the MPI_T
 		// routines are MPI routines (MPI-5.0 §15.3).
 		{ID: "QMPI-COV-04", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "every MPI_T routine the application calls can be registered through QMPI_Functions_enum and is intercepted exactly once per call",
-			Injectors: []string{"inject_qmpi_drop_mpit"}, Judge: judgeCoverage("mpit")},
+			Injectors: []string{"inject_qmpi_drop_mpit"},
+			Exposure:  cov4Exposure.Declared(), Judge: judgeCoverage("mpit")},
 	},
 })
+
+// Each routine called could have been missed, but those MPI 3 let be
+// macros, which count as no miss when not intercepted; each reading of
+// MPI_Pcontrol's variadic argument could have been another value.
+var (
+	cov1Exposure = rulebook.Exposure[calledRoutine]{Items: "routines called",
+		When:  "unless MPI 3 let it be a macro and it was not intercepted (then no miss)",
+		Could: func(r calledRoutine) bool { return !r.exempt }}
+	cov2Exposure = rulebook.Exposure[pcontrolReading]{Items: "readings of the variadic argument"}
+	cov4Exposure = rulebook.Exposure[calledRoutine]{Items: "routines called",
+		When:  "unless MPI 3 let it be a macro and it was not intercepted (then no miss)",
+		Could: func(r calledRoutine) bool { return !r.exempt }}
+)
+
+// calledRoutine is a routine the application called; exempt: MPI 3 let it
+// be a macro, and it was not intercepted.
+type calledRoutine struct {
+	fn     string
+	exempt bool
+}
+
+// pcontrolReading is the tool's reading of MPI_Pcontrol's variadic
+// argument on a rank where MPI_Pcontrol was called and intercepted.
+type pcontrolReading struct{ rank, arg int }
 
 // coverBuild is the generated tool and application, built.
 type coverBuild struct {
@@ -236,7 +263,7 @@ type coverFound struct {
 	exempt   []string          // functions MPI 3 let be macros, not intercepted
 	skipped  []string          // application sections left out
 	pcontrol string            // what became of MPI_Pcontrol's variadic argument ("" when it arrived)
-	pread    int               // the tool's readings of that argument on ranks where MPI_Pcontrol was called and intercepted
+	pread    []pcontrolReading // the tool's readings of that argument on ranks where MPI_Pcontrol was called and intercepted
 	notes    string            // reported, not judged
 	ev       string
 }
@@ -315,7 +342,7 @@ func analyseCoverage(x *rulebook.X) *coverFound {
 		}
 		for _, p := range mpi.DecodeRank[coverPcontrol](recs, "pcontrol", rank) {
 			if calls["MPI_Pcontrol"].N > 0 && hits["MPI_Pcontrol"].N > 0 {
-				c.pread++
+				c.pread = append(c.pread, pcontrolReading{rank, p.Arg})
 			}
 			if calls["MPI_Pcontrol"].N > 0 && hits["MPI_Pcontrol"].N > 0 && p.Arg != coverPcontrolArg {
 				c.pcontrol = fmt.Sprintf("MPI_Pcontrol(1, %#x) was intercepted, but its variadic argument did not reach the tool (it read %#x)", coverPcontrolArg, p.Arg)
@@ -354,13 +381,15 @@ func judgeCoverage(what string) func(x *rulebook.X) verdict.Verdict {
 			if c.pcontrol != "" {
 				x.Failf(c.ev, "%s", c.pcontrol)
 			}
-			return rulebook.Exposed(c.pread, "readings of the variadic argument", "MPI_Pcontrol(1, %#x): the tool read the variadic argument %#x (%d readings)", coverPcontrolArg, coverPcontrolArg, c.pread)
+			return cov2Exposure.Pass(c.pread, "MPI_Pcontrol(1, %#x): the tool read the variadic argument %#x (%d readings)", coverPcontrolArg, coverPcontrolArg, len(c.pread))
 		}
 		var mine, missText []string
+		var routines []calledRoutine
 		exempt := 0 // not intercepted, but MPI 3 let them be macros: no miss
 		for _, fn := range c.called {
 			if strings.HasPrefix(fn, "MPI_T_") == (what == "mpit") {
 				mine = append(mine, fn)
+				routines = append(routines, calledRoutine{fn, contains(c.exempt, fn)})
 				if why := c.misses[fn]; why != "" {
 					missText = append(missText, fmt.Sprintf("%s (%s)", fn, why))
 				}
@@ -382,9 +411,10 @@ func judgeCoverage(what string) func(x *rulebook.X) verdict.Verdict {
 			x.Failf(figure+"\nmisses:\n"+strings.Join(missText, "\n")+"\ncalled: "+strings.Join(mine, " ")+"\n\n"+c.ev,
 				"%s; %d misses: %s%s", figure, len(missText), strings.Join(missText, ", "), c.notes)
 		}
-		// Each routine called could have been missed, but those MPI 3 let
-		// be macros, which count as no miss when not intercepted.
-		return rulebook.Passed(len(mine), len(mine)-exempt, "routines called", "%s%s", figure, c.notes)
+		if what == "mpit" {
+			return cov4Exposure.Pass(routines, "%s%s", figure, c.notes)
+		}
+		return cov1Exposure.Pass(routines, "%s%s", figure, c.notes)
 	}
 }
 

@@ -21,7 +21,8 @@ var fortranBindings = rulebook.Define(rulebook.Check{
 	Rules: []rulebook.Rule{
 		{ID: "QMPI-COV-03", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "a C tool stack (L0:L1) sees every MPI call of a program using mpif.h, use mpi or use mpi_f08 exactly once (each binding that builds and runs here)",
-			Injectors: []string{"inject_qmpi_drop_register"}, Judge: judgeFortranBindings},
+			Injectors: []string{"inject_qmpi_drop_register"},
+			Exposure:  cov3Exposure.Declared(), Judge: judgeFortranBindings},
 	},
 })
 
@@ -30,6 +31,10 @@ var fortranCalls = []map[string]int64{
 	{"init": 1, "init_thread": 0, "finalize": 1, "send": 3, "recv": 0, "barrier": 1, "allreduce": 1, "comm_rank": 1},
 	{"init": 1, "init_thread": 0, "finalize": 1, "send": 0, "recv": 3, "barrier": 1, "allreduce": 1, "comm_rank": 1},
 }
+
+// cov3Exposure: each count could have been more or fewer than the calls
+// made.
+var cov3Exposure = rulebook.Exposure[callCount]{Items: "call counts (per binding, rank, tool instance and function)"}
 
 func judgeFortranBindings(x *rulebook.X) verdict.Verdict {
 	bindings := []struct {
@@ -42,7 +47,7 @@ func judgeFortranBindings(x *rulebook.X) verdict.Verdict {
 	}
 	var done, missing []string
 	var f rulebook.Problems
-	counts := 0 // call counts compared: binding × rank × tool instance × function
+	var counts []callCount // compared: binding × rank × tool instance × function
 	for _, b := range bindings {
 		if !b.works {
 			missing = append(missing, b.label)
@@ -64,7 +69,7 @@ func judgeFortranBindings(x *rulebook.X) verdict.Verdict {
 				x.Expect(r.Decode(&s)).To(Succeed())
 				sums++
 				for fn, n := range want {
-					counts++
+					counts = append(counts, callCount{rank: rank, counter: b.label + " " + s.Name, fn: fn, made: n})
 					if s.Calls[fn] != n {
 						f.Add(ev, "%s: rank %d: the C tool %s saw %d MPI_%s calls of the Fortran program, which made %d", b.label, rank, s.Name, s.Calls[fn], strings.ToUpper(fn), n)
 					}
@@ -84,6 +89,5 @@ func judgeFortranBindings(x *rulebook.X) verdict.Verdict {
 	if len(missing) > 0 {
 		reason += fmt.Sprintf("; not tried, the binding does not work here: %s (%s)", strings.Join(missing, ", "), x.Caps.Fortran.Reason)
 	}
-	// Each count could have been more or fewer than the calls made.
-	return rulebook.Exposed(counts, "call counts (per binding, rank, tool instance and function)", "%s", reason)
+	return cov3Exposure.Pass(counts, "%s", reason)
 }

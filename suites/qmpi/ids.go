@@ -22,23 +22,39 @@ var instanceIDs = rulebook.Define(rulebook.Check{
 		// cannot be assumed to do so."
 		{ID: "QMPI-REG-03", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "every listed instance (5, with one name thrice; and 32) gets an id, and no two get the same (ids are compared only for equality)",
-			Injectors: []string{"inject_qmpi_same_id"}, Judge: judgeIDs(false)},
+			Injectors: []string{"inject_qmpi_same_id"},
+			Exposure:  reg3Exposure.Declared(), Judge: judgeIDs(false)},
 		// seed 000: "This function accepts the parameter tool_id as the
 		// specific instance of a tool and should be matched with the one
 		// returned by the callback function that the tool registered with MPI."
 		{ID: "QMPI-IDS-X1", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "every intercepted call reaches each instance with the id its init callback was given: no call arrives with another id, and each instance sees all of the application's MPI_Comm_rank calls and its one MPI_Init",
-			Injectors: []string{"inject_qmpi_same_id"}, Judge: judgeIDs(true)},
+			Injectors: []string{"inject_qmpi_same_id"},
+			Exposure:  idsX1Exposure.Declared(), Judge: judgeIDs(true)},
 	},
 })
 
 var idLists = []string{"L0:L0:L1:L0:L2", stackList(32)}
 
+var (
+	// Each id handed out could have been another instance's.
+	reg3Exposure = rulebook.Exposure[toolInstance]{Items: "ids handed out (all ranks)"}
+	// Each instance that reported could have seen calls under another id,
+	// or missed some.
+	idsX1Exposure = rulebook.Exposure[toolInstance]{Items: "tool instances (all ranks)"}
+)
+
+// toolInstance is one instance of a tool list on a rank, by its id.
+type toolInstance struct {
+	list       string
+	rank, tool int
+}
+
 func judgeIDs(calls bool) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		var f rulebook.Problems
 		var shown []string
-		n := 0 // ids handed out (calls false), instances that reported (true)
+		var judged []toolInstance // ids handed out (calls false), instances that reported (true)
 		for _, list := range idLists {
 			names := listNames(list)
 			ranks := runLayer(x, layerRun{List: list, Trace: "none", Args: []string{"init", "1"}})
@@ -49,8 +65,8 @@ func judgeIDs(calls bool) func(x *rulebook.X) verdict.Verdict {
 						f.Add(ev, "rank %d: %d init callbacks for %d listed instances (%s)", r.Rank, len(r.Inits), len(names), summarizeList(list))
 					}
 					owner := map[int]string{}
-					n += len(r.Inits)
 					for _, in := range r.Inits {
+						judged = append(judged, toolInstance{list, r.Rank, in.Tool})
 						if prev, dup := owner[in.Tool]; dup {
 							f.Add(ev, "rank %d: id %d was handed to two instances (%s and %s) of %s", r.Rank, in.Tool, prev, in.Name, summarizeList(list))
 						}
@@ -66,8 +82,8 @@ func judgeIDs(calls bool) func(x *rulebook.X) verdict.Verdict {
 					if len(r.Summaries) > 0 && r.Summaries[0].UnknownIDs != 0 { // one count per process
 						f.Add(ev, "rank %d: %d intercepted calls arrived with an id no init callback was given", r.Rank, r.Summaries[0].UnknownIDs)
 					}
-					n += len(r.Summaries)
 					for _, s := range r.Summaries {
+						judged = append(judged, toolInstance{list, r.Rank, s.Tool})
 						if s.Calls["comm_rank"] != r.Calls.Calls["comm_rank"] || s.Calls["init"] != 1 {
 							f.Add(ev, "rank %d: instance %s (id %d) saw %d MPI_Comm_rank and %d MPI_Init calls under its id; the application made %d and 1", r.Rank, s.Name, s.Tool, s.Calls["comm_rank"], s.Calls["init"], r.Calls.Calls["comm_rank"])
 						}
@@ -80,9 +96,9 @@ func judgeIDs(calls bool) func(x *rulebook.X) verdict.Verdict {
 		}
 		f.FailOn(x)
 		if calls {
-			return rulebook.Exposed(n, "tool instances (all ranks)", "each instance's calls carry its own id: %s", strings.Join(shown, "; "))
+			return idsX1Exposure.Pass(judged, "each instance's calls carry its own id: %s", strings.Join(shown, "; "))
 		}
-		return rulebook.Exposed(n, "ids handed out (all ranks)", "distinct ids: %s", strings.Join(shown, "; "))
+		return reg3Exposure.Pass(judged, "distinct ids: %s", strings.Join(shown, "; "))
 	}
 }
 

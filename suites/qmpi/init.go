@@ -1,6 +1,7 @@
 package qmpi
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/mpits/mpits/harness/rulebook"
@@ -20,25 +21,29 @@ var registrationInit = rulebook.Define(rulebook.Check{
 		// all of the callback functions provided via init_function_ptr."
 		{ID: "QMPI-REG-01", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "QMPI_Register_tool_name called from a constructor for a listed name succeeds, and every init callback runs before MPI_Init (or MPI_Init_thread) returns",
-			Injectors: []string{"inject_qmpi_name_refused"}, Judge: judgeInit("before")},
+			Injectors: []string{"inject_qmpi_name_refused"},
+			Exposure:  initExposures["before"].Declared(), Judge: judgeInit("before")},
 		// seed 000: "This callback function is called one time for each
 		// instance of the tool that was requested via the environment
 		// variable specifying the order and quantity of tools."
 		{ID: "QMPI-REG-02", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "the init callback runs exactly once per listed instance (L0:L1:L0: L0 twice, L1 once)",
-			Injectors: []string{"inject_qmpi_drop_instance"}, Judge: judgeInit("once")},
+			Injectors: []string{"inject_qmpi_drop_instance"},
+			Exposure:  initExposures["once"].Declared(), Judge: judgeInit("once")},
 		// seed 000: "Inside this callback function, the tool should register
 		// any tool-specific storage it will to use as well as any MPI
 		// functions it plans to intercept."
 		{ID: "QMPI-REG-X1", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "QMPI_Register_tool_storage and QMPI_Register_function called in an init callback with the id it was given succeed",
-			Injectors: []string{"inject_qmpi_register_refused"}, Judge: judgeInit("register")},
+			Injectors: []string{"inject_qmpi_register_refused"},
+			Exposure:  initExposures["register"].Declared(), Judge: judgeInit("register")},
 		// seed 001, "Requirements": "Complete coverage of all MPI routines
 		// (except where exempted already in MPI 3)"; "Support for pre and
 		// post call activation".
 		{ID: "QMPI-INIT-X1", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "MPI_Init, MPI_Init_thread and MPI_Finalize can be intercepted: under L0:L1:L0 they succeed and every instance sees each once, nested in list order",
-			Injectors: []string{"inject_qmpi_drop_register"}, Judge: judgeInit("intercept")},
+			Injectors: []string{"inject_qmpi_drop_register"},
+			Exposure:  initExposures["intercept"].Declared(), Judge: judgeInit("intercept")},
 	},
 })
 
@@ -46,12 +51,29 @@ const initList = "L0:L1:L0" // two instances of L0, one of L1
 
 var initCall = map[string]string{"init": "MPI_Init", "thread": "MPI_Init_thread"}
 
+// initExposures: every item judged (a registration, an init callback, a
+// rank, an instance) could have shown a breach.
+var initExposures = map[string]rulebook.Exposure[initItem]{
+	"before":    {Items: "registrations and init callbacks (per rank and init mode)"},
+	"once":      {Items: "ranks (per init mode)"},
+	"register":  {Items: "init callbacks (per rank and init mode)"},
+	"intercept": {Items: "instances (per rank and init mode)"},
+}
+
+// initItem is one thing judged on a rank of one init mode's run: a
+// registration (by name), an init callback or instance (by id), or the rank.
+type initItem struct {
+	mode string
+	rank int
+	what string
+}
+
 // judgeInit judges one statement on both runs (MPI_Init, MPI_Init_thread).
 func judgeInit(what string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		names := listNames(initList)
 		var f rulebook.Problems
-		n := 0 // the items judged, each of which could have shown a breach
+		var judged []initItem
 		for _, mode := range []string{"init", "thread"} {
 			initFn := map[string]string{"init": "init", "thread": "init_thread"}[mode]
 			ranks := runLayer(x, layerRun{Name: "qmpi_app_layer " + mode, List: initList, Trace: "init,init_thread,finalize", Args: []string{mode, "1"}})
@@ -62,7 +84,12 @@ func judgeInit(what string) func(x *rulebook.X) verdict.Verdict {
 				}
 				switch what {
 				case "before":
-					n += len(r.Register.RCs) + len(r.Inits)
+					for name := range r.Register.RCs {
+						judged = append(judged, initItem{mode, r.Rank, "registration of " + name})
+					}
+					for _, in := range r.Inits {
+						judged = append(judged, initItem{mode, r.Rank, fmt.Sprintf("init callback of %d", in.Tool)})
+					}
 					for name, rc := range r.Register.RCs {
 						if rc != 0 {
 							f.Add(ev, "rank %d: QMPI_Register_tool_name(%q) of a listed tool returned %d", r.Rank, name, rc)
@@ -77,7 +104,7 @@ func judgeInit(what string) func(x *rulebook.X) verdict.Verdict {
 						f.Add(ev, "rank %d: no init callback ran before %s returned", r.Rank, initCall[mode])
 					}
 				case "once":
-					n++
+					judged = append(judged, initItem{mode, r.Rank, "rank"})
 					perName := map[string]int{}
 					for _, in := range r.Inits {
 						perName[in.Name]++
@@ -86,8 +113,8 @@ func judgeInit(what string) func(x *rulebook.X) verdict.Verdict {
 						f.Add(ev, "rank %d (%s): %d init callbacks (%v) for the list %s, want one per instance (L0 twice, L1 once)", r.Rank, initCall[mode], len(r.Inits), perName, initList)
 					}
 				case "register":
-					n += len(r.Inits)
 					for _, in := range r.Inits {
+						judged = append(judged, initItem{mode, r.Rank, fmt.Sprintf("init callback of %d", in.Tool)})
 						if in.StorageRC != 0 || in.FunctionRC != 0 {
 							f.Add(ev, "rank %d: instance %d: QMPI_Register_tool_storage returned %d, QMPI_Register_function %d", r.Rank, in.Tool, in.StorageRC, in.FunctionRC)
 						}
@@ -105,8 +132,8 @@ func judgeInit(what string) func(x *rulebook.X) verdict.Verdict {
 							f.Add(ev, "rank %d (%s): the stack's work around MPI_%s: %s (got %s, want %s)", r.Rank, mode, fnTitle(fn), d, strings.Join(got, " "), strings.Join(want, " "))
 						}
 					}
-					n += len(r.Inits)
 					for _, in := range r.Inits {
+						judged = append(judged, initItem{mode, r.Rank, fmt.Sprintf("instance %d", in.Tool)})
 						s := r.summaryOf(in.Tool)
 						if s == nil || s.Calls[initFn] != 1 || s.Calls["finalize"] != 1 {
 							f.Add(ev, "rank %d (%s): instance %d (%s) did not see MPI_%s and MPI_Finalize exactly once: %+v", r.Rank, mode, in.Tool, in.Name, fnTitle(initFn), s)
@@ -116,13 +143,7 @@ func judgeInit(what string) func(x *rulebook.X) verdict.Verdict {
 			}
 		}
 		f.FailOn(x)
-		items := map[string]string{
-			"before":    "registrations and init callbacks (per rank and init mode)",
-			"once":      "ranks (per init mode)",
-			"register":  "init callbacks (per rank and init mode)",
-			"intercept": "instances (per rank and init mode)",
-		}[what]
-		return rulebook.Exposed(n, items, "%s", map[string]string{
+		return initExposures[what].Pass(judged, "%s", map[string]string{
 			"before":    initList + ": QMPI_Register_tool_name succeeded for each listed name, and all init callbacks ran before MPI_Init/MPI_Init_thread returned",
 			"once":      initList + ": 3 init callbacks per rank (L0 twice, L1 once), with MPI_Init and with MPI_Init_thread",
 			"register":  initList + ": QMPI_Register_tool_storage and QMPI_Register_function succeeded in every init callback",

@@ -31,13 +31,25 @@ var memcheck = rulebook.Define(rulebook.Check{
 		{ID: "QMPI-ADDR-04", Source: "seed 000", Basis: rulebook.Quality,
 			Text:       "QMPI_Get_calling_address reads and writes only memory it owns (no memcheck error with it on the stack)",
 			Injectors:  []string{"inject_qmpi_address_overrun"},
-			Conformers: []string{"conform_qmpi_calling_address"}, Judge: judgeMemcheck(true, []string{wlAddress})},
+			Conformers: []string{"conform_qmpi_calling_address"},
+			Exposure:   addr4Exposure.Declared(), Judge: judgeMemcheck(addr4Exposure, true, []string{wlAddress})},
 		{ID: "QMPI-MEM-X1", Source: "seed 001", Basis: rulebook.Quality,
 			Text:       "outside QMPI_Get_calling_address, the QMPI layer (registration, dispatch, storage, teardown) reads, writes and frees only memory it owns, before and after MPI_Finalize",
 			Injectors:  []string{"inject_qmpi_heap_overrun"},
-			Conformers: []string{"conform_qmpi_after_finalize"}, Judge: judgeMemcheck(false, []string{wlStack, wlArgs, wlAddress, wlCoverage})},
+			Conformers: []string{"conform_qmpi_after_finalize"},
+			Exposure:   memX1Exposure.Declared(), Judge: judgeMemcheck(memX1Exposure, false, []string{wlStack, wlArgs, wlAddress, wlCoverage})},
 	},
 })
+
+// Each workload that ran to its end under memcheck could have shown an
+// invalid access.
+var (
+	addr4Exposure = rulebook.Exposure[checkedWorkload]{Items: "workloads under memcheck"}
+	memX1Exposure = rulebook.Exposure[checkedWorkload]{Items: "workloads under memcheck"}
+)
+
+// checkedWorkload names a workload that ran under memcheck.
+type checkedWorkload string
 
 // The memcheck workloads, by name.
 const (
@@ -188,7 +200,8 @@ func (e vgError) inCallingAddress() bool {
 	return contains(e.Stack, "QMPI_Get_calling_address")
 }
 
-func judgeMemcheck(address bool, workloads []string) func(x *rulebook.X) verdict.Verdict {
+// judgeMemcheck passes through the rule's exposure e.
+func judgeMemcheck(e rulebook.Exposure[checkedWorkload], address bool, workloads []string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		m := memcheckAll(x, workloads)
 		errs, ev := m.rule(address)
@@ -221,9 +234,11 @@ func judgeMemcheck(address bool, workloads []string) func(x *rulebook.X) verdict
 		if m.crash != "" {
 			x.Errorf(m.crash, "memcheck: %s; none %s, but the workloads did not all run", m.crash, where)
 		}
-		// Each workload that ran to its end under memcheck could have
-		// shown an invalid access.
-		return rulebook.Exposed(len(m.runs), "workloads under memcheck", "%s under memcheck: no invalid access %s%s", workloadsSaid(m.runs), where, notes)
+		var ran []checkedWorkload
+		for _, name := range m.runs {
+			ran = append(ran, checkedWorkload(name))
+		}
+		return e.Pass(ran, "%s under memcheck: no invalid access %s%s", workloadsSaid(m.runs), where, notes)
 	}
 }
 

@@ -28,26 +28,55 @@ var noTools = rulebook.Define(rulebook.Check{
 		// attached"; "No loss of functionality compared to existing PMPI".
 		{ID: "QMPI-NOTOOL-01", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "with QMPI compiled in and no tool listed, the application gets MPI's results (3 messages, the in-place sum), the same with and without a tool library loaded",
-			Injectors: []string{"inject_qmpi_idle_twice"}, Judge: judgeNoTools("results")},
+			Injectors: []string{"inject_qmpi_idle_twice"},
+			Exposure:  noTool1Exposure.Declared(), Judge: judgeNoTools("results")},
 		// seed 000, QMPI_Register_tool_name: "This function allows a tool to
 		// 'announce' itself to MPICH, but does not insert a tool into the
 		// QMPI call stack."
 		{ID: "QMPI-REG-04", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "a tool that registers its name but is not in the tool list is never initialized and intercepts nothing",
-			Injectors: []string{"inject_qmpi_not_idle"}, Judge: judgeNoTools("inert")},
+			Injectors: []string{"inject_qmpi_not_idle"},
+			Exposure:  reg4Exposure.Declared(), Judge: judgeNoTools("inert")},
 		// seed 000: the environment variable specifies "the order and
 		// quantity of tools": an empty list asks for none.
 		{ID: "QMPI-NOTOOL-02", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "with the tool list set but empty, a loaded tool library that registers its names is never initialized and intercepts nothing, and the application gets MPI's results",
-			Injectors: []string{"inject_qmpi_not_idle"}, Judge: judgeEmptyList},
+			Injectors: []string{"inject_qmpi_not_idle"},
+			Exposure:  noTool2Exposure.Declared(), Judge: judgeEmptyList},
 		// Where QMPI is compiled out the proposal says nothing; a library
 		// that keeps the QMPI_* symbols should refuse every call with an
 		// error code rather than accept a tool it will never run.
 		{ID: "QMPI-NOTOOL-X1", Source: "seed 001", Basis: rulebook.Quality,
 			Text:      "where QMPI is compiled out but its QMPI_* symbols remain, every QMPI_* call, before and after MPI_Init, returns an error code and no init callback runs",
-			Injectors: []string{"inject_qmpi_not_idle"}, Needs: "mpi", Judge: judgeCompiledOut},
+			Injectors: []string{"inject_qmpi_not_idle"}, Needs: "mpi",
+			Exposure: noToolX1Exposure.Declared(), Judge: judgeCompiledOut},
 	},
 })
+
+var (
+	// Each rank's results could have been wrong, or differed.
+	noTool1Exposure = rulebook.Exposure[*layerRank]{Items: "ranks"}
+	// A rank whose tool never called QMPI_Register_tool_name gave QMPI no
+	// callback to run.
+	reg4Exposure = rulebook.Exposure[*layerRank]{Items: "ranks with the unlisted tool loaded",
+		When:  "when the loaded tool registered its name there (else QMPI had no callback to run)",
+		Could: registeredName}
+	// Each rank's results could have been wrong, its tool initialized.
+	noTool2Exposure = rulebook.Exposure[*layerRank]{Items: "ranks"}
+	// Each QMPI_* call could have returned MPI_SUCCESS.
+	noToolX1Exposure = rulebook.Exposure[stubCall]{Items: "QMPI_* calls"}
+)
+
+// registeredName is whether the rank's loaded tool recorded its
+// QMPI_Register_tool_name call.
+func registeredName(r *layerRank) bool {
+	for _, line := range r.Raw {
+		if registerRCRe.MatchString(line) {
+			return true
+		}
+	}
+	return false
+}
 
 // judgeNoTools compares app_layer alone with app_layer under a preloaded
 // but unlisted tool.
@@ -57,7 +86,6 @@ func judgeNoTools(what string) func(x *rulebook.X) verdict.Verdict {
 		loaded := runLayer(x, layerRun{Name: "qmpi_app_layer with an unlisted tool", NoTool: true, NoList: true, Args: []string{"init", "3"},
 			Preload: []string{x.Fixture("qmpi_tool_send")}})
 		registerRC := "no answer recorded"
-		registered := 0 // ranks where the loaded tool registered its name: it could have been initialized
 		var f rulebook.Problems
 		for i, r := range loaded {
 			ev := r.evidence()
@@ -77,19 +105,21 @@ func judgeNoTools(what string) func(x *rulebook.X) verdict.Verdict {
 			for _, line := range r.Raw {
 				if m := registerRCRe.FindStringSubmatch(line); m != nil {
 					registerRC = "QMPI_Register_tool_name returned " + m[1]
-					registered++
 					break
 				}
 			}
 		}
 		f.FailOn(x)
 		if what == "results" {
-			// Each rank's results could have been wrong, or differed.
-			return rulebook.Exposed(len(loaded), "ranks", "no tool listed: 3 messages and the in-place sum right, results and call counts identical with and without a loaded tool; the other suites list no tool, so their verdicts here are those of QMPI compiled in and idle")
+			return noTool1Exposure.Pass(loaded, "no tool listed: 3 messages and the in-place sum right, results and call counts identical with and without a loaded tool; the other suites list no tool, so their verdicts here are those of QMPI compiled in and idle")
 		}
-		// A rank whose tool never called QMPI_Register_tool_name gave QMPI
-		// no callback to run.
-		return rulebook.Passed(len(loaded), registered, "ranks with the unlisted tool loaded", "no tool listed: the loaded tool registered its name (%s) on %d of %d ranks and was never initialized nor called", registerRC, registered, len(loaded))
+		registered := 0
+		for _, r := range loaded {
+			if registeredName(r) {
+				registered++
+			}
+		}
+		return reg4Exposure.Pass(loaded, "no tool listed: the loaded tool registered its name (%s) on %d of %d ranks and was never initialized nor called", registerRC, registered, len(loaded))
 	}
 }
 
@@ -110,8 +140,7 @@ func judgeEmptyList(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	f.FailOn(x)
-	// Each rank's results could have been wrong, its tool initialized.
-	return rulebook.Exposed(len(ranks), "ranks", "MPIR_CVAR_QMPI_TOOL_LIST=\"\": the loaded tool was never initialized nor called; 3 messages and the in-place sum right")
+	return noTool2Exposure.Pass(ranks, "MPIR_CVAR_QMPI_TOOL_LIST=\"\": the loaded tool was never initialized nor called; 3 messages and the in-place sum right")
 }
 
 // actedLines are the rank's records that show a tool initialized or
@@ -187,5 +216,5 @@ func judgeCompiledOut(x *rulebook.X) verdict.Verdict {
 		parts = append(parts, fmt.Sprintf("%d (%q)", code, words[code]))
 	}
 	sort.Strings(parts)
-	return rulebook.Exposed(len(calls), "QMPI_* calls", "QMPI compiled out: all 6 QMPI_* entry points, before and after MPI_Init, return error code %s", strings.Join(parts, ", "))
+	return noToolX1Exposure.Pass(calls, "QMPI compiled out: all 6 QMPI_* entry points, before and after MPI_Init, return error code %s", strings.Join(parts, ", "))
 }

@@ -25,17 +25,31 @@ var stackOrder = rulebook.Define(rulebook.Check{
 		// top, PMPI Routine, Tool 2 / bottom, Tool 1 / bottom".
 		{ID: "QMPI-ORDER-01", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "instances nest in tool-list order: the first listed does its pre-call work first and its post-call work last (A-pre, B-pre, C-pre, MPI, C-post, B-post, A-post)",
-			Injectors: []string{"inject_qmpi_reverse", "inject_qmpi_skip_next"}, Judge: judgeStackOrder},
+			Injectors: []string{"inject_qmpi_reverse", "inject_qmpi_skip_next"},
+			Exposure:  order1Exposure.Declared(), Judge: judgeStackOrder},
 		// seed 001, "Step 2: Tool Initialization": "MPI calls
 		// initialization routines - Arbitrary order"; "Step 4": "Each tool
 		// gets initialized in reverse order". Seed 000 fixes no order.
 		{ID: "QMPI-ORDER-02", Source: "seed 001", Basis: rulebook.Interpretation,
-			Text:  "the order of the init callbacks is not fixed (arbitrary in step 2, reverse in step 4 of seed 001): which order the library uses, never taken as the stack order",
-			Judge: judgeInitOrder},
+			Text:     "the order of the init callbacks is not fixed (arbitrary in step 2, reverse in step 4 of seed 001): which order the library uses, never taken as the stack order",
+			Exposure: order2Exposure.Declared(), Judge: judgeInitOrder},
 	},
 })
 
 const orderSends = 2 // plus app_layer's end marker
+
+var (
+	// Each sequence could have come in another order (for one instance:
+	// its post-call work before MPI, or none).
+	order1Exposure = rulebook.Exposure[callCount]{Items: "call sequences (per stack and rank)"}
+	// An interpretation is reported, never failed: what it exercised is
+	// the runs whose init order could have shown any of the readings (two
+	// or more instances), the only ones judged.
+	order2Exposure = rulebook.Exposure[initOrderRun]{Items: "runs of two or more instances"}
+)
+
+// initOrderRun is one rank of one stack's run, as its init order was read.
+type initOrderRun string
 
 func orderLists() []string {
 	lists := []string{"L0:L1:L2", "L0:L2:L1", "L1:L0:L2", "L1:L2:L0", "L2:L0:L1", "L2:L1:L0"}
@@ -52,12 +66,12 @@ func orderRun(x *rulebook.X, list string) []*layerRank {
 func judgeStackOrder(x *rulebook.X) verdict.Verdict {
 	lists := orderLists()
 	var f rulebook.Problems
-	n := 0 // call sequences compared, one per stack and rank
+	var judged []callCount // call sequences compared, one per stack and rank
 	for _, list := range lists {
 		names := listNames(list)
 		for _, r := range orderRun(x, list) {
-			n++
 			fn := map[int]string{0: "send", 1: "recv"}[r.Rank]
+			judged = append(judged, callCount{rank: r.Rank, counter: list + " sequence", fn: fn, made: r.Calls.Calls[fn]})
 			got, want := sequence(r, fn), nested(names, orderSends+1)
 			if d := firstDiff(got, want); d != "" {
 				f.Add(r.evidence(), "%s, rank %d, MPI_%s: %s (first call: got %s; want %s)", summarizeList(list), r.Rank, fnTitle(fn), d,
@@ -66,14 +80,12 @@ func judgeStackOrder(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	f.FailOn(x)
-	// Each sequence could have come in another order (for one instance:
-	// its post-call work before MPI, or none).
-	return rulebook.Exposed(n, "call sequences (per stack and rank)", "pre/MPI/post work nested in list order for %d stacks (6 orders of L0:L1:L2; 1 to 32 instances), MPI_Send and MPI_Recv", len(lists))
+	return order1Exposure.Pass(judged, "pre/MPI/post work nested in list order for %d stacks (6 orders of L0:L1:L2; 1 to 32 instances), MPI_Send and MPI_Recv", len(lists))
 }
 
 // judgeInitOrder reports the order of the init callbacks against the list.
 func judgeInitOrder(x *rulebook.X) verdict.Verdict {
-	seen := map[string][]string{}
+	seen := map[string][]initOrderRun{}
 	for _, list := range orderLists() {
 		names := listNames(list)
 		if len(names) < 2 {
@@ -95,24 +107,21 @@ func judgeInitOrder(x *rulebook.X) verdict.Verdict {
 			case slices.Equal(got, rev):
 				reading = "reverse list order"
 			}
-			seen[reading] = append(seen[reading], fmt.Sprintf("%s rank %d", summarizeList(list), r.Rank))
+			seen[reading] = append(seen[reading], initOrderRun(fmt.Sprintf("%s rank %d", summarizeList(list), r.Rank)))
 		}
 	}
 	if len(seen) == 0 {
 		x.Unsupported("not measurable here: no stack of two or more instances ran")
 	}
 	var parts []string
-	runs := 0
+	var runs []initOrderRun
 	for _, reading := range []string{"list order", "reverse list order", "neither list nor reverse list order"} {
 		if r := seen[reading]; len(r) > 0 {
 			parts = append(parts, fmt.Sprintf("%s in %d runs (e.g. %s)", reading, len(r), r[0]))
-			runs += len(r)
+			runs = append(runs, r...)
 		}
 	}
-	// An interpretation is reported, never failed: what it exercised is
-	// the runs whose init order could have shown any of the readings (two
-	// or more instances).
-	return rulebook.Exposed(runs, "runs of two or more instances", "init callbacks came in %s; the stack order is judged from the calls only (QMPI-ORDER-01)", strings.Join(parts, "; "))
+	return order2Exposure.Pass(runs, "init callbacks came in %s; the stack order is judged from the calls only (QMPI-ORDER-01)", strings.Join(parts, "; "))
 }
 
 func head(s []string, n int) []string {

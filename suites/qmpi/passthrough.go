@@ -21,19 +21,22 @@ var passThrough = rulebook.Define(rulebook.Check{
 		// called when an application calls the specified function".
 		{ID: "QMPI-FUNC-01", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "every instance that registered a function sees each of the application's calls of it exactly once",
-			Injectors: []string{"inject_qmpi_drop_register"}, Judge: judgePass("registered")},
+			Injectors: []string{"inject_qmpi_drop_register"},
+			Exposure:  func1Exposure.Declared(), Judge: judgePass("registered")},
 		// seed 000: "When the tool is done with its own interception, it
 		// should call this function to determine the next tool in the QMPI
 		// stack"; seed 001: the follow-on routine "Can be actual MPI or
 		// another tool - transparent".
 		{ID: "QMPI-NEXT-01", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "calling what QMPI_Get_function gives reaches MPI's own function after the last instance, exactly once per call (no message sent twice, no reduction done twice)",
-			Injectors: []string{"inject_qmpi_call_twice"}, Judge: judgePass("mpi")},
+			Injectors: []string{"inject_qmpi_call_twice"},
+			Exposure:  next1Exposure.Declared(), Judge: judgePass("mpi")},
 		// seed 001, "Tools Responsibilities": "Routines not implemented are
 		// handled by MPI - Automatically set to a 'follow-on' routine".
 		{ID: "QMPI-NEXT-02", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "a function an instance does not register goes straight on: that instance sees none of its calls, and the instances that register it nest in list order around MPI",
-			Injectors: []string{"inject_qmpi_skip_next"}, Judge: judgePass("unregistered")},
+			Injectors: []string{"inject_qmpi_skip_next"},
+			Exposure:  next2Exposure.Declared(), Judge: judgePass("unregistered")},
 	},
 })
 
@@ -81,21 +84,31 @@ func (p passStack) registrants(fn string) []string {
 
 const passSends = 3
 
+// Counts and sequences of a function the application called could show a
+// missed, doubled or misplaced call (it needs a call); every rank's results
+// could show MPI reached twice.
+var (
+	func1Exposure = rulebook.Exposure[callCount]{Items: "call counts of registering instances (per stack, rank, instance and function)",
+		When:  "when the application called the function (a missed, doubled or misplaced call needs a call)",
+		Could: func(c callCount) bool { return c.made > 0 }}
+	next1Exposure = rulebook.Exposure[*layerRank]{Items: "ranks (per stack)"}
+	next2Exposure = rulebook.Exposure[callCount]{Items: "call counts of non-registering instances and call sequences (per stack, rank and function)",
+		When:  "when the application called the function (a missed, doubled or misplaced call needs a call)",
+		Could: func(c callCount) bool { return c.made > 0 }}
+)
+
 func judgePass(what string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		var f rulebook.Problems
-		// judged: the counts and sequences compared; exposed: those of a
-		// function the application called (a missed, doubled or misplaced
-		// call needs a call), for "mpi" every rank's results.
-		judged, exposed := 0, 0
+		var counts []callCount  // the counts and sequences compared
+		var judged []*layerRank // for "mpi": the ranks' results
 		for _, p := range passStacks {
 			ranks := runLayer(x, layerRun{List: p.list, Funcs: p.spec(), Trace: "send,recv,allreduce,comm_rank", Args: []string{"init", fmt.Sprint(passSends)}})
 			for _, r := range ranks {
 				ev := r.evidence()
 				switch what {
 				case "mpi":
-					judged++
-					exposed++
+					judged = append(judged, r)
 					// MPI did the work once: no duplicate message, the sum not doubled.
 					if r.Result.ExtraMessages != 0 || (r.Rank == 1 && r.Result.Received != passSends) {
 						f.Add(ev, "%s (%s): rank %d received %d messages for %d sends: MPI_Send did not reach MPI exactly once", p.list, p.spec(), r.Rank, r.Result.Received, passSends)
@@ -117,10 +130,7 @@ func judgePass(what string) func(x *rulebook.X) verdict.Verdict {
 								want = r.Calls.Calls[fn]
 							}
 							if registered == (what == "registered") {
-								judged++
-								if r.Calls.Calls[fn] > 0 {
-									exposed++
-								}
+								counts = append(counts, callCount{rank: r.Rank, counter: p.list + " " + in.Name, fn: fn, made: r.Calls.Calls[fn]})
 							}
 							if registered == (what == "registered") && s.Calls[fn] != want {
 								f.Add(ev, "%s (%s): rank %d: %s saw %d MPI_%s calls, want %d (the application made %d)", p.list, p.spec(), r.Rank, in.Name, s.Calls[fn], fnTitle(fn), want, r.Calls.Calls[fn])
@@ -139,10 +149,7 @@ func judgePass(what string) func(x *rulebook.X) verdict.Verdict {
 						if len(p.registrants(fn)) == 0 {
 							want = nil // no tool traces it: MPI is reached unseen
 						}
-						judged++
-						if r.Calls.Calls[fn] > 0 {
-							exposed++
-						}
+						counts = append(counts, callCount{rank: r.Rank, counter: p.list + " sequence", fn: fn, made: r.Calls.Calls[fn]})
 						if d := firstDiff(got, want); d != "" {
 							f.Add(ev, "%s (%s): rank %d, MPI_%s: %s (got %s)", p.list, p.spec(), r.Rank, fnTitle(fn), d, strings.Join(head(got, 12), " "))
 						}
@@ -151,15 +158,12 @@ func judgePass(what string) func(x *rulebook.X) verdict.Verdict {
 			}
 		}
 		f.FailOn(x)
-		items := map[string]string{
-			"registered":   "call counts of registering instances (per stack, rank, instance and function)",
-			"mpi":          "ranks (per stack)",
-			"unregistered": "call counts of non-registering instances and call sequences (per stack, rank and function)",
-		}[what]
-		return rulebook.Passed(judged, exposed, items, "%s", map[string]string{
-			"registered":   fmt.Sprintf("3 stacks (%s): every registering instance saw each call of its functions once", passStacks[0].spec()),
-			"mpi":          "3 stacks: MPI did each send and the in-place MPI_Allreduce exactly once",
-			"unregistered": fmt.Sprintf("3 stacks (%s): instances that did not register a function saw none of its calls, which went on to the next registering instance and MPI, nested in list order", passStacks[0].spec()),
-		}[what])
+		switch what {
+		case "registered":
+			return func1Exposure.Pass(counts, "3 stacks (%s): every registering instance saw each call of its functions once", passStacks[0].spec())
+		case "mpi":
+			return next1Exposure.Pass(judged, "3 stacks: MPI did each send and the in-place MPI_Allreduce exactly once")
+		}
+		return next2Exposure.Pass(counts, "3 stacks (%s): instances that did not register a function saw none of its calls, which went on to the next registering instance and MPI, nested in list order", passStacks[0].spec())
 	}
 }

@@ -23,9 +23,25 @@ var pmpiWithQMPI = rulebook.Define(rulebook.Check{
 		// existing PMPI"; "Issues": PMPI and QMPI "need to be interoperable".
 		{ID: "QMPI-PMPI-01", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "a PMPI tool and a QMPI stack (L0:L1) in one job each see every MPI call exactly once, the PMPI tool nested at one fixed place in the stack (reported)",
-			Injectors: []string{"inject_qmpi_skip_next"}, Judge: judgePMPIWithQMPI},
+			Injectors: []string{"inject_qmpi_skip_next"},
+			Exposure:  pmpi1Exposure.Declared(), Judge: judgePMPIWithQMPI},
 	},
 })
+
+// pmpi1Exposure: call counts per tool and function, and call sequences
+// per function: those of a function the application called could have
+// shown a missed, doubled or misplaced call.
+var pmpi1Exposure = rulebook.Exposure[callCount]{Items: "call counts (per rank, tool and function) and call sequences (per rank and function)",
+	When:  "when the application called the function (a count of zero calls may be right by doing nothing)",
+	Could: func(c callCount) bool { return c.made > 0 }}
+
+// callCount is one count (or sequence) a counter kept of a function's
+// calls on a rank, beside the calls the application made.
+type callCount struct {
+	rank        int
+	counter, fn string
+	made        int64
+}
 
 func judgePMPIWithQMPI(x *rulebook.X) verdict.Verdict {
 	const sends = 3
@@ -36,10 +52,7 @@ func judgePMPIWithQMPI(x *rulebook.X) verdict.Verdict {
 	})
 	position := -1
 	var f rulebook.Problems
-	// Call counts per tool and function, and call sequences per function:
-	// those of a function the application called could have shown a missed,
-	// doubled or misplaced call.
-	judged, exposed := 0, 0
+	var judged []callCount
 	for _, r := range ranks {
 		ev := r.evidence()
 		counters := r.Summaries
@@ -53,10 +66,7 @@ func judgePMPIWithQMPI(x *rulebook.X) verdict.Verdict {
 		}
 		for _, s := range counters {
 			for _, fn := range layerFns {
-				judged++
-				if r.Calls.Calls[fn] > 0 {
-					exposed++
-				}
+				judged = append(judged, callCount{rank: r.Rank, counter: s.Name, fn: fn, made: r.Calls.Calls[fn]})
 				if s.Calls[fn] != r.Calls.Calls[fn] {
 					f.Add(ev, "rank %d: %s saw %d MPI_%s calls, the application made %d", r.Rank, s.Name, s.Calls[fn], fnTitle(fn), r.Calls.Calls[fn])
 				}
@@ -65,14 +75,13 @@ func judgePMPIWithQMPI(x *rulebook.X) verdict.Verdict {
 		for _, fn := range []string{"send", "recv", "allreduce"} {
 			calls := int(r.Calls.Calls[fn])
 			got := sequence(r, fn)
-			judged++
+			judged = append(judged, callCount{rank: r.Rank, counter: "sequence", fn: fn, made: r.Calls.Calls[fn]})
 			if calls == 0 {
 				if len(got) > 0 {
 					f.Add(ev, "rank %d made no MPI_%s call, yet tools recorded %s", r.Rank, fnTitle(fn), strings.Join(head(got, 8), " "))
 				}
 				continue
 			}
-			exposed++
 			found := -1
 			for p := 0; p <= len(qmpiNames); p++ {
 				names := append(append(append([]string{}, qmpiNames[:p]...), "PMPI"), qmpiNames[p:]...)
@@ -92,5 +101,5 @@ func judgePMPIWithQMPI(x *rulebook.X) verdict.Verdict {
 	}
 	f.FailOn(x)
 	where := map[int]string{0: "outermost, above every QMPI tool (it intercepts the application's calls and its PMPI_ calls enter the QMPI stack)", 1: "between L0 and L1", 2: "innermost, below every QMPI tool"}[position]
-	return rulebook.Passed(judged, exposed, "call counts (per rank, tool and function) and call sequences (per rank and function)", "PMPI tool and L0:L1 each saw every call once; the PMPI tool sits %s", where)
+	return pmpi1Exposure.Pass(judged, "PMPI tool and L0:L1 each saw every call once; the PMPI tool sits %s", where)
 }

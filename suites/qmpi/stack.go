@@ -23,16 +23,33 @@ var twoInstances = rulebook.Define(rulebook.Check{
 		// unique tool_id."
 		{ID: "QMPI-REG-05", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "a tool listed twice (t:t) gets two instances, each with its own id and its own storage, which QMPI_Get_tool_storage returns in each instance's calls",
-			Injectors: []string{"inject_qmpi_same_id", "inject_qmpi_swap_storage"}, Judge: judgeTwoCopies},
+			Injectors: []string{"inject_qmpi_same_id", "inject_qmpi_swap_storage"},
+			Exposure:  stack1Exposure.Declared(), Judge: judgeTwoCopies},
 		// seed 001, "Requirements": "Support multiple concurrent tools in a
 		// single process"; "Step 3: Magic": "These tools are nested".
 		{ID: "QMPI-STACK-X1", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "the two instances of t:t both see each MPI_Send exactly once, one nested inside the other",
-			Injectors: []string{"inject_qmpi_skip_next"}, Judge: judgeTwoNested},
+			Injectors: []string{"inject_qmpi_skip_next"},
+			Exposure:  stackX1Exposure.Declared(), Judge: judgeTwoNested},
 	},
 })
 
 const sends = 3 // fixtures/c/qmpi/app_send.c: SENDS
+
+var (
+	// Each pair could have shared an id, each reading given the other
+	// instance's storage.
+	stack1Exposure = rulebook.Exposure[copyCheck]{Items: "id pairs and storage readings"}
+	// Each send made had to be seen by both instances, nested.
+	stackX1Exposure = rulebook.Exposure[sendCall]{Items: "MPI_Send calls"}
+)
+
+// copyCheck is one thing judged of t:t on a rank: its id pair (tool 0), or
+// a storage reading in instance tool's MPI_Send.
+type copyCheck struct{ rank, tool int }
+
+// sendCall is the i-th MPI_Send of a rank.
+type sendCall struct{ rank, i int }
 
 type initRec struct {
 	Tool       int    `json:"tool"`
@@ -86,14 +103,14 @@ func runTwoInstances(x *rulebook.X) ([]sendRank, string) {
 func judgeTwoCopies(x *rulebook.X) verdict.Verdict {
 	ranks, ev := runTwoInstances(x)
 	var f rulebook.Problems
-	n := 0 // id pairs (one per rank) and storage readings in the instances' calls
+	var judged []copyCheck // id pairs (one per rank) and storage readings in the instances' calls
 	for _, r := range ranks {
 		if len(r.inits) != 2 {
 			f.Add(ev, "rank %d: %d init callbacks for t:t, want 2", r.rank, len(r.inits))
 			continue
 		}
 		a, b := r.inits[0], r.inits[1]
-		n++
+		judged = append(judged, copyCheck{rank: r.rank})
 		if a.Tool == b.Tool {
 			f.Add(ev, "rank %d: both instances of t got id %d", r.rank, a.Tool)
 		}
@@ -109,7 +126,7 @@ func judgeTwoCopies(x *rulebook.X) verdict.Verdict {
 		}
 		for _, h := range r.hooks {
 			if h.kind == "pre" {
-				n++
+				judged = append(judged, copyCheck{r.rank, h.Tool})
 			}
 			if h.kind == "pre" && (h.StorageRC != 0 || h.Storage != storage[h.Tool]) {
 				f.Add(ev, "rank %d: in instance %d's MPI_Send, QMPI_Get_tool_storage returned %d and gave %s; the instance registered %q", r.rank, h.Tool, h.StorageRC, h.Storage, storage[h.Tool])
@@ -118,9 +135,7 @@ func judgeTwoCopies(x *rulebook.X) verdict.Verdict {
 	}
 	f.FailOn(x)
 	in := ranks[0].inits
-	// Each pair could have shared an id, each reading given the other
-	// instance's storage.
-	return rulebook.Exposed(n, "id pairs and storage readings", "t:t: ids %d and %d, storages %s and %s, each returned in its own instance's calls", in[0].Tool, in[1].Tool, in[0].Storage, in[1].Storage)
+	return stack1Exposure.Pass(judged, "t:t: ids %d and %d, storages %s and %s, each returned in its own instance's calls", in[0].Tool, in[1].Tool, in[0].Storage, in[1].Storage)
 }
 
 func judgeTwoNested(x *rulebook.X) verdict.Verdict {
@@ -128,7 +143,7 @@ func judgeTwoNested(x *rulebook.X) verdict.Verdict {
 	var f rulebook.Problems
 	var ids []int
 	initFirst := false
-	made := 0 // the MPI_Send calls of all ranks, each of which both instances had to see, nested
+	var made []sendCall // the MPI_Send calls of all ranks, each of which both instances had to see, nested
 	for _, r := range ranks {
 		if len(r.inits) != 2 {
 			f.Add(ev, "rank %d: %d init callbacks for t:t, want 2", r.rank, len(r.inits))
@@ -161,8 +176,8 @@ func judgeTwoNested(x *rulebook.X) verdict.Verdict {
 			got = append(got, fmt.Sprintf("%s:%d", h.kind, h.Tool))
 		}
 		n := map[bool]int{true: sends}[r.rank == 0] // rank 1 sends nothing
-		made += n
 		for i := 0; i < n; i++ {
+			made = append(made, sendCall{r.rank, i})
 			want = append(want, fmt.Sprintf("pre:%d", outer.Tool), fmt.Sprintf("pre:%d", inner.Tool),
 				fmt.Sprintf("post:%d", inner.Tool), fmt.Sprintf("post:%d", outer.Tool))
 		}
@@ -175,5 +190,5 @@ func judgeTwoNested(x *rulebook.X) verdict.Verdict {
 	if initFirst {
 		order = "the outer one was initialized first"
 	}
-	return rulebook.Exposed(made, "MPI_Send calls", "tool ids %d (outer) and %d (inner) nested around %d sends, each seen once; %s", ids[0], ids[1], sends, order)
+	return stackX1Exposure.Pass(made, "tool ids %d (outer) and %d (inner) nested around %d sends, each seen once; %s", ids[0], ids[1], sends, order)
 }

@@ -18,23 +18,33 @@ var instanceStorage = rulebook.Define(rulebook.Check{
 		// tool_id."
 		{ID: "QMPI-STOR-01", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "on every intercepted call of every instance, QMPI_Get_tool_storage succeeds and returns exactly the pointer that instance registered",
-			Injectors: []string{"inject_qmpi_swap_storage"}, Judge: judgeStorage(false)},
+			Injectors: []string{"inject_qmpi_swap_storage"},
+			Exposure:  storage1Exposure.Declared(), Judge: judgeStorage(false)},
 		// seed 000: the storage lets the tool "store information specific to
 		// its instance of itself"; seed 001: "Instances have their own
 		// context - Instances don't share context".
 		{ID: "QMPI-STOR-02", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "with 4 threads calling concurrently, each instance's calls reach it with its own storage: every instance counts exactly the application's calls of every thread, with the right storage on each",
-			Injectors: []string{"inject_qmpi_swap_storage", "inject_qmpi_call_twice"}, Judge: judgeStorage(true)},
+			Injectors: []string{"inject_qmpi_swap_storage", "inject_qmpi_call_twice"},
+			Exposure:  storage2Exposure.Declared(), Judge: judgeStorage(true)},
 	},
 })
 
 const storageList = "L0:L1:L2:L3"
 
+// On each intercepted call the instance's storage could have been
+// another's (four instances, four pointers); with threads, the call could
+// also have been missed or counted twice.
+var (
+	storage1Exposure = rulebook.Exposure[interceptedCall]{Items: "intercepted calls"}
+	storage2Exposure = rulebook.Exposure[interceptedCall]{Items: "intercepted calls"}
+)
+
 func judgeStorage(threads bool) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		ranks := runLayer(x, layerRun{List: storageList, Trace: "none", Args: []string{"thread", "3", "4", "1000"}})
 		var f rulebook.Problems
-		var checked int64
+		var checked []interceptedCall
 		for _, r := range ranks {
 			ev := r.evidence()
 			if threads {
@@ -61,17 +71,15 @@ func judgeStorage(threads bool) func(x *rulebook.X) verdict.Verdict {
 					if threads && s.Calls[fn] != r.Calls.Calls[fn] {
 						f.Add(ev, "rank %d: instance %d saw %d MPI_%s calls, the application made %d", r.Rank, in.Tool, s.Calls[fn], fnTitle(fn), r.Calls.Calls[fn])
 					}
-					checked += s.Calls[fn]
+					checked = append(checked, interceptedCalls(r.Rank, in.Tool, fn, s.Calls[fn])...)
 				}
 			}
 		}
 		f.FailOn(x)
-		// On each intercepted call the instance's storage could have been
-		// another's (four instances, four pointers).
 		if threads {
-			return rulebook.Exposed(int(checked), "intercepted calls", "%s on 2 ranks, 4 threads × 1000 MPI_Comm_rank: every instance counted every call, with its own storage on all %d", storageList, checked)
+			return storage2Exposure.Pass(checked, "%s on 2 ranks, 4 threads × 1000 MPI_Comm_rank: every instance counted every call, with its own storage on all %d", storageList, len(checked))
 		}
-		return rulebook.Exposed(int(checked), "intercepted calls", "%s on 2 ranks: QMPI_Get_tool_storage gave each instance its own pointer on all %d intercepted calls", storageList, checked)
+		return storage1Exposure.Pass(checked, "%s on 2 ranks: QMPI_Get_tool_storage gave each instance its own pointer on all %d intercepted calls", storageList, len(checked))
 	}
 }
 

@@ -17,7 +17,8 @@ var threadedStack = rulebook.Define(rulebook.Check{
 		// seed 001, "Requirements": "Integration with MPI thread support".
 		{ID: "QMPI-THR-01", Source: "seed 001", Basis: rulebook.SeedBasis,
 			Text:      "under MPI_THREAD_MULTIPLE, with 4 threads calling MPI_Comm_rank through L0:L1, every call gives the right rank and is seen exactly once by each instance, with its own storage and id",
-			Injectors: []string{"inject_qmpi_call_twice", "inject_qmpi_swap_storage"}, Judge: judgeThreads},
+			Injectors: []string{"inject_qmpi_call_twice", "inject_qmpi_swap_storage"},
+			Exposure:  threadsExposure.Declared(), Judge: judgeThreads},
 	},
 })
 
@@ -26,10 +27,31 @@ const (
 	threadCalls = 10000
 )
 
+// threadsExposure: every call an instance intercepted was counted and
+// storage-checked, and could have been missed, doubled or given another's
+// storage.
+var threadsExposure = rulebook.Exposure[interceptedCall]{Items: "intercepted calls"}
+
+// interceptedCall is one call an instance intercepted (its summary counts
+// them per function).
+type interceptedCall struct {
+	rank, tool int
+	fn         string
+}
+
+// interceptedCalls is one item per call a summary counted of fn.
+func interceptedCalls(rank, tool int, fn string, n int64) []interceptedCall {
+	calls := make([]interceptedCall, n)
+	for i := range calls {
+		calls[i] = interceptedCall{rank, tool, fn}
+	}
+	return calls
+}
+
 func judgeThreads(x *rulebook.X) verdict.Verdict {
 	ranks := runLayer(x, layerRun{List: "L0:L1", Trace: "none", Args: []string{"thread", "3", fmt.Sprint(threadCount), fmt.Sprint(threadCalls)}})
 	var f rulebook.Problems
-	var seen int64 // the calls the instances intercepted, counted and storage-checked
+	var seen []interceptedCall // the calls the instances intercepted, counted and storage-checked
 	for _, r := range ranks {
 		ev := r.evidence()
 		requireMultiple(x, r)
@@ -49,7 +71,7 @@ func judgeThreads(x *rulebook.X) verdict.Verdict {
 				continue
 			}
 			for _, fn := range layerFns {
-				seen += s.Calls[fn]
+				seen = append(seen, interceptedCalls(r.Rank, in.Tool, fn, s.Calls[fn])...)
 				if s.Calls[fn] != r.Calls.Calls[fn] {
 					f.Add(ev, "rank %d: %s saw %d MPI_%s calls, the application made %d", r.Rank, in.Name, s.Calls[fn], fnTitle(fn), r.Calls.Calls[fn])
 				}
@@ -60,5 +82,5 @@ func judgeThreads(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	f.FailOn(x)
-	return rulebook.Exposed(int(seen), "intercepted calls", "L0:L1, %d threads × %d MPI_Comm_rank per rank: both instances counted exactly %d, storage right on every call", threadCount, threadCalls, threadCount*threadCalls+1)
+	return threadsExposure.Pass(seen, "L0:L1, %d threads × %d MPI_Comm_rank per rank: both instances counted exactly %d, storage right on every call", threadCount, threadCalls, threadCount*threadCalls+1)
 }
