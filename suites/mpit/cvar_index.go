@@ -34,7 +34,7 @@ var cvarIndex = rulebook.Define(rulebook.Check{
 		// && err!=MPI_T_ERR_INVALID_INDEX) return err;"): the text can be read
 		// as allowing indices below the count that get_info refuses.
 		{ID: "CVAR-1", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Interpretation,
-			Text:  "MPI_T_cvar_get_info answers every index from 0 to MPI_T_cvar_get_num - 1 (reading 1) or refuses some, as inactive variables (reading 2): which reading the library follows",
+			Text:     "MPI_T_cvar_get_info answers every index from 0 to MPI_T_cvar_get_num - 1 (reading 1) or refuses some, as inactive variables (reading 2): which reading the library follows",
 			Exposure: indexExposures["cvar"].Declared(), Judge: judgeCvar1},
 		// §15.3.6.1 (MPI_T_CVAR_GET_INDEX): "OUT cvar_index | index of the
 		// control variable"; "This routine returns MPI_SUCCESS on success".

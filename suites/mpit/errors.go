@@ -23,7 +23,7 @@ var errorsCheck = rulebook.Define(rulebook.Check{
 		{ID: "ERR-1", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Normative,
 			Text:      "no MPI_T routine invokes an MPI error handler, whether it succeeds or fails with a code the text names",
 			Governs:   []string{"MPI_T_*"},
-			Injectors: []string{"inject_mpit_errhandler_call", "inject_mpit_call_crash"}, Judge: judgeErr1},
+			Injectors: []string{"inject_mpit_errhandler_call", "inject_mpit_call_crash"}, Exposure: err1Exposure.Declared(), Judge: judgeErr1},
 		// §15.3.1: "The values of the constants are monotonic in the order
 		// listed in the table; i.e., MPI_T_VERBOSITY_USER_BASIC <
 		// MPI_T_VERBOSITY_USER_DETAIL < ... < MPI_T_VERBOSITY_MPIDEV_ALL."
@@ -31,33 +31,33 @@ var errorsCheck = rulebook.Define(rulebook.Check{
 		// states it.)
 		{ID: "META-1", Source: "MPI-5.0 §15.3.1", Basis: rulebook.Normative,
 			Text:      "the nine verbosity constants increase strictly in the order of §15.3.1's table",
-			Injectors: []string{"inject_mpit_verbosity_order"}, Judge: judgeMeta1},
+			Injectors: []string{"inject_mpit_verbosity_order"}, Exposure: meta1Exposure.Declared(), Judge: judgeMeta1},
 		// The same sentence of §15.3.10: after MPI_T calls that failed, the
 		// process "continues normal execution": MPI works.
 		{ID: "INIT-11", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Normative,
 			Text:      "after MPI_T calls that failed with the codes the text names, MPI routines still work (an MPI_Allreduce gives the right sum)",
 			Governs:   []string{"MPI_Allreduce", "MPI_Comm_size"},
-			Injectors: []string{"inject_mpit_failure_sticks"}, Judge: judgeInit11},
+			Injectors: []string{"inject_mpit_failure_sticks"}, Exposure: init11Exposure.Declared(), Judge: judgeInit11},
 		// §15.3.10: "All return codes with the prefix MPI_T_ERR_ must be unique
 		// values and cannot overlap with any error codes or error classes
 		// returned by the MPI implementation. They must also satisfy 0 =
 		// MPI_SUCCESS < MPI_T_ERR_ XXX ≤ MPI_ERR_LASTCODE."
 		{ID: "ERR-2", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Normative,
 			Text:      "the MPI_T_ERR_* codes are distinct, lie in (MPI_SUCCESS, MPI_ERR_LASTCODE] and equal no MPI error class of §9.4",
-			Injectors: []string{"inject_mpit_code_overlap"}, Judge: judgeErr2},
+			Injectors: []string{"inject_mpit_code_overlap"}, Exposure: err2Exposure.Declared(), Judge: judgeErr2},
 		// §9.4: "The function MPI_ERROR_CLASS maps each standard error code
 		// (error class) onto itself." The MPI_T_ERR_* codes are "return codes"
 		// (Table 23), not among the error classes of Tables 7-8: whether they
 		// are error classes MPI_Error_class maps onto themselves is a reading.
 		{ID: "ERR-7", Source: "MPI-5.0 §9.4, §15.3.10", Basis: rulebook.Interpretation,
-			Text:  "MPI_Error_class maps each MPI_T_ERR_* code onto itself (reading 1: they are error classes) or not (reading 2: they are return codes only): which reading the library follows",
-			Judge: judgeErr7},
+			Text:     "MPI_Error_class maps each MPI_T_ERR_* code onto itself (reading 1: they are error classes) or not (reading 2: they are return codes only): which reading the library follows",
+			Exposure: err7Exposure.Declared(), Judge: judgeErr7},
 		// §9.4 defines MPI_Error_string for error codes and classes; what text
 		// an MPI_T_ERR_* code gets is not said: a library that names them helps
 		// the user who prints a failed MPI_T call's code.
 		{ID: "ERR-8", Source: "MPI-5.0 §9.4, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_Error_string gives each MPI_T_ERR_* code a text of its own, not another code's and not an \"unknown\" one",
-			Injectors: []string{"inject_mpit_error_string_same"}, Judge: judgeErr8},
+			Injectors: []string{"inject_mpit_error_string_same"}, Exposure: err8Exposure.Declared(), Judge: judgeErr8},
 	},
 })
 
@@ -112,6 +112,12 @@ func toolClasses(x *rulebook.X) []errClassRec {
 	return cls
 }
 
+// err1Exposure: the rule covers calls that succeed as well as those that
+// fail: each could have invoked the handler set on MPI_COMM_WORLD and
+// MPI_COMM_SELF.
+var err1Exposure = rulebook.Exposure[errHandlerRec]{Items: "MPI_T calls",
+	When: "every call, succeeding or failing (each could have invoked the error handler)"}
+
 func judgeErr1(x *rulebook.X) verdict.Verdict {
 	recs := mpi.Decode[errHandlerRec](errorsJob(x), "handler")
 	if len(recs) == 0 {
@@ -129,10 +135,13 @@ func judgeErr1(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	x.FailOn(bad, "")
-	// the rule covers calls that succeed as well as those that fail: each
-	// could have invoked the handler set on MPI_COMM_WORLD and MPI_COMM_SELF
-	return rulebook.Exposed(len(recs), "MPI_T calls", "%d MPI_T calls, %d of them failing (%s), invoked no error handler", len(recs), len(failing), examples(failing))
+	return err1Exposure.Pass(recs, "%d MPI_T calls, %d of them failing (%s), invoked no error handler", len(recs), len(failing), examples(failing))
 }
+
+// err2Exposure: each code could have been equal to another, out of range
+// or a class.
+var err2Exposure = rulebook.Exposure[errClassRec]{Items: "MPI_T_ERR_* codes",
+	When: "every code (each could have equalled another code or a class, or fallen out of range)"}
 
 func judgeErr2(x *rulebook.X) verdict.Verdict {
 	recs := errorsJob(x)
@@ -180,8 +189,13 @@ func judgeErr2(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	x.FailOn(bad, "")
-	return rulebook.Exposed(len(tool), "MPI_T_ERR_* codes", "%d MPI_T_ERR_* codes, distinct, in (0, %d], none equal to any of %d MPI error classes", len(tool), last, len(classes))
+	return err2Exposure.Pass(tool, "%d MPI_T_ERR_* codes, distinct, in (0, %d], none equal to any of %d MPI error classes", len(tool), last, len(classes))
 }
+
+// err7Exposure: the class is preset to -1, so each code's answer shows a
+// reading.
+var err7Exposure = rulebook.Exposure[errClassRec]{Items: "MPI_T_ERR_* codes",
+	When: "every code (the class is preset to -1: each code's answer shows a reading)"}
 
 func judgeErr7(x *rulebook.X) verdict.Verdict {
 	var other []string
@@ -191,14 +205,18 @@ func judgeErr7(x *rulebook.X) verdict.Verdict {
 			other = append(other, fmt.Sprintf("%s (%d): rc %d, class %d", c.Name, c.Value, c.ClassRC, c.Class))
 		}
 	}
-	// the class is preset to -1: each code's answer shows a reading
 	if len(other) == 0 {
-		return rulebook.Exposed(len(tool), "MPI_T_ERR_* codes", "reading 1: MPI_Error_class maps all %d MPI_T_ERR_* codes onto themselves", len(tool))
+		return err7Exposure.Pass(tool, "reading 1: MPI_Error_class maps all %d MPI_T_ERR_* codes onto themselves", len(tool))
 	}
-	v := rulebook.Exposed(len(tool), "MPI_T_ERR_* codes", "reading 2: MPI_Error_class does not map %d of %d MPI_T_ERR_* codes onto themselves: %s", len(other), len(tool), examples(other))
+	v := err7Exposure.Pass(tool, "reading 2: MPI_Error_class does not map %d of %d MPI_T_ERR_* codes onto themselves: %s", len(other), len(tool), examples(other))
 	v.Evidence = strings.Join(other, "\n")
 	return v
 }
+
+// err8Exposure: the text buffer starts empty, so a text the library did
+// not write shows.
+var err8Exposure = rulebook.Exposure[errClassRec]{Items: "MPI_T_ERR_* codes",
+	When: "every code (the text buffer starts empty: a text the library did not write shows)"}
 
 func judgeErr8(x *rulebook.X) verdict.Verdict {
 	tool := toolClasses(x)
@@ -229,8 +247,7 @@ func judgeErr8(x *rulebook.X) verdict.Verdict {
 		all = append(all, fmt.Sprintf("%s (%d): %q", c.Name, c.Value, c.String))
 	}
 	x.FailOn(bad, strings.Join(all, "\n"))
-	// the text buffer starts empty: a text the library did not write shows
-	return rulebook.Exposed(len(tool), "MPI_T_ERR_* codes", "MPI_Error_string gives each of the %d MPI_T_ERR_* codes its own text", len(tool))
+	return err8Exposure.Pass(tool, "MPI_Error_string gives each of the %d MPI_T_ERR_* codes its own text", len(tool))
 }
 
 type afterFailures struct {
@@ -239,12 +256,16 @@ type afterFailures struct {
 	Want        int `json:"want"`
 }
 
+// init11Exposure: after each failed call MPI could have stopped working.
+var init11Exposure = rulebook.Exposure[errHandlerRec]{Items: "failed MPI_T calls",
+	When: "every failed call of every rank (after each MPI could have stopped working)"}
+
 func judgeInit11(x *rulebook.X) verdict.Verdict {
 	recs := errorsRun(x)
 	// the failed MPI_T calls of each rank, then the reduction over all
 	// ranks (the sum of 3 from each)
 	failing := map[int][]string{}
-	total := 0
+	var failed []errHandlerRec
 	for _, rec := range recs.Kind("handler", -1) {
 		var r errHandlerRec
 		if err := rec.Decode(&r); err != nil {
@@ -252,10 +273,10 @@ func judgeInit11(x *rulebook.X) verdict.Verdict {
 		}
 		if r.RC != "MPI_SUCCESS" {
 			failing[rec.Rank] = append(failing[rec.Rank], r.Call)
-			total++
+			failed = append(failed, r)
 		}
 	}
-	if total == 0 {
+	if len(failed) == 0 {
 		x.Unsupported("not measurable here: no MPI_T call failed")
 	}
 	var bad, counts []string
@@ -279,7 +300,7 @@ func judgeInit11(x *rulebook.X) verdict.Verdict {
 		x.Errorf("", "mpit_errors recorded the MPI_Allreduce after the failed calls on %d of %d ranks", ranks, errorsRanks)
 	}
 	x.FailOn(bad, "")
-	return rulebook.Exposed(total, "failed MPI_T calls", "after %s failed MPI_T calls on the %d ranks, MPI_Allreduce over them gave %d on every rank", strings.Join(counts, " and "), errorsRanks, 3*errorsRanks)
+	return init11Exposure.Pass(failed, "after %s failed MPI_T calls on the %d ranks, MPI_Allreduce over them gave %d on every rank", strings.Join(counts, " and "), errorsRanks, 3*errorsRanks)
 }
 
 // verbosityNames are the verbosity constants in the order of §15.3.1's
@@ -287,6 +308,10 @@ func judgeInit11(x *rulebook.X) verdict.Verdict {
 var verbosityNames = []string{"MPI_T_VERBOSITY_USER_BASIC", "MPI_T_VERBOSITY_USER_DETAIL", "MPI_T_VERBOSITY_USER_ALL",
 	"MPI_T_VERBOSITY_TUNER_BASIC", "MPI_T_VERBOSITY_TUNER_DETAIL", "MPI_T_VERBOSITY_TUNER_ALL",
 	"MPI_T_VERBOSITY_MPIDEV_BASIC", "MPI_T_VERBOSITY_MPIDEV_DETAIL", "MPI_T_VERBOSITY_MPIDEV_ALL"}
+
+// meta1Exposure: each of the nine constants could have been out of order.
+var meta1Exposure = rulebook.Exposure[int]{Items: "verbosity constants",
+	When: "every constant (each could have been out of order)"}
 
 func judgeMeta1(x *rulebook.X) verdict.Verdict {
 	v := mpi.Decode[struct {
@@ -305,5 +330,5 @@ func judgeMeta1(x *rulebook.X) verdict.Verdict {
 			x.Failf("", "the verbosity constants do not increase in table order: %v (the %d. is not above the %d.)", v[0].Values, i+1, i)
 		}
 	}
-	return rulebook.Exposed(len(v[0].Values), "verbosity constants", "the verbosity constants increase in table order: %v", v[0].Values)
+	return meta1Exposure.Pass(v[0].Values, "the verbosity constants increase in table order: %v", v[0].Values)
 }

@@ -26,12 +26,12 @@ var initFinalize = rulebook.Define(rulebook.Check{
 		// and MPI_T_FINALIZE an equal number of times").
 		{ID: "INIT-1", Source: "MPI-5.0 §15.3, §15.3.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_init_thread, MPI_T_finalize and MPI_T queries succeed (and do not crash) before MPI_Init and after MPI_Finalize",
-			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit1},
+			Injectors: []string{"inject_mpit_init_broken"}, Exposure: initCallsExposure.Declared(), Judge: judgeInit1},
 		// §15.3.4: "A user can initialize the MPI tool information interface by
 		// calling MPI_T_INIT_THREAD, which can be called multiple times."
 		{ID: "INIT-2", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Normative,
 			Text:      "a nested MPI_T_init_thread (the interface already initialized) returns MPI_SUCCESS",
-			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit2},
+			Injectors: []string{"inject_mpit_init_broken"}, Exposure: initCallsExposure.Declared(), Judge: judgeInit2},
 		// §15.3.4: "Calling this routine when the MPI tool information interface
 		// is already initialized has no effect beyond increasing the reference
 		// count of how often the interface has been initialized." and "The call
@@ -39,25 +39,25 @@ var initFinalize = rulebook.Define(rulebook.Check{
 		// support that will be provided": the level in force, unchanged.
 		{ID: "INIT-4", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Normative,
 			Text:      "a nested MPI_T_init_thread, asking for another level, returns in provided the level the outer call provided (it changes nothing but the count)",
-			Injectors: []string{"inject_mpit_nested_level"}, Judge: judgeInit4},
+			Injectors: []string{"inject_mpit_nested_level"}, Exposure: init4Exposure.Declared(), Judge: judgeInit4},
 		// §15.3.4: "The call returns in provided information about the actual level of
 		// thread support ... It can be one of the four values".
 		{ID: "INIT-3", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Normative,
 			Text:      "every successful MPI_T_init_thread, nested ones included, returns one of the four MPI_THREAD_* levels in provided",
-			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit3},
+			Injectors: []string{"inject_mpit_init_broken"}, Exposure: init3Exposure.Declared(), Judge: judgeInit3},
 		// §15.3.4: "As long as the number of calls to MPI_T_FINALIZE is smaller
 		// than the number of calls to MPI_T_INIT_THREAD up to the current point of
 		// execution, the MPI tool information interface remains initialized and
 		// calls to its routines are permissible."
 		{ID: "INIT-5", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Normative,
 			Text:      "while MPI_T_finalize has been called fewer times than MPI_T_init_thread, the interface stays initialized and calls succeed",
-			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit5},
+			Injectors: []string{"inject_mpit_init_broken"}, Exposure: initCallsExposure.Declared(), Judge: judgeInit5},
 		// §15.3.4: MPI_T_FINALIZE "may be called as often as the corresponding
 		// MPI_T_INIT_THREAD routine up to the current point of execution. Calling
 		// it more times returns a corresponding return code."
 		{ID: "INIT-6", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Normative,
 			Text:      "one MPI_T_finalize more than MPI_T_init_thread returns an error code",
-			Injectors: []string{"inject_mpit_finalize_extra"}, Judge: judgeInit6},
+			Injectors: []string{"inject_mpit_finalize_extra"}, Exposure: init6Exposure.Declared(), Judge: judgeInit6},
 		// §15.3.4: "All programs or tools that use the MPI tool information
 		// interface must initialize the MPI tool information interface in the
 		// processes that will use the interface before calling any other of its
@@ -66,18 +66,18 @@ var initFinalize = rulebook.Define(rulebook.Check{
 		// initialized"): quality.
 		{ID: "INIT-7", Source: "MPI-5.0 §15.3.4, §15.3.10", Basis: rulebook.Quality,
 			Text:      "a call while the interface is not initialized (after finalizing to zero) returns MPI_T_ERR_NOT_INITIALIZED and does not crash",
-			Injectors: []string{"inject_mpit_unchecked"}, Judge: judgeInit7},
+			Injectors: []string{"inject_mpit_unchecked"}, Exposure: init7Exposure.Declared(), Judge: judgeInit7},
 		// §15.3.4: "The user can reinitialize the interface by a subsequent call to
 		// MPI_T_INIT_THREAD."
 		{ID: "INIT-8", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Normative,
 			Text:      "after finalizing to zero, MPI_T_init_thread initializes the interface again and calls succeed (before MPI_Init and after MPI_Finalize)",
-			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit8},
+			Injectors: []string{"inject_mpit_init_broken"}, Exposure: init8Exposure.Declared(), Judge: judgeInit8},
 		// The text says nothing of how a process ends once its MPI_T calls
 		// are balanced; a library whose exit-time code aborts because the
 		// interface was initialized again after MPI_Finalize is not robust.
 		{ID: "INIT-X1", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Quality,
 			Text:      "a process that initialized MPI_T again after MPI_Finalize, used it and finalized it exits normally when main returns",
-			Injectors: []string{"inject_mpit_exit_abort"}, Judge: judgeInitX1},
+			Injectors: []string{"inject_mpit_exit_abort"}, Exposure: initX1Exposure.Declared(), Judge: judgeInitX1},
 		// §15.3: "The MPI tool information interface can be used independently
 		// from the MPI communication functionality. In particular, the routines
 		// of this interface can be called before MPI is initialized and after MPI
@@ -86,7 +86,7 @@ var initFinalize = rulebook.Define(rulebook.Check{
 		// routines." Its initialization survives MPI_Init.
 		{ID: "INIT-9", Source: "MPI-5.0 §15.3, §15.3.4", Basis: rulebook.Normative,
 			Text:      "initialized before MPI_Init, the interface stays usable between MPI_Init and MPI_Finalize (queries, nested finalize, a pvar session)",
-			Injectors: []string{"inject_mpit_init_broken"}, Judge: judgeInit9},
+			Injectors: []string{"inject_mpit_init_broken"}, Exposure: initCallsExposure.Declared(), Judge: judgeInit9},
 	},
 })
 
@@ -189,16 +189,20 @@ func (r *initRun) stageAfter(s *stepRec) string {
 	return "INIT-1"
 }
 
+// initCallsExposure (INIT-1, INIT-2, INIT-5, INIT-9, through judge): every
+// call recorded returned, and could have returned an error.
+var initCallsExposure = rulebook.Exposure[stepRec]{Items: "calls", When: "every call recorded (each returned, and could have returned an error)"}
+
 // judgeSteps fails on the steps a rule owns that did not succeed, and on a
 // crash of the main process in a call of the rule.
 func (r *initRun) judge(x *rulebook.X, rule string, owns func(s stepRec) bool, pass string) verdict.Verdict {
 	var bad []string
-	n := 0
+	var calls []stepRec
 	for _, s := range r.steps {
 		if !owns(s) {
 			continue
 		}
-		n++
+		calls = append(calls, s)
 		if s.RC != "MPI_SUCCESS" {
 			bad = append(bad, fmt.Sprintf("%s: %s returned %s", phaseWord(s.Phase), s.Call, s.RC))
 		}
@@ -209,11 +213,10 @@ func (r *initRun) judge(x *rulebook.X, rule string, owns func(s stepRec) bool, p
 	if len(bad) > 0 {
 		x.Failf(strings.Join(bad, "\n")+"\n\n"+r.res.Evidence(), "%s", verdict.FirstAndMore(bad))
 	}
-	if n == 0 {
+	if len(calls) == 0 {
 		x.Unsupported("not measurable here: the calls of this rule were not reached")
 	}
-	// every call recorded returned, and could have returned an error
-	return rulebook.Exposed(n, "calls", "%d calls succeeded: %s", n, pass)
+	return initCallsExposure.Pass(calls, "%d calls succeeded: %s", len(calls), pass)
 }
 
 func judgeInit1(x *rulebook.X) verdict.Verdict {
@@ -235,9 +238,15 @@ func judgeInit2(x *rulebook.X) verdict.Verdict {
 		"nested MPI_T_init_thread before MPI_Init and between MPI_Init and MPI_Finalize")
 }
 
+// init3Exposure: provided is preset to -4711, so a level the library did
+// not write shows.
+var init3Exposure = rulebook.Exposure[providedRec]{Items: "successful MPI_T_init_thread calls",
+	When: "every one (provided is preset to -4711: a level the library did not write shows)"}
+
 func judgeInit3(x *rulebook.X) verdict.Verdict {
 	r := initJob(x)
 	var bad, levels []string
+	var calls []providedRec
 	for _, pr := range r.provided {
 		if pr.Provided == "call failed" {
 			continue
@@ -246,6 +255,7 @@ func judgeInit3(x *rulebook.X) verdict.Verdict {
 			bad = append(bad, fmt.Sprintf("%s: %s(%s) returned provided = %d, not one of the four thread levels", phaseWord(pr.Phase), pr.Call, pr.Required, pr.Raw))
 			continue
 		}
+		calls = append(calls, pr)
 		levels = append(levels, fmt.Sprintf("%s→%s", strings.TrimPrefix(pr.Required, "MPI_THREAD_"), strings.TrimPrefix(pr.Provided, "MPI_THREAD_")))
 	}
 	if len(bad) > 0 {
@@ -254,17 +264,24 @@ func judgeInit3(x *rulebook.X) verdict.Verdict {
 	if len(levels) == 0 {
 		x.Unsupported("not measurable here: no MPI_T_init_thread succeeded")
 	}
-	// provided is preset to -4711: a level the library did not write shows
-	return rulebook.Exposed(len(levels), "successful MPI_T_init_thread calls", "provided %s", strings.Join(levels, " "))
+	return init3Exposure.Pass(calls, "provided %s", strings.Join(levels, " "))
 }
+
+// nestedInit is a nested MPI_T_init_thread judged, with the level it asked
+// for and the level the outer call provided.
+type nestedInit struct{ required, outer string }
+
+// init4Exposure: a nested call asking for the level the outer one provided
+// gets it either way.
+var init4Exposure = rulebook.Exposure[nestedInit]{Items: "nested MPI_T_init_thread calls",
+	When:  "when asking for another level than the outer call provided (one asking for that level gets it either way)",
+	Could: func(n nestedInit) bool { return n.required != n.outer }}
 
 func judgeInit4(x *rulebook.X) verdict.Verdict {
 	r := initJob(x)
 	outer := ""
 	var bad, seen []string
-	// exposed: nested calls asking for another level than the outer one
-	// provided (one asking for that level gets it either way)
-	exposed := 0
+	var nested []nestedInit
 	for _, pr := range r.provided {
 		switch {
 		case pr.Call == "MPI_T_init_thread" && pr.Phase == "before" && pr.Provided != "call failed" && pr.Provided != "none":
@@ -276,9 +293,7 @@ func judgeInit4(x *rulebook.X) verdict.Verdict {
 			// either: judged here, as INIT-3 judges it for not being one of
 			// the four levels.
 			seen = append(seen, fmt.Sprintf("%s %s(%s)→%s", phaseWord(pr.Phase), pr.Call, strings.TrimPrefix(pr.Required, "MPI_THREAD_"), strings.TrimPrefix(pr.Provided, "MPI_THREAD_")))
-			if pr.Required != outer {
-				exposed++
-			}
+			nested = append(nested, nestedInit{required: pr.Required, outer: outer})
 			if pr.Provided != outer {
 				bad = append(bad, fmt.Sprintf("%s: %s(%s) returned provided = %s, while the outer MPI_T_init_thread provided %s", phaseWord(pr.Phase), pr.Call, pr.Required, pr.Provided, outer))
 			}
@@ -288,7 +303,7 @@ func judgeInit4(x *rulebook.X) verdict.Verdict {
 	if len(seen) == 0 {
 		x.Unsupported("not measurable here: no nested MPI_T_init_thread succeeded after an outer one that provided a level")
 	}
-	return rulebook.Passed(len(seen), exposed, "nested MPI_T_init_thread calls", "outer call provided %s; nested: %s", strings.TrimPrefix(outer, "MPI_THREAD_"), strings.Join(seen, ", "))
+	return init4Exposure.Pass(nested, "outer call provided %s; nested: %s", strings.TrimPrefix(outer, "MPI_THREAD_"), strings.Join(seen, ", "))
 }
 
 func judgeInit5(x *rulebook.X) verdict.Verdict {
@@ -298,13 +313,20 @@ func judgeInit5(x *rulebook.X) verdict.Verdict {
 	}, "a nested MPI_T_finalize and a query after it, before MPI_Init and between MPI_Init and MPI_Finalize")
 }
 
+// init6Exposure: each extra MPI_T_finalize recorded could have returned
+// MPI_SUCCESS.
+var init6Exposure = rulebook.Exposure[stepRec]{Items: "extra MPI_T_finalize calls",
+	When: "every one recorded (each could have returned MPI_SUCCESS)"}
+
 func judgeInit6(x *rulebook.X) verdict.Verdict {
 	r := initJob(x)
 	var bad, got []string
+	var extra []stepRec
 	for _, s := range r.steps {
 		if s.Call != "MPI_T_finalize (one too many)" {
 			continue
 		}
+		extra = append(extra, s)
 		got = append(got, s.RC)
 		if s.RC == "MPI_SUCCESS" {
 			bad = append(bad, fmt.Sprintf("%s: %s returned MPI_SUCCESS, not an error code", phaseWord(s.Phase), s.Call))
@@ -330,7 +352,7 @@ func judgeInit6(x *rulebook.X) verdict.Verdict {
 	if len(got) == 0 {
 		x.Errorf(r.res.Evidence(), "the process finalizing once too often recorded no extra MPI_T_finalize")
 	}
-	return rulebook.Exposed(len(got), "extra MPI_T_finalize calls", "one MPI_T_finalize too many returns %s", strings.Join(uniq(got), ", "))
+	return init6Exposure.Pass(extra, "one MPI_T_finalize too many returns %s", strings.Join(uniq(got), ", "))
 }
 
 // step is the first step of that call.
@@ -362,6 +384,11 @@ func (r *initRun) unreached() string {
 	return "the sequence did not run"
 }
 
+// init7Exposure: the one call while uninitialized could have returned
+// another code.
+var init7Exposure = rulebook.Exposure[phaseRec]{Items: "calls while uninitialized",
+	When: "every one made (it could have returned another code)"}
+
 func judgeInit7(x *rulebook.X) verdict.Verdict {
 	r := initJob(x)
 	rc, ok := r.uninit["before"]
@@ -369,7 +396,7 @@ func judgeInit7(x *rulebook.X) verdict.Verdict {
 	case ok && rc != "MPI_T_ERR_NOT_INITIALIZED":
 		x.Failf("", "MPI_T_cvar_get_num with the interface initialized and finalized to zero returned %s, not MPI_T_ERR_NOT_INITIALIZED", rc)
 	case ok:
-		return rulebook.Exposed(1, "calls while uninitialized", "MPI_T_cvar_get_num with the interface finalized to zero returns MPI_T_ERR_NOT_INITIALIZED")
+		return init7Exposure.Pass([]phaseRec{{Phase: "before", RC: rc}}, "MPI_T_cvar_get_num with the interface finalized to zero returns MPI_T_ERR_NOT_INITIALIZED")
 	case r.uninitExit != nil && r.uninitExit.Signal != 0:
 		x.Failf("", "MPI_T_cvar_get_num with the interface initialized and finalized to zero killed the process (%s)", mpi.SignalName(r.uninitExit.Signal))
 	case r.uninitExit != nil && libraryExit(r.uninitExit.Exit) && r.opensFresh():
@@ -390,13 +417,17 @@ func (r *initRun) opensFresh() bool {
 	return ok1 && ok2 && i.RC == "MPI_SUCCESS" && z.RC == "MPI_SUCCESS"
 }
 
+// init8Exposure: each call after initializing again could have failed.
+var init8Exposure = rulebook.Exposure[stepRec]{Items: "calls after initializing again",
+	When: "every call recorded (each could have failed)"}
+
 func judgeInit8(x *rulebook.X) verdict.Verdict {
 	r := initJob(x)
 	var bad []string
-	n := 0
+	var again []stepRec
 	for _, s := range r.steps {
 		if strings.Contains(s.Call, "(again)") {
-			n++
+			again = append(again, s)
 			if s.RC != "MPI_SUCCESS" {
 				bad = append(bad, fmt.Sprintf("%s: %s returned %s", phaseWord(s.Phase), s.Call, s.RC))
 			}
@@ -424,7 +455,7 @@ func judgeInit8(x *rulebook.X) verdict.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(bad, "\n")+"\n\n"+r.res.Evidence(), "%s", verdict.FirstAndMore(bad))
 	}
-	if n == 0 {
+	if len(again) == 0 {
 		x.Unsupported("not measurable here: no MPI_T_init_thread after finalizing to zero was reached (%s)", r.unreached())
 	}
 	var where []string
@@ -433,8 +464,13 @@ func judgeInit8(x *rulebook.X) verdict.Verdict {
 			where = append(where, phaseWord(p))
 		}
 	}
-	return rulebook.Exposed(n, "calls after initializing again", "re-initialized and used %s (%d calls succeeded)", strings.Join(where, " and "), n)
+	return init8Exposure.Pass(again, "re-initialized and used %s (%d calls succeeded)", strings.Join(where, " and "), len(again))
 }
+
+// initX1Exposure: the one process that initialized MPI_T again after
+// MPI_Finalize could have died on its way out.
+var initX1Exposure = rulebook.Exposure[*mpi.Result]{Items: "process exits",
+	When: "every process that got to its end (it could have died on its way out)"}
 
 func judgeInitX1(x *rulebook.X) verdict.Verdict {
 	r := initJob(x)
@@ -447,7 +483,7 @@ func judgeInitX1(x *rulebook.X) verdict.Verdict {
 	if r.crashAfter != nil {
 		x.Failf(r.res.Evidence(), "after MPI_Finalize: finalizing to zero, MPI_T_init_thread, a call and MPI_T_finalize all answered, and the process died on its way out (%s)", r.crash)
 	}
-	return rulebook.Exposed(1, "process exits", "after MPI_Finalize: MPI_T initialized again, used and finalized; the process exited with status 0")
+	return initX1Exposure.Pass([]*mpi.Result{r.res}, "after MPI_Finalize: MPI_T initialized again, used and finalized; the process exited with status 0")
 }
 
 func judgeInit9(x *rulebook.X) verdict.Verdict {

@@ -28,14 +28,14 @@ var namesCheck = rulebook.Define(rulebook.Check{
 		// Two readings, as for control variables (see CVAR-1): every index
 		// answers, or an inactive variable's index may be refused.
 		{ID: "PVAR-1", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Interpretation,
-			Text:  "MPI_T_pvar_get_info answers every index from 0 to MPI_T_pvar_get_num - 1 (reading 1) or refuses some, as inactive variables (reading 2): which reading the library follows",
+			Text:     "MPI_T_pvar_get_info answers every index from 0 to MPI_T_pvar_get_num - 1 (reading 1) or refuses some, as inactive variables (reading 2): which reading the library follows",
 			Exposure: indexExposures["pvar"].Declared(), Judge: judgeIndexRange("pvar")},
 		// §15.3.9: "An MPI implementation exports a set of N categories through
 		// the MPI tool information interface. If N = 0, then the MPI implementation
 		// does not export any categories, otherwise the provided categories are
 		// indexed from 0 to N-1."
 		{ID: "CAT-1", Source: "MPI-5.0 §15.3.9", Basis: rulebook.Interpretation,
-			Text:  "MPI_T_category_get_info answers every index from 0 to MPI_T_category_get_num - 1 (reading 1) or refuses some (reading 2): which reading the library follows",
+			Text:     "MPI_T_category_get_info answers every index from 0 to MPI_T_category_get_num - 1 (reading 1) or refuses some (reading 2): which reading the library follows",
 			Exposure: indexExposures["category"].Declared(), Judge: judgeIndexRange("category")},
 		// §15.3.6.1: "The name must be unique with respect to all other names for
 		// control variables used by the MPI implementation."
@@ -106,7 +106,7 @@ var namesCheck = rulebook.Define(rulebook.Check{
 		{ID: "CVAR-9", Source: "MPI-5.0 §15.3.6.1, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_cvar_get_info with an out-of-range index (-1, num, num + 1000) returns an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and does not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
-			Exposure: badIndexExposure.Declared(), Judge: judgeBadIndex("MPI_T_cvar_get_info", "MPI_T_ERR_INVALID_INDEX")},
+			Exposure:  badIndexExposure.Declared(), Judge: judgeBadIndex("MPI_T_cvar_get_info", "MPI_T_ERR_INVALID_INDEX")},
 		// As CVAR-9, §15.3.10.
 		{ID: "PVAR-11", Source: "MPI-5.0 §15.3.7.2, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_pvar_get_info with an out-of-range index (-1, num, num + 1000) returns an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and does not crash",
@@ -116,7 +116,7 @@ var namesCheck = rulebook.Define(rulebook.Check{
 		{ID: "CAT-11", Source: "MPI-5.0 §15.3.9, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_category_get_info and MPI_T_category_get_cvars with an out-of-range index (-1, num, num + 1000) return an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and do not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
-			Exposure: badIndexExposure.Declared(), Judge: judgeBadIndex("MPI_T_category_get_info|MPI_T_category_get_cvars", "MPI_T_ERR_INVALID_INDEX")},
+			Exposure:  badIndexExposure.Declared(), Judge: judgeBadIndex("MPI_T_category_get_info|MPI_T_category_get_cvars", "MPI_T_ERR_INVALID_INDEX")},
 		// As CVAR-9, §15.3.10; Table 23 names MPI_T_ERR_INVALID_INDEX for the
 		// enumeration procedures ("The enumeration index is invalid"), the
 		// deprecated MPI_T_ERR_INVALID_ITEM for items.
