@@ -35,13 +35,13 @@ var sessionsCheck = rulebook.Define(rulebook.Check{
 		{ID: "PVAR-14a", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:       "a non-continuous COUNTER, AGGREGATE or TIMER handle reads 0 after allocation (before and after traffic)",
 			Injectors:  []string{"inject_mpit_pvar_frozen"},
-			Conformers: []string{"conform_mpit_pvar_handles"}, Judge: judgePvar14a},
+			Conformers: []string{"conform_mpit_pvar_handles"}, Exposure: pvar14aExposure.Declared(), Judge: judgePvar14a},
 		// The same sentences, for continuous variables "continuously updated
 		// once a handle has been allocated": whether such a handle reads 0 at
 		// allocation or the running value, MPI Forum issue #268 leaves open.
 		{ID: "PVAR-14b", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Interpretation,
-			Text:  "a continuous COUNTER, AGGREGATE or TIMER handle reads 0 at allocation and counts from there (reading 1), or reads the running value (reading 2): which the library follows",
-			Judge: judgePvar14b},
+			Text:     "a continuous COUNTER, AGGREGATE or TIMER handle reads 0 at allocation and counts from there (reading 1), or reads the running value (reading 2): which the library follows",
+			Exposure: pvar14bExposure.Declared(), Judge: judgePvar14b},
 		// §15.3.7.3: "Starting, stopping, reading, writing, or resetting a
 		// variable in one performance experiment session shall not influence
 		// whether a variable is started, stopped, read, written, or reset in
@@ -50,30 +50,30 @@ var sessionsCheck = rulebook.Define(rulebook.Check{
 		{ID: "PVAR-24", Source: "MPI-5.0 §15.3.7.3", Basis: rulebook.Normative,
 			Text:       "a non-continuous SUM-class handle of session B made after traffic X counts only later traffic while session A's counts all (A_end = A_mid + B_end)",
 			Injectors:  []string{"inject_mpit_pvar_frozen"},
-			Conformers: []string{"conform_mpit_pvar_handles"}, Judge: judgePvar24},
+			Conformers: []string{"conform_mpit_pvar_handles"}, Exposure: pvar24Exposure.Declared(), Judge: judgePvar24},
 		// The same sentence: write, reset and readreset are per session.
 		{ID: "PVAR-25", Source: "MPI-5.0 §15.3.7.3", Basis: rulebook.Normative,
 			Text:      "write, reset and readreset of a handle in session A leave session B's handle of the variable alone",
-			Injectors: []string{"inject_mpit_pvar_reset_leaks"}, Judge: judgePvar25},
+			Injectors: []string{"inject_mpit_pvar_reset_leaks"}, Exposure: pvar25Exposure.Declared(), Judge: judgePvar25},
 		// §15.3.7.1: STATE, LEVEL, SIZE and PERCENTAGE describe the current
 		// state or utilization of a resource.
 		{ID: "PVAR-19", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:      "STATE, LEVEL, SIZE and PERCENTAGE variables read the same in two sessions at one moment",
-			Injectors: []string{"inject_mpit_pvar_session_skew"}, Judge: judgePvar19},
+			Injectors: []string{"inject_mpit_pvar_session_skew"}, Exposure: pvar19Exposure.Declared(), Judge: judgePvar19},
 		// §15.3.7.5: a stopped handle is not updated ("their values are not
 		// updated until they have been started" and after MPI_T_PVAR_STOP).
 		{ID: "PVAR-32", Source: "MPI-5.0 §15.3.7.5", Basis: rulebook.Normative,
 			Text:       "a handle stopped in session A keeps its value while session B's handle of the variable counts on",
 			Injectors:  []string{"inject_mpit_pvar_frozen"},
-			Conformers: []string{"conform_mpit_pvar_handles"}, Judge: judgePvar32},
+			Conformers: []string{"conform_mpit_pvar_handles"}, Exposure: pvar32Exposure.Declared(), Judge: judgePvar32},
 		// §15.3.7.6 (MPI_T_PVAR_WRITE): "sets the value" of the variable.
 		{ID: "PVAR-37", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "a writable performance variable's handle reads back the value written to it",
-			Injectors: []string{"inject_mpit_pvar_frozen"}, Judge: judgePvar37},
+			Injectors: []string{"inject_mpit_pvar_frozen"}, Exposure: pvar37Exposure.Declared(), Judge: judgePvar37},
 		// §15.3.7.6: MPI_T_PVAR_READ on a valid handle.
 		{ID: "PVAR-35", Source: "MPI-5.0 §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_read succeeds on the handles of both sessions",
-			Injectors: []string{"inject_mpit_pvar_read_fails"}, Judge: judgePvar35},
+			Injectors: []string{"inject_mpit_pvar_read_fails"}, Exposure: pvar35Exposure.Declared(), Judge: judgePvar35},
 		// §15.3.7.6: "The MPI_T_PVAR_RESET call sets the performance variable
 		// with the handle identified by the parameter handle to its starting
 		// value specified in Section Performance Variable Classes" (0 for
@@ -82,18 +82,18 @@ var sessionsCheck = rulebook.Define(rulebook.Check{
 		{ID: "PVAR-38", Source: "MPI-5.0 §15.3.7.6", Basis: rulebook.Normative,
 			Text:       "after a successful reset, a COUNTER, AGGREGATE or TIMER handle reads 0 and a STATE, LEVEL, SIZE or PERCENTAGE handle reads the current value (what another session's handle reads)",
 			Injectors:  []string{"inject_mpit_pvar_reset_noop"},
-			Conformers: []string{"conform_mpit_pvar_writable"}, Judge: judgePvar38},
+			Conformers: []string{"conform_mpit_pvar_writable"}, Exposure: pvar38Exposure.Declared(), Judge: judgePvar38},
 		// §15.3.7.6 (MPI_T_PVAR_READRESET): "This call atomically combines
 		// the functionality of MPI_T_PVAR_READ and MPI_T_PVAR_RESET with the
 		// same semantics as if these two calls were called separately."
 		{ID: "PVAR-41", Source: "MPI-5.0 §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "a successful readreset of an atomic variable returns the value just written (what a read would) and leaves the handle at its starting value",
-			Injectors: []string{"inject_mpit_pvar_reset_noop"}, Judge: judgePvar41},
+			Injectors: []string{"inject_mpit_pvar_reset_noop"}, Exposure: pvar41Exposure.Declared(), Judge: judgePvar41},
 		// What a variable counts is the implementation's own description of it
 		// (its name and desc), not the standard's: quality.
 		{ID: "PVAR-16", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Quality,
 			Text:      "variables whose meaning the traffic determines (MPICH's queue lengths and match attempts) read what the traffic implies",
-			Injectors: []string{"inject_mpit_pvar_frozen"}, Judge: judgePvar16},
+			Injectors: []string{"inject_mpit_pvar_frozen"}, Exposure: pvar16Exposure.Declared(), Judge: judgePvar16},
 	},
 })
 

@@ -17,6 +17,13 @@ import (
 // them could have shown a breach. The sentences of the standard each judges
 // are quoted above its rule in sessions.go.
 
+// pvar14aExposure: what the library counted before session A is not
+// known, so only where traffic X had moved the variable would a handle
+// starting from the running value not read 0.
+var pvar14aExposure = rulebook.Exposure[sumRec]{Items: "non-continuous " + sumClassNames + " variables",
+	When:  "when traffic X had moved the variable before session B's handle was made (a handle starting from the running value would not read 0 then)",
+	Could: sumRec.movedInX}
+
 // judgePvar14a (§15.3.7.1): a non-continuous COUNTER, AGGREGATE or TIMER
 // handle, started at allocation, reads 0 then, in session A (before traffic
 // X) and in session B (after it).
@@ -41,12 +48,21 @@ func judgePvar14a(x *rulebook.X) verdict.Verdict {
 	if len(sums) == 0 {
 		unsupportedHere(x, "no non-continuous "+sumClassNames+" variable", crashed)
 	}
-	// only where traffic X had moved the variable would a handle starting
-	// from the running value not read 0 (what the library counted before
-	// session A is not known)
-	return rulebook.Passed(len(sums), len(fromX), "non-continuous "+sumClassNames+" variables",
+	return pvar14aExposure.Pass(sums,
 		"the handles of %s read 0 right after allocation in session A (before traffic X) and in session B (after it); %s had counted traffic X when B's handle was made, where a handle starting from the running value would not read 0%s",
 		plural(len(sums), "non-continuous "+sumClassNames+" variable", "non-continuous "+sumClassNames+" variables"), counted(fromX), crashed)
+}
+
+// pvar14bExposure: only a variable whose two readings would read
+// differently tells them apart.
+var pvar14bExposure = rulebook.Exposure[sumRec]{Items: "continuous " + sumClassNames + " variables",
+	When:  "when a handle reads other than 0 at allocation, B's does not count only the later traffic, or traffic X had moved the variable (where reading 1 and reading 2 read differently)",
+	Could: sumRec.tellsReadingsApart}
+
+// tellsReadingsApart says whether a continuous variable reads differently
+// under reading 1 (0 at allocation) and reading 2 (the running value).
+func (s sumRec) tellsReadingsApart() bool {
+	return !s.A0.zero() || !s.B0.zero() || !s.countsOnlyLater() || s.movedInX()
 }
 
 // judgePvar14b (§15.3.7.1): which reading of a continuous handle's starting
@@ -58,27 +74,18 @@ func judgePvar14b(x *rulebook.X) verdict.Verdict {
 	sums := sessionSums(r, true)
 	running := tally{}
 	var fromX []string
-	told := 0 // variables where the two readings read differently: a running value not 0
 	for _, s := range sums {
-		shows := false
 		if !s.A0.zero() {
-			shows = true
 			running.note("a continuous handle does not start at 0", fmt.Sprintf("%s: session A reads %s right away", s.who(), s.A0))
 		}
 		if !s.B0.zero() {
-			shows = true
 			running.note("a continuous handle made after traffic X does not start at 0", fmt.Sprintf("%s: session B reads %s right away (A read %s then)", s.who(), s.B0, s.AMid))
 		}
 		if !s.countsOnlyLater() {
-			shows = true
 			running.note("a continuous handle of session B does not count only the traffic after it was made", fmt.Sprintf("%s: A %s → %s → %s, B %s → %s", s.who(), s.A0, s.AMid, s.AEnd, s.B0, s.BEnd))
 		}
 		if s.movedInX() {
-			shows = true
 			fromX = append(fromX, s.label())
-		}
-		if shows {
-			told++
 		}
 	}
 	crashed := notMeasured(r, continuousSum, "probe_exit")
@@ -93,7 +100,7 @@ func judgePvar14b(x *rulebook.X) verdict.Verdict {
 			seen = append(seen, note+": "+examples(ex))
 		}
 		sort.Strings(seen)
-		return rulebook.Passed(len(sums), told, "continuous "+sumClassNames+" variables", "%s", "reading 2 (a continuous handle reads the running value), of "+what+": "+strings.Join(seen, "; ")+crashed)
+		return pvar14bExposure.Pass(sums, "%s", "reading 2 (a continuous handle reads the running value), of "+what+": "+strings.Join(seen, "; ")+crashed)
 	}
 	reason := "reading 1 (continuous handles start at 0 too), of " + what + ": each read 0 at allocation in session A (before traffic X) and in session B (after it), and B's counted only the traffic after it (A_end = A_mid + B_end)"
 	if len(fromX) == 0 {
@@ -101,9 +108,25 @@ func judgePvar14b(x *rulebook.X) verdict.Verdict {
 	} else {
 		reason += fmt.Sprintf("; B's read 0 where the running value was not: %s", counted(fromX))
 	}
-	// only a variable that had counted something when B's handle was made
-	// tells the readings apart
-	return rulebook.Passed(len(sums), told, "continuous "+sumClassNames+" variables", "%s", reason+crashed)
+	return pvar14bExposure.Pass(sums, "%s", reason+crashed)
+}
+
+// pvar24Exposure: B counting X too shows where X moved the variable, B not
+// counting Y where Y did (in A's or B's handle); a watermark whose level
+// never moved leaves every mark alike.
+var pvar24Exposure = rulebook.Exposure[sumRec]{Items: "non-continuous " + sumClassNames + " variables and watermarks",
+	When:  "when the traffic moved the variable in A's or B's handle (a watermark: when any of its marks left where A's started)",
+	Could: sumRec.movedInSessions}
+
+// movedInSessions says whether the traffic moved a variable as sessions A
+// and B saw it: a SUM-class one in X (A) or Y (A or B), a watermark at any
+// of its reads.
+func (s sumRec) movedInSessions() bool {
+	dbl := s.double()
+	if sumClasses[s.Class] {
+		return s.movedInX() || !s.AEnd.same(s.AMid, dbl) || !s.BEnd.same(s.B0, dbl)
+	}
+	return !s.AEnd.same(s.A0, dbl) || !s.BEnd.same(s.A0, dbl) || !s.B0.same(s.A0, dbl) || !s.AMid.same(s.A0, dbl)
 }
 
 // judgePvar24 (§15.3.7.3): a non-continuous SUM-class handle of session B,
@@ -116,13 +139,8 @@ func judgePvar24(x *rulebook.X) verdict.Verdict {
 	sums := sessionSums(r, false)
 	broken := tally{}
 	var fromX []string
-	inY, moved := 0, 0
+	inY := 0
 	for _, s := range sums {
-		// B counting X too shows where X moved the variable, B not counting
-		// Y where Y did (in A's or B's handle)
-		if s.movedInX() || !s.AEnd.same(s.AMid, s.double()) || !s.BEnd.same(s.B0, s.double()) {
-			moved++
-		}
 		if !s.countsOnlyLater() {
 			broken.note("session B does not count only the traffic after its handle was made (A_end ≠ A_mid + B_end)", fmt.Sprintf("%s: A %s → %s → %s, B %s → %s", s.who(), s.A0, s.AMid, s.AEnd, s.B0, s.BEnd))
 		}
@@ -133,14 +151,16 @@ func judgePvar24(x *rulebook.X) verdict.Verdict {
 			inY++
 		}
 	}
+	judged := append([]sumRec{}, sums...)
 	marks, marksMoved := 0, 0
 	for _, s := range r.sums {
 		if sumClasses[s.Class] || !bothRead(s.RCA, s.RCB) {
 			continue
 		}
+		judged = append(judged, s)
 		marks++
-		if dbl := s.double(); !s.AEnd.same(s.A0, dbl) || !s.BEnd.same(s.A0, dbl) || !s.B0.same(s.A0, dbl) || !s.AMid.same(s.A0, dbl) {
-			marksMoved++ // a level that never moved leaves every mark alike
+		if s.movedInSessions() {
+			marksMoved++
 		}
 		hwm := s.Class == "HIGHWATERMARK"
 		for i := range s.AEnd {
@@ -160,22 +180,29 @@ func judgePvar24(x *rulebook.X) verdict.Verdict {
 	if marks > 0 {
 		reason += fmt.Sprintf("; %s: A's, started earlier, at or beyond B's (%d of them moved)", plural(marks, "watermark", "watermarks"), marksMoved)
 	}
-	return rulebook.Passed(len(sums)+marks, moved+marksMoved, "non-continuous "+sumClassNames+" variables and watermarks", "%s", reason+crashed)
+	return pvar24Exposure.Pass(judged, "%s", reason+crashed)
 }
+
+// pvar19Exposure: a variable reading 0 in both sessions reads the same
+// whether the value is the resource's or each session's own.
+var pvar19Exposure = rulebook.Exposure[sameRec]{Items: levelClassNames + " variables",
+	When:  "when both sessions read it alike and other than 0 (0 in both reads the same whether the value is the resource's or each session's own)",
+	Could: func(s sameRec) bool { return s.A.same(s.B, s.Datatype == "MPI_DOUBLE") && !s.A.zero() }}
 
 // judgePvar19 (§15.3.7.1): STATE, LEVEL, SIZE and PERCENTAGE variables read
 // the same in sessions A and B at one moment.
 func judgePvar19(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
-	compared, unread := 0, 0
+	unread := 0
+	var compared []sameRec
 	var nonzero []string
 	for _, s := range r.same {
 		if !bothRead(s.RCA, s.RCB) {
 			unread++ // PVAR-35's
 			continue
 		}
-		compared++
+		compared = append(compared, s)
 		if !s.A.same(s.B, s.Datatype == "MPI_DOUBLE") {
 			broken.note(s.Class+" variables read differently in two sessions at the same moment", fmt.Sprintf("%s (%d): A %s, B %s", s.Name, s.Index, s.A, s.B))
 		} else if !s.A.zero() {
@@ -188,13 +215,24 @@ func judgePvar19(x *rulebook.X) verdict.Verdict {
 		unsupportedHere(x, "no "+levelClassNames+" variable", crashed)
 	}
 	reason := fmt.Sprintf("%s read the same in sessions A and B at one moment; %s read other than 0, where a value of each session's own would show",
-		plural(compared, levelClassNames+" variable", levelClassNames+" variables"), counted(nonzero))
+		plural(len(compared), levelClassNames+" variable", levelClassNames+" variables"), counted(nonzero))
 	if unread > 0 {
 		reason += fmt.Sprintf("; %d could not be read (PVAR-35)", unread)
 	}
-	// a variable reading 0 in both reads the same whether the value is the
-	// resource's or each session's own: only the others could differ
-	return rulebook.Passed(compared, len(nonzero), levelClassNames+" variables", "%s", reason+crashed)
+	return pvar19Exposure.Pass(compared, "%s", reason+crashed)
+}
+
+// pvar32Exposure: only a variable R3 moved could show a stopped handle
+// that counts on.
+var pvar32Exposure = rulebook.Exposure[stopRec]{Items: "handles stopped in session A",
+	When:  "when traffic R3 moved the variable (in session B's or D's handle)",
+	Could: stopRec.movedInR3}
+
+// movedInR3 says whether traffic R3 moved the variable, as session B's
+// handle (or D's, where it was read) saw it.
+func (s stopRec) movedInR3() bool {
+	dbl := s.Datatype == "MPI_DOUBLE"
+	return !s.BLater.same(s.BBefore, dbl) || (s.DOK != 0 && !s.DLater.same(s.DBefore, dbl))
 }
 
 // judgePvar32 (§15.3.7.5): a handle stopped in session A keeps its value
@@ -208,7 +246,7 @@ func judgePvar32(x *rulebook.X) verdict.Verdict {
 		if !s.ALater.same(s.AStopped, dbl) {
 			broken.note("a handle stopped in session A kept counting", fmt.Sprintf("%s (%d): A stopped at %s, later %s (B %s → %s)", s.Name, s.Index, s.AStopped, s.ALater, s.BBefore, s.BLater))
 		}
-		if !s.BLater.same(s.BBefore, dbl) || (s.DOK != 0 && !s.DLater.same(s.DBefore, dbl)) {
+		if s.movedInR3() {
 			moved = append(moved, stopLabel(r, s))
 		}
 	}
@@ -222,8 +260,17 @@ func judgePvar32(x *rulebook.X) verdict.Verdict {
 	if len(moved) == 0 {
 		reason += ", so R3 moved none of these variables"
 	}
-	// only a variable R3 moved could show a stopped handle that counts on
-	return rulebook.Passed(len(r.stops), len(moved), "handles stopped in session A", "%s", reason+crashed)
+	return pvar32Exposure.Pass(r.stops, "%s", reason+crashed)
+}
+
+// pvar35Exposure: each read returned a code, which could have been an
+// error.
+var pvar35Exposure = rulebook.Exposure[readInBoth]{Items: "variables read in sessions A and B"}
+
+// readInBoth is a variable whose handles sessions A and B both read.
+type readInBoth struct {
+	index int
+	name  string
 }
 
 // judgePvar35 (§15.3.7.6): MPI_T_pvar_read succeeds on the handles of both
@@ -232,21 +279,25 @@ func judgePvar35(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	sums, marks, levels := 0, 0, 0
+	var read []readInBoth
 	for _, s := range r.sums {
 		switch {
 		case !bothRead(s.RCA, s.RCB):
 			broken.note("reading a handle failed", fmt.Sprintf("%s: %s / %s", s.who(), s.RCA, s.RCB))
+			continue
 		case sumClasses[s.Class]:
 			sums++
 		default:
 			marks++
 		}
+		read = append(read, readInBoth{s.Index, s.Name})
 	}
 	for _, s := range r.same {
 		if !bothRead(s.RCA, s.RCB) {
 			broken.note("reading a handle failed", fmt.Sprintf("%s: %s / %s", s.Name, s.RCA, s.RCB))
 		} else {
 			levels++
+			read = append(read, readInBoth{s.Index, s.Name})
 		}
 	}
 	failNoted(x, broken)
@@ -259,9 +310,15 @@ func judgePvar35(x *rulebook.X) verdict.Verdict {
 	if marks > 0 {
 		reason += fmt.Sprintf(", and of %s", plural(marks, "watermark", "watermarks"))
 	}
-	// each read returned a code, which could have been an error
-	return rulebook.Exposed(sums+marks+levels, "variables read in sessions A and B", "%s", reason+crashed)
+	return pvar35Exposure.Pass(read, "%s", reason+crashed)
 }
+
+// pvar16Exposure: a reading before a phase's traffic that is not 0 leaves
+// the phase out (libraryOwn) rather than fail it: it cannot show a wrong
+// value.
+var pvar16Exposure = rulebook.Exposure[truthRec]{Items: "readings of variables the traffic determines",
+	When:  "when read after the phase's traffic began (one before it that is not 0 leaves the phase out rather than fail it)",
+	Could: func(t truthRec) bool { return !strings.HasPrefix(t.Point, "before_") }}
 
 // judgePvar16 (quality): the variables whose values the traffic determines
 // (MPICH's and Open MPI's queue lengths, MPICH's match attempts) read what it
@@ -272,18 +329,14 @@ func judgePvar16(x *rulebook.X) verdict.Verdict {
 	own := libraryOwn(r)
 	broken := tally{}
 	var matched []string
-	skipped, judged, exposed := 0, 0, 0
+	var judged []truthRec
+	skipped := 0
 	for _, t := range r.truth {
 		if own[truthPhase(t.Point)] != "" {
 			skipped++
 			continue
 		}
-		judged++
-		// a reading before a phase's traffic that is not 0 leaves the phase
-		// out (libraryOwn) rather than fail it: it cannot show a wrong value
-		if !strings.HasPrefix(t.Point, "before_") {
-			exposed++
-		}
+		judged = append(judged, t)
 		if t.RC != "MPI_SUCCESS" || t.Got != t.Expected {
 			broken.note("a variable the traffic determines has the wrong value",
 				fmt.Sprintf("%s %s at %s: %v, expected %v (%s)", t.What, t.Name, t.Point, t.Got, t.Expected, t.RC))
@@ -309,7 +362,26 @@ func judgePvar16(x *rulebook.X) verdict.Verdict {
 		sort.Strings(why)
 		reason += fmt.Sprintf("; %s not judged: %s", plural(skipped, "reading", "readings"), strings.Join(why, "; "))
 	}
-	return rulebook.Passed(judged, exposed, "readings of variables the traffic determines", "%s", reason+crashed)
+	return pvar16Exposure.Pass(judged, "%s", reason+crashed)
+}
+
+// pvar25Exposure: a write that reached B would show (B would read the
+// value written, its own plus 7); a reset or readreset only where it would
+// take B's COUNTER, AGGREGATE or TIMER handle from other than 0 to 0
+// (whatever it did to A's own handle: one sent to the wrong session's
+// handle leaves A's as it was).
+var pvar25Exposure = rulebook.Exposure[mutateCall]{Items: "writes, resets and readresets in session A",
+	When: "for a write always; for a reset or readreset when session B's " + sumClassNames + " handle read other than 0 before it (resetting the variable itself would show)",
+	Could: func(c mutateCall) bool {
+		return c.op == "write" || (sumClasses[c.class] && !c.bBefore.zero())
+	}}
+
+// mutateCall is one successful write, reset or readreset of a handle in
+// session A (the items run), beside session B's handle of the variable.
+type mutateCall struct {
+	op      string // "write", "reset" or "readreset"
+	class   string
+	bBefore vals // what session B's handle read just before the call
 }
 
 // judgePvar25 (§15.3.7.3): write, reset and readreset of a handle in session
@@ -319,16 +391,19 @@ func judgePvar25(x *rulebook.X) verdict.Verdict {
 	broken := tally{}
 	writes, resets, readresets := 0, 0, 0
 	bMoved := 0 // resets and readresets of SUM-class handles while B read other than 0: a reset of the variable itself would show
+	var calls []mutateCall
 	for _, m := range r.mutates {
 		dbl := m.double()
 		if m.WriteRC == "MPI_SUCCESS" {
 			writes++
+			calls = append(calls, mutateCall{"write", m.Class, m.B0})
 			if !m.BAfterWrite.same(m.B0, dbl) {
 				broken.note("writing in session A changed session B", fmt.Sprintf("%s: B %s → %s", m.who(), m.B0, m.BAfterWrite))
 			}
 		}
 		if m.ResetRC == "MPI_SUCCESS" {
 			resets++
+			calls = append(calls, mutateCall{"reset", m.Class, m.BAfterWrite})
 			if sumClasses[m.Class] && !m.BAfterWrite.zero() {
 				bMoved++
 			}
@@ -338,6 +413,7 @@ func judgePvar25(x *rulebook.X) verdict.Verdict {
 		}
 		if m.ReadresetRC == "MPI_SUCCESS" {
 			readresets++
+			calls = append(calls, mutateCall{"readreset", m.Class, m.BAfterReset})
 			if sumClasses[m.Class] && !m.BAfterReset.zero() {
 				bMoved++
 			}
@@ -351,15 +427,14 @@ func judgePvar25(x *rulebook.X) verdict.Verdict {
 	if writes+resets+readresets == 0 {
 		unsupportedHere(x, "no writable performance variable accepted a write, a reset or a readreset", crashed)
 	}
-	// a write that reached B would show (B would read the value written, its
-	// own plus 7); a reset or readreset only where it would take B's
-	// COUNTER, AGGREGATE or TIMER handle from other than 0 to 0 (whatever
-	// it did to A's own handle: one sent to the wrong session's handle
-	// leaves A's as it was)
-	return rulebook.Passed(writes+resets+readresets, writes+bMoved, "writes, resets and readresets in session A",
+	return pvar25Exposure.Pass(calls,
 		"session B's handle read the same before and after %s, %s and %s in session A (B's "+sumClassNames+" handle read other than 0 before %d of the resets and readresets, where resetting the variable itself would show)%s",
 		plural(writes, "write", "writes"), plural(resets, "reset", "resets"), plural(readresets, "readreset", "readresets"), bMoved, crashed)
 }
+
+// pvar37Exposure: the value written is not the one read before, so a
+// write that did nothing would show in every written handle.
+var pvar37Exposure = rulebook.Exposure[mutateRec]{Items: "written handles"}
 
 // judgePvar37 (§15.3.7.6, MPI_T_PVAR_WRITE): a handle reads back the value
 // written to it.
@@ -367,11 +442,13 @@ func judgePvar37(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	var written []string
+	var handles []mutateRec
 	for _, m := range r.mutates {
 		if m.WriteRC != "MPI_SUCCESS" {
 			continue
 		}
 		written = append(written, m.Name)
+		handles = append(handles, m)
 		if !m.AAfterWrite.same(m.Written, m.double()) {
 			broken.note("a written handle does not read the value written", fmt.Sprintf("%s: wrote %s, read %s", m.who(), m.Written, m.AAfterWrite))
 		}
@@ -381,10 +458,27 @@ func judgePvar37(x *rulebook.X) verdict.Verdict {
 	if len(written) == 0 {
 		unsupportedHere(x, "no writable performance variable accepted a write", crashed)
 	}
-	// the value written is not the one read before: a write that did
-	// nothing would show
-	return rulebook.Exposed(len(written), "written handles", "%s read back the value written to it (what it read before plus 7 in each element, 7.5 for a double): %s%s",
+	return pvar37Exposure.Pass(handles, "%s read back the value written to it (what it read before plus 7 in each element, 7.5 for a double): %s%s",
 		plural(len(written), "written handle", "written handles"), examples(written), crashed)
+}
+
+// pvar38Exposure: a reset of a handle at its starting value cannot be told
+// from one that does nothing.
+var pvar38Exposure = rulebook.Exposure[mutateRec]{Items: "successful resets of COUNTER, AGGREGATE, TIMER, STATE, LEVEL, SIZE or PERCENTAGE handles",
+	When:  "when the handle was away from its starting value before the reset (a " + sumClassNames + " handle not at 0, a " + levelClassNames + " handle not at what session B's read)",
+	Could: mutateRec.awayBeforeReset}
+
+// awayBeforeReset says whether session A's handle, written just before,
+// was away from its starting value when reset: not 0 for a SUM class, not
+// what session B's handle read for a level class.
+func (m mutateRec) awayBeforeReset() bool {
+	switch {
+	case sumClasses[m.Class]:
+		return !m.AAfterWrite.zero()
+	case levelClasses[m.Class]:
+		return !m.AAfterWrite.same(m.BAfterWrite, m.double())
+	}
+	return false
 }
 
 // judgePvar38 (§15.3.7.6, MPI_T_PVAR_RESET): after a successful reset a
@@ -397,6 +491,7 @@ func judgePvar38(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	var shown []string
+	var resets []mutateRec
 	idle := 0
 	for _, m := range r.mutates {
 		if m.ResetRC != "MPI_SUCCESS" {
@@ -404,6 +499,9 @@ func judgePvar38(x *rulebook.X) verdict.Verdict {
 		}
 		dbl := m.double()
 		sum, level := sumClasses[m.Class], levelClasses[m.Class]
+		if sum || level {
+			resets = append(resets, m)
+		}
 		if sum && !m.AAfterReset.zero() {
 			broken.note("a reset SUM-class handle does not read its starting value 0", fmt.Sprintf("%s: %s", m.who(), m.AAfterReset))
 		}
@@ -432,7 +530,28 @@ func judgePvar38(x *rulebook.X) verdict.Verdict {
 	if idle > 0 {
 		reason += fmt.Sprintf("; %s reset at the starting value already (which shows nothing) not counted", plural(idle, "handle", "handles"))
 	}
-	return rulebook.Passed(len(shown)+idle, len(shown), "successful resets of COUNTER, AGGREGATE, TIMER, STATE, LEVEL, SIZE or PERCENTAGE handles", "%s", reason+crashed)
+	return pvar38Exposure.Pass(resets, "%s", reason+crashed)
+}
+
+// pvar41Exposure: a readreset could show a breach where it had something
+// to return (the value written just before it) or to reset (a handle away
+// from its starting value).
+var pvar41Exposure = rulebook.Exposure[mutateRec]{Items: "successful readresets",
+	When:  "when the handle was written just before it (the value to return) or was away from its starting value (not brought back by the reset before)",
+	Could: mutateRec.readresetCouldShow}
+
+// readresetCouldShow says whether a readreset had a value to return (a
+// write just before it) or a handle away from its starting value to reset.
+func (m mutateRec) readresetCouldShow() bool {
+	return m.WriteRC == "MPI_SUCCESS" || m.awayBeforeReadreset()
+}
+
+// awayBeforeReadreset says whether the handle was away from its starting
+// value before the readreset: written just before it (a SUM or level
+// class), or not brought back by the reset before.
+func (m mutateRec) awayBeforeReadreset() bool {
+	sum, level := sumClasses[m.Class], levelClasses[m.Class]
+	return ((sum || level) && m.WriteRC == "MPI_SUCCESS") || (sum && !m.AAfterReset.zero()) || (level && !m.AAfterReset.same(m.BAfterReset, m.double()))
 }
 
 // judgePvar41 (§15.3.7.6, MPI_T_PVAR_READRESET): a successful readreset
@@ -441,22 +560,17 @@ func judgePvar38(x *rulebook.X) verdict.Verdict {
 func judgePvar41(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
-	readresets, returned, left, away := 0, 0, 0, 0
-	exposed := 0 // readresets that could show a breach: of a handle written before it (the value returned) or away from its starting value
+	var readresets []mutateRec
+	returned, left, away := 0, 0, 0
 	for _, m := range r.mutates {
 		if m.ReadresetRC != "MPI_SUCCESS" {
 			continue
 		}
-		readresets++
+		readresets = append(readresets, m)
 		dbl := m.double()
 		sum, level := sumClasses[m.Class], levelClasses[m.Class]
-		// away from the starting value before the readreset: written just
-		// before it, or not brought back by the reset before
-		if ((sum || level) && m.WriteRC == "MPI_SUCCESS") || (sum && !m.AAfterReset.zero()) || (level && !m.AAfterReset.same(m.BAfterReset, dbl)) {
+		if m.awayBeforeReadreset() {
 			away++
-			exposed++
-		} else if m.WriteRC == "MPI_SUCCESS" {
-			exposed++
 		}
 		if sum {
 			left++
@@ -479,9 +593,9 @@ func judgePvar41(x *rulebook.X) verdict.Verdict {
 	}
 	failNoted(x, broken)
 	crashed := notMeasured(r, atomicWritable, "probe_exit", "mutate_exit")
-	if readresets == 0 {
+	if len(readresets) == 0 {
 		unsupportedHere(x, "no atomic writable performance variable accepted a readreset", crashed)
 	}
-	return rulebook.Passed(readresets, exposed, "successful readresets", "%s of atomic handles: %d returned the value written just before it, %d left the handle at its starting value (a %s handle at 0, a %s handle at session B's value), %d of them away from it before the readreset%s",
-		plural(readresets, "successful readreset", "successful readresets"), returned, left, sumClassNames, levelClassNames, away, crashed)
+	return pvar41Exposure.Pass(readresets, "%s of atomic handles: %d returned the value written just before it, %d left the handle at its starting value (a %s handle at 0, a %s handle at session B's value), %d of them away from it before the readreset%s",
+		plural(len(readresets), "successful readreset", "successful readresets"), returned, left, sumClassNames, levelClassNames, away, crashed)
 }
