@@ -38,6 +38,12 @@ func charVars(x *rulebook.X) []charVarRec {
 	return cv
 }
 
+// meta7Exposure: an empty value (its NUL first) fits any count of one or
+// more: only a value with characters could have outgrown the count.
+var meta7Exposure = rulebook.Exposure[charVarRec]{Items: "MPI_CHAR control variables",
+	When:  "when the value read is not empty (an empty one fits any count of one or more)",
+	Could: func(c charVarRec) bool { return c.NUL != 0 }}
+
 // §15.3.5: "If a variable has type MPI_CHAR, the value of the count
 // parameter returned by MPI_T_CVAR_HANDLE_ALLOC and MPI_T_PVAR_HANDLE_ALLOC
 // must be large enough to include any valid value, including its
@@ -58,16 +64,19 @@ func judgeMeta7(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	x.FailOn(bad, "")
-	// an empty value (its NUL first) fits any count of one or more: only
-	// a value with characters could have outgrown the count
 	nonEmpty := 0
 	for _, c := range cv {
-		if c.NUL != 0 {
+		if meta7Exposure.Could(c) {
 			nonEmpty++
 		}
 	}
-	return rulebook.Passed(len(cv), nonEmpty, "MPI_CHAR control variables", "%d MPI_CHAR control variables, %d of them not empty: each value read fits its count with its NUL (longest %d characters, count %d)", len(cv), nonEmpty, longest, count)
+	return meta7Exposure.Pass(cv, "%d MPI_CHAR control variables, %d of them not empty: each value read fits its count with its NUL (longest %d characters, count %d)", len(cv), nonEmpty, longest, count)
 }
+
+// meta8Exposure: the buffer is filled with 0xA5 first, so a NUL the
+// library did not write shows.
+var meta8Exposure = rulebook.Exposure[charVarRec]{Items: "MPI_CHAR control variables",
+	When: "every one read (the buffer is filled with 0xA5 first: a NUL the library did not write shows)"}
 
 // §15.3.5: "The use of the datatype MPI_CHAR in the MPI tool information
 // interface implies a null-terminated character array, i.e., a string in
@@ -87,7 +96,5 @@ func judgeMeta8(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	x.FailOn(bad, "")
-	// the buffer is filled with 0xA5 first: a NUL the library did not
-	// write shows
-	return rulebook.Exposed(len(cv), "MPI_CHAR control variables", "%d MPI_CHAR control variables read: each array NUL-terminated within its count", len(cv))
+	return meta8Exposure.Pass(cv, "%d MPI_CHAR control variables read: each array NUL-terminated within its count", len(cv))
 }

@@ -96,6 +96,12 @@ func (o *cvarReadsOut) needReads(x *rulebook.X) {
 	}
 }
 
+// cvar10Exposure: each variable read got a handle (which could have been
+// refused) and a read into canaries after the count; the fixture counts
+// them.
+var cvar10Exposure = rulebook.Exposure[countedItem]{Items: "control variables read through a handle",
+	When: "every one (its handle could have been refused, its read could have run into the canaries after the count)"}
+
 // CVAR-10: a handle for every variable, and no read past its count.
 func judgeCvar10(x *rulebook.X) verdict.Verdict {
 	o := cvarReads(x)
@@ -112,11 +118,14 @@ func judgeCvar10(x *rulebook.X) verdict.Verdict {
 	}
 	x.FailOn(bad, o.ev)
 	o.needReads(x)
-	// each variable read got a handle (which could have been refused) and
-	// a read into canaries after the count
-	return rulebook.Exposed(o.sum.Read, "control variables read through a handle", "MPI_T_cvar_handle_alloc gave a handle for every control variable asked (each bound to an object this fixture made), and %d of the %d were read through one; none of the %d reads that succeeded wrote past the handle's count",
+	return cvar10Exposure.Pass(countedItems(o.sum.Read), "MPI_T_cvar_handle_alloc gave a handle for every control variable asked (each bound to an object this fixture made), and %d of the %d were read through one; none of the %d reads that succeeded wrote past the handle's count",
 		o.sum.Read, o.sum.Num, max(o.sum.Read-o.stoppedBefore(stepOverrun), 0))
 }
+
+// cvar11Exposure: a valid handle is not MPI_T_CVAR_HANDLE_NULL, so each
+// free had to write the handle.
+var cvar11Exposure = rulebook.Exposure[countedItem]{Items: "handles freed",
+	When: "every one (a valid handle is not MPI_T_CVAR_HANDLE_NULL: each free had to write it)"}
 
 // CVAR-11: freeing a handle sets it to MPI_T_CVAR_HANDLE_NULL.
 func judgeCvar11(x *rulebook.X) verdict.Verdict {
@@ -130,12 +139,15 @@ func judgeCvar11(x *rulebook.X) verdict.Verdict {
 	x.FailOn(bad, o.ev)
 	o.needReads(x)
 	// judged: the handles freed after a read within the count (a variable
-	// that went wrong earlier is another rule's); a valid handle is not
-	// MPI_T_CVAR_HANDLE_NULL, so each free had to write the handle
+	// that went wrong earlier is another rule's)
 	freed := max(o.sum.Read-o.stoppedBefore(stepFree), 0)
-	return rulebook.Exposed(freed, "handles freed", "MPI_T_cvar_handle_free succeeded and set the handle to MPI_T_CVAR_HANDLE_NULL for each of the %d control variables read within its count (of %d read through a handle)",
+	return cvar11Exposure.Pass(countedItems(freed), "MPI_T_cvar_handle_free succeeded and set the handle to MPI_T_CVAR_HANDLE_NULL for each of the %d control variables read within its count (of %d read through a handle)",
 		freed, o.sum.Read)
 }
+
+// cvar12Exposure: each read through a handle could have failed.
+var cvar12Exposure = rulebook.Exposure[countedItem]{Items: "reads through a handle",
+	When: "every read (each could have failed)"}
 
 // CVAR-12: a read through a valid handle succeeds (or finds the variable
 // inactive).
@@ -156,8 +168,13 @@ func judgeCvar12(x *rulebook.X) verdict.Verdict {
 	if len(inactive) > 0 {
 		reason += fmt.Sprintf("; %d read as inactive (MPI_T_ERR_INVALID_INDEX), e.g. %s", len(inactive), inactive[0])
 	}
-	return rulebook.Exposed(o.sum.Read, "reads through a handle", "%s", reason)
+	return cvar12Exposure.Pass(countedItems(o.sum.Read), "%s", reason)
 }
+
+// cvarX3Exposure: envValue (4711) is the default of none of envCandidates,
+// so a library that ignored the environment would read its default.
+var cvarX3Exposure = rulebook.Exposure[cvarEnvRec]{Items: "variables set through the environment",
+	When: "every one read (the value set is the default of none of them: a library that ignored it would read its default)"}
 
 // CVAR-X3: the variable set through the environment reads the value set.
 func judgeCvarX3(x *rulebook.X) verdict.Verdict {
@@ -173,6 +190,7 @@ func judgeCvarX3(x *rulebook.X) verdict.Verdict {
 		x.Errorf(o.ev, "the reads run wrote no env record for %s", o.envName)
 	}
 	var bad, good []string
+	var read []cvarEnvRec
 	for _, e := range o.env {
 		switch {
 		case e.IndexRC != "MPI_SUCCESS" || e.ReadRC != "MPI_SUCCESS":
@@ -181,12 +199,11 @@ func judgeCvarX3(x *rulebook.X) verdict.Verdict {
 			bad = append(bad, fmt.Sprintf("control variable %s was set to %s through the environment but reads %s", e.Name, e.Expected, e.Value))
 		default:
 			good = append(good, fmt.Sprintf("%s set through the environment to %s reads %s", e.Name, e.Expected, e.Value))
+			read = append(read, e)
 		}
 	}
 	x.FailOn(bad, o.ev)
-	// envValue (4711) is the default of none of envCandidates: a library
-	// that ignored the environment would read its default
-	return rulebook.Exposed(len(good), "variables set through the environment", "%s", strings.Join(good, "; "))
+	return cvarX3Exposure.Pass(read, "%s", strings.Join(good, "; "))
 }
 
 // cvarWritesOut is the writes run: one write per variable bound to no
@@ -238,20 +255,28 @@ func (o *cvarWritesOut) deaths(ofReadOnly bool) []string {
 
 func (r cvarWriteRec) who() string { return fmt.Sprintf("%s (%d, scope %s)", r.Name, r.Index, r.Scope) }
 
+// cvar13Exposure: only a write of a different value can show that it did
+// not set the variable: one of the value already there (strings, variables
+// with no other valid value) reads back the same either way.
+var cvar13Exposure = rulebook.Exposure[cvarWriteRec]{Items: "accepted writes",
+	When:  "when the value written differs from the old one (one already there reads back the same either way)",
+	Could: func(r cvarWriteRec) bool { return r.How == "changed" }}
+
 // CVAR-13: an accepted write reads back, and the old value writes back.
 func judgeCvar13(x *rulebook.X) verdict.Verdict {
 	o := cvarWrites(x)
 	var bad []string
-	accepted, changed := 0, 0
+	var accepted []cvarWriteRec
+	changed := 0
 	for _, r := range o.writes {
 		if r.How == "readonly" || r.WriteRC != "MPI_SUCCESS" {
 			continue // CVAR-15's, CVAR-14's
 		}
-		accepted++
+		accepted = append(accepted, r)
 		if r.ReadsWritten != 1 {
 			bad = append(bad, fmt.Sprintf("%s: wrote %s (MPI_SUCCESS), read back %s", r.who(), r.Written, r.ReadBack))
 		}
-		if r.How == "changed" {
+		if cvar13Exposure.Could(r) {
 			changed++
 			if r.RestoreRC != "MPI_SUCCESS" || r.RestoreRead != 0 {
 				bad = append(bad, fmt.Sprintf("%s: writing the old value %s back returned %s (read back: %d)", r.who(), r.Old, r.RestoreRC, r.RestoreRead))
@@ -260,14 +285,11 @@ func judgeCvar13(x *rulebook.X) verdict.Verdict {
 	}
 	bad = append(bad, o.deaths(false)...)
 	x.FailOn(bad, o.ev)
-	if accepted == 0 {
+	if len(accepted) == 0 {
 		x.Unsupported("not measurable here: MPI_T_cvar_write accepted none of the %d writes of writable-scope variables", writableScopeWrites(o.writes))
 	}
-	// only a write of a different value can show that it did not set the
-	// variable: one of the value already there (strings, variables with
-	// no other valid value) reads back the same either way
-	return rulebook.Passed(accepted, changed, "accepted writes", "%d writes MPI_T_cvar_write accepted (of %d writes of writable-scope variables) read back the value written; %d of them wrote a different value, and writing the old value back succeeded and read it back (the other %d wrote the value already there)",
-		accepted, writableScopeWrites(o.writes), changed, accepted-changed)
+	return cvar13Exposure.Pass(accepted, "%d writes MPI_T_cvar_write accepted (of %d writes of writable-scope variables) read back the value written; %d of them wrote a different value, and writing the old value back succeeded and read it back (the other %d wrote the value already there)",
+		len(accepted), writableScopeWrites(o.writes), changed, len(accepted)-changed)
 }
 
 // countsBy is the sum of the counts and each as "<count> <key>", by key.
@@ -296,6 +318,12 @@ func writableScopeWrites(ws []cvarWriteRec) int {
 	return n
 }
 
+// cvar14Exposure: each write could have returned another code (that a
+// refused write left the value shows only where it wrote a different value,
+// but the code shows on every one).
+var cvar14Exposure = rulebook.Exposure[cvarWriteRec]{Items: "writes of writable-scope variables",
+	When: "every write succeeding or refused (each could have returned another code)"}
+
 // CVAR-14: a write of a writable scope succeeds or is refused, and a
 // refused write leaves the value.
 func judgeCvar14(x *rulebook.X) verdict.Verdict {
@@ -303,6 +331,7 @@ func judgeCvar14(x *rulebook.X) verdict.Verdict {
 	var bad []string
 	accepted, refusedChanged := 0, 0
 	refused := map[string]int{}
+	var answered []cvarWriteRec // succeeded or refused
 	for _, r := range o.writes {
 		if r.How == "readonly" {
 			continue // CVAR-15's
@@ -310,8 +339,10 @@ func judgeCvar14(x *rulebook.X) verdict.Verdict {
 		switch r.WriteRC {
 		case "MPI_SUCCESS":
 			accepted++
+			answered = append(answered, r)
 		case "MPI_T_ERR_CVAR_SET_NOT_NOW", "MPI_T_ERR_CVAR_SET_NEVER", "MPI_T_ERR_INVALID":
 			refused[r.WriteRC]++
+			answered = append(answered, r)
 			if r.How == "changed" {
 				refusedChanged++
 			}
@@ -327,29 +358,32 @@ func judgeCvar14(x *rulebook.X) verdict.Verdict {
 	if accepted+n == 0 {
 		x.Unsupported("not measurable here: no write of a writable-scope variable (of %d writes)", len(o.writes))
 	}
-	// each write could have returned another code; that a refused write
-	// left the value shows only where it wrote a different value
 	reason := fmt.Sprintf("%d writes of writable-scope variables: %d returned MPI_SUCCESS", accepted+n, accepted)
 	if n > 0 {
 		reason += fmt.Sprintf(", %d were refused (%s) and left the value (%d of them wrote a different value)", n, strings.Join(by, ", "), refusedChanged)
 	} else {
 		reason += ", none was refused"
 	}
-	return rulebook.Exposed(accepted+n, "writes of writable-scope variables", "%s", reason)
+	return cvar14Exposure.Pass(answered, "%s", reason)
 }
+
+// cvar15Exposure: each write could have returned another code; that the
+// value stayed shows nothing here, each write being of the value just read.
+var cvar15Exposure = rulebook.Exposure[cvarWriteRec]{Items: "writes of read-only variables",
+	When: "every write (each could have returned another code)"}
 
 // CVAR-15: a write of a read-only scope is refused with
 // MPI_T_ERR_CVAR_SET_NEVER and leaves the value.
 func judgeCvar15(x *rulebook.X) verdict.Verdict {
 	o := cvarWrites(x)
 	var bad []string
-	n := 0
+	var writes []cvarWriteRec
 	scopes := map[string]int{}
 	for _, r := range o.writes {
 		if r.How != "readonly" {
 			continue // CVAR-13's, CVAR-14's
 		}
-		n++
+		writes = append(writes, r)
 		scopes[r.Scope]++
 		if r.WriteRC != "MPI_T_ERR_CVAR_SET_NEVER" {
 			bad = append(bad, fmt.Sprintf("writing read-only %s returned %s, not MPI_T_ERR_CVAR_SET_NEVER", r.who(), r.WriteRC))
@@ -359,11 +393,9 @@ func judgeCvar15(x *rulebook.X) verdict.Verdict {
 	}
 	bad = append(bad, o.deaths(true)...)
 	x.FailOn(bad, o.ev)
-	if n == 0 {
+	if len(writes) == 0 {
 		x.Unsupported("not measurable here: no control variable of scope CONSTANT or READONLY bound to no object to write (the %d writes were all of writable scopes)", len(o.writes))
 	}
 	_, by := countsBy(scopes)
-	// each write could have returned another code; that the value stayed
-	// shows nothing here, each write being of the value just read
-	return rulebook.Exposed(n, "writes of read-only variables", "%d writes of read-only variables (%s), each of the value just read, returned MPI_T_ERR_CVAR_SET_NEVER (that the value stayed shows nothing: it was the value written)", n, strings.Join(by, ", "))
+	return cvar15Exposure.Pass(writes, "%d writes of read-only variables (%s), each of the value just read, returned MPI_T_ERR_CVAR_SET_NEVER (that the value stayed shows nothing: it was the value written)", len(writes), strings.Join(by, ", "))
 }

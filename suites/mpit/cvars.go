@@ -28,50 +28,50 @@ var cvarRW = rulebook.Define(rulebook.Check{
 		// count "the number of elements used to represent this variable".
 		{ID: "CVAR-10", Source: "MPI-5.0 §15.3.6.2", Basis: rulebook.Normative,
 			Text:      "MPI_T_cvar_handle_alloc succeeds for every control variable (bound to an object this fixture makes) and MPI_T_cvar_read writes no more than its count",
-			Injectors: []string{"inject_mpit_cvar_alloc_fails"}, Judge: judgeCvar10},
+			Injectors: []string{"inject_mpit_cvar_alloc_fails"}, Exposure: cvar10Exposure.Declared(), Judge: judgeCvar10},
 		// §15.3.6.2: "On a successful return, MPI sets the handle to
 		// MPI_T_CVAR_HANDLE_NULL."
 		{ID: "CVAR-11", Source: "MPI-5.0 §15.3.6.2", Basis: rulebook.Normative,
 			Text:      "MPI_T_cvar_handle_free succeeds and sets the handle to MPI_T_CVAR_HANDLE_NULL",
-			Injectors: []string{"inject_mpit_cvar_free_keeps"}, Judge: judgeCvar11},
+			Injectors: []string{"inject_mpit_cvar_free_keeps"}, Exposure: cvar11Exposure.Declared(), Judge: judgeCvar11},
 		// §15.3.6.3: MPI_T_CVAR_READ "queries the value of a control variable".
 		{ID: "CVAR-12", Source: "MPI-5.0 §15.3.6.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_cvar_read succeeds on a valid handle (an inactive variable's MPI_T_ERR_INVALID_INDEX excepted)",
-			Injectors: []string{"inject_mpit_cvar_read_fails"}, Judge: judgeCvar12},
+			Injectors: []string{"inject_mpit_cvar_read_fails"}, Exposure: cvar12Exposure.Declared(), Judge: judgeCvar12},
 		// §15.3.6.3: MPI_T_CVAR_WRITE "sets the value of the control variable".
 		{ID: "CVAR-13", Source: "MPI-5.0 §15.3.6.3", Basis: rulebook.Normative,
 			Text:      "a write MPI_T_cvar_write accepts sets the variable: it reads back the value written, and the old value can be written back",
-			Injectors: []string{"inject_mpit_cvar_write_lost"}, Judge: judgeCvar13},
+			Injectors: []string{"inject_mpit_cvar_write_lost"}, Exposure: cvar13Exposure.Declared(), Judge: judgeCvar13},
 		// §15.3.6.3: "If it is not possible to change the variable at the time
 		// the call is made, the function returns either
 		// MPI_T_ERR_CVAR_SET_NOT_NOW ... or MPI_T_ERR_CVAR_SET_NEVER".
 		{ID: "CVAR-14", Source: "MPI-5.0 §15.3.6.3", Basis: rulebook.Normative,
 			Text:      "a write of a writable-scope variable either succeeds or is refused with MPI_T_ERR_CVAR_SET_NOT_NOW or _SET_NEVER, and a refused write leaves the value",
-			Injectors: []string{"inject_mpit_cvar_write_memory"}, Judge: judgeCvar14},
+			Injectors: []string{"inject_mpit_cvar_write_memory"}, Exposure: cvar14Exposure.Declared(), Judge: judgeCvar14},
 		// Table 20: MPI_T_SCOPE_CONSTANT "read-only, value is constant",
 		// MPI_T_SCOPE_READONLY "read-only, cannot be written, but can change".
 		{ID: "CVAR-15", Source: "MPI-5.0 §15.3.6.1, §15.3.6.3", Basis: rulebook.Normative,
 			Text:      "writing a variable of scope CONSTANT or READONLY returns MPI_T_ERR_CVAR_SET_NEVER and leaves its value",
-			Injectors: []string{"inject_mpit_cvar_write_memory"}, Judge: judgeCvar15},
+			Injectors: []string{"inject_mpit_cvar_write_memory"}, Exposure: cvar15Exposure.Declared(), Judge: judgeCvar15},
 		// §15.3.6: "On many systems, such variables can be set using
 		// environment variables": a convention of the implementation, not a
 		// requirement.
 		{ID: "CVAR-X3", Source: "MPI-5.0 §15.3.6", Basis: rulebook.Quality,
 			Text:      "a control variable set through the implementation's environment convention reads the value set",
-			Injectors: []string{"inject_mpit_cvar_env_ignored"}, Judge: judgeCvarX3},
+			Injectors: []string{"inject_mpit_cvar_env_ignored"}, Exposure: cvarX3Exposure.Declared(), Judge: judgeCvarX3},
 		// §15.3.5: "If a variable has type MPI_CHAR, the value of the count
 		// parameter returned by MPI_T_CVAR_HANDLE_ALLOC and
 		// MPI_T_PVAR_HANDLE_ALLOC must be large enough to include any valid
 		// value, including its terminating null character." (judge: charvars.go)
 		{ID: "META-7", Source: "MPI-5.0 §15.3.5", Basis: rulebook.Normative,
 			Text:      "the count MPI_T_cvar_handle_alloc returns for an MPI_CHAR control variable holds the value it reads plus its terminating NUL",
-			Injectors: []string{"inject_mpit_char_unterminated"}, Judge: judgeMeta7},
+			Injectors: []string{"inject_mpit_char_unterminated"}, Exposure: meta7Exposure.Declared(), Judge: judgeMeta7},
 		// §15.3.5: "The use of the datatype MPI_CHAR in the MPI tool
 		// information interface implies a null-terminated character array"
 		// (judge: charvars.go).
 		{ID: "META-8", Source: "MPI-5.0 §15.3.5", Basis: rulebook.Normative,
 			Text:      "MPI_T_cvar_read of an MPI_CHAR control variable returns an array with a NUL within the handle's count",
-			Injectors: []string{"inject_mpit_char_unterminated"}, Judge: judgeMeta8},
+			Injectors: []string{"inject_mpit_char_unterminated"}, Exposure: meta8Exposure.Declared(), Judge: judgeMeta8},
 	},
 })
 
