@@ -25,9 +25,18 @@ var acrossCheck = rulebook.Define(rulebook.Check{
 		// handles are local.)
 		{ID: "META-18", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "event types of the same name on two ranks of one job have the same verbosity, datatypes, number of elements, enumeration (name and items) and binding",
-			Injectors: []string{"inject_events_meta_rank_differs"}, Judge: judgeEventTypesAcrossRanks},
+			Injectors: []string{"inject_events_meta_rank_differs"},
+			Exposure:  meta18Exposure.Declared(), Judge: judgeEventTypesAcrossRanks},
 	},
 })
+
+// meta18Exposure: every event type answering on two ranks could have
+// differed between them.
+var meta18Exposure = rulebook.Exposure[eventTypeName]{Items: "event types answering on both ranks"}
+
+// eventTypeName is an event type, by the name that makes it one across
+// processes.
+type eventTypeName string
 
 // judgeEventTypesAcrossRanks judges that an event type of one name has the
 // same signature (evsig records) on every rank of the probe job.
@@ -53,13 +62,13 @@ func judgeEventTypesAcrossRanks(x *rulebook.X) verdict.Verdict {
 	}
 	sort.Strings(names)
 	var bad, ev []string
-	compared := 0
+	var compared []eventTypeName
 	for _, name := range names {
 		ranks := byName[name]
 		if len(ranks) < 2 {
 			continue
 		}
-		compared++
+		compared = append(compared, eventTypeName(name))
 		var first evsigRec
 		for _, s := range ranks {
 			if s.Rank == 0 {
@@ -87,8 +96,8 @@ func judgeEventTypesAcrossRanks(x *rulebook.X) verdict.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(ev, ""), "%s", verdict.FirstAndMore(bad))
 	}
-	if compared == 0 {
+	if len(compared) == 0 {
 		x.Unsupported("not measurable here: no event type answered MPI_T_event_get_info on two ranks (%d names)", len(names))
 	}
-	return rulebook.Exposed(compared, "event types answering on both ranks", "%d event types have the same verbosity, datatypes, num_elements, enumeration and binding on both ranks", compared)
+	return meta18Exposure.Pass(compared, "%d event types have the same verbosity, datatypes, num_elements, enumeration and binding on both ranks", len(compared))
 }

@@ -23,12 +23,14 @@ var eventInfo = rulebook.Define(rulebook.Check{
 		// used in subsequent calls to identify a specific event type."
 		{ID: "EVT-1", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_info succeeds for every index below MPI_T_event_get_num",
-			Injectors: []string{"inject_events_get_info_fail"}, Judge: judgeEvt1},
+			Injectors: []string{"inject_events_get_info_fail"},
+			Exposure:  evt1Exposure.Declared(), Judge: judgeEvt1},
 		// §15.3.8.3: "MPI_T_EVENT_GET_INDEX returns the index of an event type
 		// identified by a known event type name."
 		{ID: "EVT-3", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_index of an event type's name (as MPI_T_event_get_info gives it) succeeds and returns that event type's index",
-			Injectors: []string{"inject_events_index_off"}, Judge: judgeEvt3},
+			Injectors: []string{"inject_events_index_off"},
+			Exposure:  evt3Exposure.Declared(), Judge: judgeEvt3},
 	},
 })
 
@@ -71,6 +73,9 @@ func eventInfoRecs(x *rulebook.X) []eventRec {
 	return evs
 }
 
+// evt1Exposure: every index below the count could have been refused.
+var evt1Exposure = rulebook.Exposure[eventRec]{Items: "MPI_T_event_get_info calls"}
+
 func judgeEvt1(x *rulebook.X) verdict.Verdict {
 	evs := eventInfoRecs(x)
 	var bad []string
@@ -82,18 +87,22 @@ func judgeEvt1(x *rulebook.X) verdict.Verdict {
 	if len(bad) > 0 {
 		x.Failf(jsonOf(evs), "%s", verdict.FirstAndMore(bad))
 	}
-	return rulebook.Exposed(len(evs), "MPI_T_event_get_info calls", "MPI_T_event_get_info succeeds for all %d event types", len(evs))
+	return evt1Exposure.Pass(evs, "MPI_T_event_get_info succeeds for all %d event types", len(evs))
 }
+
+// evt3Exposure: every name MPI_T_event_get_info gave could have been
+// looked up wrong (the event types without a name are not judged).
+var evt3Exposure = rulebook.Exposure[eventRec]{Items: "MPI_T_event_get_index calls"}
 
 func judgeEvt3(x *rulebook.X) verdict.Verdict {
 	evs := eventInfoRecs(x)
 	var bad []string
-	n := 0
+	var named []eventRec
 	for _, e := range evs {
 		if e.InfoRC != 0 {
 			continue // no name to look up: EVT-1's matter
 		}
-		n++
+		named = append(named, e)
 		switch {
 		case e.IndexRC != 0:
 			bad = append(bad, fmt.Sprintf("MPI_T_event_get_index(%q) returned %d", e.Name, e.IndexRC))
@@ -104,8 +113,8 @@ func judgeEvt3(x *rulebook.X) verdict.Verdict {
 	if len(bad) > 0 {
 		x.Failf(jsonOf(evs), "%s", verdict.FirstAndMore(bad))
 	}
-	if n == 0 {
+	if len(named) == 0 {
 		x.Unsupported("not measurable here: MPI_T_event_get_info gave no event type's name")
 	}
-	return rulebook.Exposed(n, "MPI_T_event_get_index calls", "%d event type names round-trip through MPI_T_event_get_index", n)
+	return evt3Exposure.Pass(named, "%d event type names round-trip through MPI_T_event_get_index", len(named))
 }

@@ -20,60 +20,71 @@ var metaCheck = rulebook.Define(rulebook.Check{
 		// type index provided by the implementation at the time of the call."
 		{ID: "EVT-2", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_info with the index one past the last returns MPI_T_ERR_INVALID_INDEX",
-			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeEvt2},
+			Injectors: []string{"inject_events_meta_broken"},
+			Exposure:  evt2Exposure.Declared(), Judge: judgeEvt2},
 		// §15.3.8.3 (MPI_T_EVENT_GET_INFO): the name, the verbosity level (one of
 		// §15.3.1's constants) and the binding (§15.3.2) of the event type.
 		{ID: "EVT-X2", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "every event type's get_info gives a non-empty name, a verbosity and a binding among the constants, and a number of elements not below 0",
-			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeEvtX2},
+			Injectors: []string{"inject_events_meta_broken"},
+			Exposure:  evtX2Exposure.Declared(), Judge: judgeEvtX2},
 		// §15.3.8.3: array_of_datatypes holds "the MPI basic datatypes" of the
 		// elements.
 		{ID: "EVT-12", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "every element of an event type has a real datatype (not MPI_DATATYPE_NULL, size above 0)",
-			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeEvt12},
+			Injectors: []string{"inject_events_meta_broken"},
+			Exposure:  evt12Exposure.Declared(), Judge: judgeEvt12},
 		// §15.3.8.3: array_of_displacements gives "the byte displacement of each
 		// element" in the event's buffer.
 		{ID: "EVT-X3", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "element displacements are not negative and no two elements overlap",
-			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeEvtX3},
+			Injectors: []string{"inject_events_meta_broken"},
+			Exposure:  evtX3Exposure.Declared(), Judge: judgeEvtX3},
 		// §15.3.8.1: every event instance carries its source; event types imply
 		// sources, and MPI_T_SOURCE_GET_INFO answers every index below the count.
 		{ID: "SRC-1", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "with event types present there is a source, and MPI_T_source_get_info succeeds for every source index",
-			Injectors: []string{"inject_events_source_info_fails"}, Judge: judgeSrc1},
+			Injectors: []string{"inject_events_source_info_fails"},
+			Exposure:  src1Exposure.Declared(), Judge: judgeSrc1},
 		// §15.3.8.1: ordering is MPI_T_SOURCE_ORDERED or MPI_T_SOURCE_UNORDERED.
 		{ID: "SRC-2", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "every source's ordering is MPI_T_SOURCE_ORDERED or MPI_T_SOURCE_UNORDERED",
-			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeSrc2},
+			Injectors: []string{"inject_events_meta_broken"},
+			Exposure:  src2Exposure.Declared(), Judge: judgeSrc2},
 		// §15.3.8.1: ticks_per_second and max_ticks describe the source's
 		// timestamps.
 		{ID: "SRC-3", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "every source's ticks per second and maximum ticks are above 0",
-			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeSrc3},
+			Injectors: []string{"inject_events_meta_broken"},
+			Exposure:  src3Exposure.Declared(), Judge: judgeSrc3},
 		// §15.3.8.1: "The call returns MPI_SUCCESS and a current timestamp in the
 		// argument timestamp if the source supports ad-hoc generation of
 		// timestamps. ... The call returns MPI_T_ERR_NOT_SUPPORTED if the source
 		// does not support the ad-hoc generation of timestamps."
 		{ID: "SRC-5", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_source_get_timestamp returns MPI_SUCCESS or MPI_T_ERR_NOT_SUPPORTED",
-			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeSrc5},
+			Injectors: []string{"inject_events_meta_broken"},
+			Exposure:  src5Exposure.Declared(), Judge: judgeSrc5},
 		// The same sentence: a current timestamp, so a later call's is not
 		// earlier.
 		{ID: "SRC-X3", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "two ad-hoc timestamps of one source, one after the other, do not go back",
-			Injectors: []string{"inject_events_timestamp_back"}, Judge: judgeSrcX3},
+			Injectors: []string{"inject_events_timestamp_back"},
+			Exposure:  srcX3Exposure.Declared(), Judge: judgeSrcX3},
 		// §15.3.8.3: "The name of the event type must be unique with respect
 		// to all other names for event types used by the MPI implementation."
 		{ID: "EVT-5", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "no two event types have the same name",
-			Injectors: []string{"inject_events_name_clash"}, Judge: judgeEvt5},
+			Injectors: []string{"inject_events_name_clash"},
+			Exposure:  evt5Exposure.Declared(), Judge: judgeEvt5},
 		// §15.3.8.3: "For the latter case, the argument
 		// array_of_displacements returns an array of byte displacements in the
 		// event buffer in ascending order starting with zero." (Two elements
 		// at one displacement overlap: EVT-X3's.)
 		{ID: "EVT-11", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "an event type's element displacements start at zero and ascend (none below the one before it)",
-			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeEvt11},
+			Injectors: []string{"inject_events_meta_broken"},
+			Exposure:  evt11Exposure.Declared(), Judge: judgeEvt11},
 		// §15.3.8.3: "If the argument to info provided by the user is the
 		// NULL pointer, this argument is ignored, otherwise an MPI
 		// implementation is required to return all hints that are supported
@@ -84,7 +95,8 @@ var metaCheck = rulebook.Define(rulebook.Check{
 		// it is the optional argument: a NULL info is ignored.)
 		{ID: "EVT-13", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_info with a non-NULL info argument returns an info object (an empty one when there are no hints), never MPI_INFO_NULL",
-			Injectors: []string{"inject_events_out_args"}, Judge: judgeEvt13},
+			Injectors: []string{"inject_events_out_args"},
+			Exposure:  evt13Exposure.Declared(), Judge: judgeEvt13},
 		// §15.3.8.1 (MPI_T_SOURCE_GET_INFO): "If the argument to info provided
 		// by the user is the NULL pointer, this argument is ignored, otherwise
 		// an MPI implementation is required to return all hints that are
@@ -93,13 +105,15 @@ var metaCheck = rulebook.Define(rulebook.Check{
 		// created info object is returned that contains no key/value pair."
 		{ID: "SRC-4", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_source_get_info with a non-NULL info argument returns an info object (an empty one when there are no hints), never MPI_INFO_NULL",
-			Injectors: []string{"inject_events_out_args"}, Judge: judgeSrc4},
+			Injectors: []string{"inject_events_out_args"},
+			Exposure:  src4Exposure.Declared(), Judge: judgeSrc4},
 		// §15.3.9.2: "The index values returned in indices by ...
 		// MPI_T_CATEGORY_GET_EVENTS ... can be used as input to ...
 		// MPI_T_EVENT_GET_INFO".
 		{ID: "CAT-X3", Source: "MPI-5.0 §15.3.9.2", Basis: rulebook.Normative,
 			Text:      "MPI_T_category_get_events succeeds and lists valid event type indices, each once",
-			Injectors: []string{"inject_events_meta_broken"}, Judge: judgeCatX3},
+			Injectors: []string{"inject_events_meta_broken"},
+			Exposure:  catX3Exposure.Declared(), Judge: judgeCatX3},
 	},
 })
 

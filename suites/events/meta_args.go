@@ -29,7 +29,8 @@ var callsCheck = rulebook.Define(rulebook.Check{
 		// is refused for its index alone.
 		{ID: "EVT-7", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_info with any one of its eleven INOUT/OUT arguments NULL (num_elements with both arrays) returns MPI_SUCCESS (MPI_T_ERR_INVALID_INDEX where the index names no event type) and does not crash",
-			Injectors: []string{"inject_events_out_args"}, Judge: judgeNullArgs},
+			Injectors: []string{"inject_events_out_args"},
+			Exposure:  evt7Exposure.Declared(), Judge: judgeNullArgs},
 		// §15.3.8.3: "If the user passes the NULL pointer for num_elements,
 		// the arguments num_elements, array_of_datatypes, and
 		// array_of_displacements are ignored." (Also asked where there is
@@ -37,13 +38,15 @@ var callsCheck = rulebook.Define(rulebook.Check{
 		// event type without elements, has no element it could write.)
 		{ID: "EVT-8", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_info with num_elements NULL writes nothing into the array_of_datatypes and array_of_displacements it is given",
-			Injectors: []string{"inject_events_out_args"}, Judge: judgeNumNull},
+			Injectors: []string{"inject_events_out_args"},
+			Exposure:  evt8Exposure.Declared(), Judge: judgeNumNull},
 		// §15.3.8.3: "Unless the user passes the NULL pointer for
 		// num_elements, the function returns the number of elements required
 		// for this event type."
 		{ID: "EVT-9", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_info with num_elements below the event type's count (0 and count - 1) succeeds and returns the count in num_elements",
-			Injectors: []string{"inject_events_out_args"}, Judge: shortJudge("count")},
+			Injectors: []string{"inject_events_out_args"},
+			Exposure:  evt9Exposure.Declared(), Judge: shortJudge("count", evt9Exposure)},
 		// §15.3.8.3: "If the number of elements used by the event type is
 		// larger than the value of num_elements provided by the user, the
 		// number of datatype handles and displacements returned in the
@@ -51,20 +54,23 @@ var callsCheck = rulebook.Define(rulebook.Check{
 		// passed in by the user."
 		{ID: "EVT-10", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_info with num_elements below the event type's count writes no datatype or displacement past the num_elements passed in",
-			Injectors: []string{"inject_events_out_args"}, Judge: shortJudge("beyond")},
+			Injectors: []string{"inject_events_out_args"},
+			Exposure:  evt10Exposure.Declared(), Judge: shortJudge("beyond", evt10Exposure)},
 		// §15.3.8.3 (MPI_T_EVENT_GET_INDEX): "This routine returns MPI_SUCCESS
 		// on success and returns MPI_T_ERR_INVALID_NAME if name does not match
 		// the name of any event type provided by the implementation at the
 		// time of the call."
 		{ID: "EVT-4", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_index of a name no event type has (an invented one, and a real name with one more character) returns MPI_T_ERR_INVALID_NAME",
-			Injectors: []string{"inject_events_unchecked"}, Judge: judgeUnknownName},
+			Injectors: []string{"inject_events_unchecked"},
+			Exposure:  evt4Exposure.Declared(), Judge: judgeUnknownName},
 		// §15.3.8.1 (MPI_T_SOURCE_GET_TIMESTAMP): "The call returns
 		// MPI_T_ERR_INVALID_INDEX if the index does not identify a valid
 		// source."
 		{ID: "SRC-6", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_source_get_timestamp of an index that identifies no source (-1, num_sources, num_sources + 1000) returns MPI_T_ERR_INVALID_INDEX",
-			Injectors: []string{"inject_events_unchecked"}, Judge: badSourceJudge("MPI_T_source_get_timestamp")},
+			Injectors: []string{"inject_events_unchecked"},
+			Exposure:  src6Exposure.Declared(), Judge: badSourceJudge("MPI_T_source_get_timestamp", src6Exposure)},
 		// §15.3.10: "The MPI implementation is not required to check all
 		// user-provided parameters; if a user passes invalid parameter values
 		// to any routine, the behavior of the implementation is undefined."
@@ -74,14 +80,16 @@ var callsCheck = rulebook.Define(rulebook.Check{
 		// finding.
 		{ID: "SRC-9", Source: "MPI-5.0 §15.3.8.1, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_source_get_info of an index that identifies no source (-1, num_sources, num_sources + 1000) returns an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and does not crash",
-			Injectors: []string{"inject_events_unchecked"}, Judge: badSourceJudge("MPI_T_source_get_info")},
+			Injectors: []string{"inject_events_unchecked"},
+			Exposure:  src9Exposure.Declared(), Judge: badSourceJudge("MPI_T_source_get_info", src9Exposure)},
 		// §15.3.8.4: "MPI_T_EVENT_HANDLE_FREE returns MPI_SUCCESS when
 		// deallocation of the handle was initiated successfully and returns
 		// MPI_T_ERR_INVALID_HANDLE if event_registration does not match a
 		// valid allocated event-registration handle at the time of the call."
 		{ID: "EH-3", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_handle_free of a handle no allocation returned (all bits zero) or of one freed already returns MPI_T_ERR_INVALID_HANDLE and does not crash",
-			Injectors: []string{"inject_events_unchecked"}, Judge: judgeFreeInvalid},
+			Injectors: []string{"inject_events_unchecked"},
+			Exposure:  eh3Exposure.Declared(), Judge: judgeFreeInvalid},
 		// §15.3.8.4: "MPI_T_EVENT_HANDLE_ALLOC creates a registration handle
 		// for the event type identified by event_index. Furthermore, if
 		// required by the event type, the registration handle is bound to the
@@ -91,7 +99,8 @@ var callsCheck = rulebook.Define(rulebook.Check{
 		// event-registration handle."
 		{ID: "EH-1", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "for every event type (one handle at a time, bound to MPI_COMM_WORLD where the type binds communicators) MPI_T_event_handle_alloc and MPI_T_event_register_callback return MPI_SUCCESS",
-			Injectors: []string{"inject_events_alloc_refused"}, Judge: judgeAllocAll},
+			Injectors: []string{"inject_events_alloc_refused"},
+			Exposure:  eh1Exposure.Declared(), Judge: judgeAllocAll},
 	},
 })
 
@@ -143,6 +152,10 @@ type nullArgRec struct {
 // index 0 where it is 0.
 func eventTypes(x *rulebook.X) int { return readMeta(x).sum.Num }
 
+// evt7Exposure: every call with a NULL argument could have returned
+// another code.
+var evt7Exposure = rulebook.Exposure[nullArgRec]{Items: "MPI_T_event_get_info calls with one argument NULL"}
+
 func judgeNullArgs(x *rulebook.X) verdict.Verdict {
 	j := itemsJob(x, true)
 	num := eventTypes(x)
@@ -178,7 +191,7 @@ func judgeNullArgs(x *rulebook.X) verdict.Verdict {
 	if invalid > 0 {
 		seen = append(seen, fmt.Sprintf("%d calls on an index that names no event type (%d event types) returned MPI_T_ERR_INVALID_INDEX", invalid, num))
 	}
-	return rulebook.Exposed(len(recs), "MPI_T_event_get_info calls with one argument NULL", "each with one of the %d INOUT/OUT arguments NULL, %s, none crashed", len(outArgs), strings.Join(seen, "; "))
+	return evt7Exposure.Pass(recs, "each with one of the %d INOUT/OUT arguments NULL, %s, none crashed", len(outArgs), strings.Join(seen, "; "))
 }
 
 type numNullRec struct {
@@ -188,17 +201,24 @@ type numNullRec struct {
 	Displs int    `json:"displs_written"`
 }
 
+// numNullCall is a call with num_elements NULL, with the number of
+// elements of its event type (0 for an index that names none).
+type numNullCall struct{ elements int }
+
+// evt8Exposure: an event type without elements has nothing to write into
+// the arrays. Nor has a call on an index that names no event type (asked
+// where there is none): with num_elements NULL the only length the
+// library has for the arrays is an event type's count of elements.
+var evt8Exposure = rulebook.Exposure[numNullCall]{Items: "MPI_T_event_get_info calls with num_elements NULL",
+	When:  "when on an event type with elements (without, or on an index that names no event type, there is no element it could write)",
+	Could: func(c numNullCall) bool { return c.elements > 0 }}
+
 func judgeNumNull(x *rulebook.X) verdict.Verdict {
 	j := itemsJob(x, true)
 	num := eventTypes(x)
 	bad := died(j, func(int) string { return "MPI_T_event_get_info with num_elements NULL and both arrays given" }, itemNumNull)
 	recs := mpi.DecodeRanked[numNullRec](j.Recs, "numnull")
-	// The number of elements of each event type, from the walk: an event
-	// type without elements has nothing to write into the arrays, so only
-	// those with some could have shown a breach. Nor could a call on an
-	// index that names no event type (asked where there is none): with
-	// num_elements NULL the only length the library has for the arrays is
-	// an event type's count of elements, and there is no event type.
+	// The number of elements of each event type, from the walk.
 	elems := map[int]int{}
 	for _, e := range mpi.DecodeRanked[metaEvent](j.Recs, "event") {
 		if e.RC == 0 {
@@ -207,13 +227,19 @@ func judgeNumNull(x *rulebook.X) verdict.Verdict {
 	}
 	withElements, invalid := 0, 0
 	var invalidRCs []string
+	var calls []numNullCall
 	for _, r := range recs {
+		c := numNullCall{}
 		if r.Event < 0 || r.Event >= num {
 			invalid++
 			invalidRCs = append(invalidRCs, r.RC)
-		} else if elems[r.Event] > 0 {
-			withElements++
+		} else {
+			c.elements = elems[r.Event]
+			if c.elements > 0 {
+				withElements++
+			}
 		}
+		calls = append(calls, c)
 		if r.Types > 0 || r.Displs > 0 {
 			bad = append(bad, fmt.Sprintf("MPI_T_event_get_info(%d) with num_elements NULL wrote %d datatypes and %d displacements (returned %s)", r.Event, r.Types, r.Displs, r.RC))
 		}
@@ -229,8 +255,15 @@ func judgeNumNull(x *rulebook.X) verdict.Verdict {
 	if invalid > 0 {
 		seen = append(seen, fmt.Sprintf("%s on an index that names no event type (%d event types), returning %s, left them alone, with no element it could have written", countOf(invalid, "the call", "%d calls"), num, strings.Join(invalidRCs, ", ")))
 	}
-	return rulebook.Passed(len(recs), withElements, "MPI_T_event_get_info calls with num_elements NULL", "with num_elements NULL and both arrays given, %s", strings.Join(seen, "; "))
+	return evt8Exposure.Pass(calls, "with num_elements NULL and both arrays given, %s", strings.Join(seen, "; "))
 }
+
+// evt9Exposure, evt10Exposure: every call with num_elements below the
+// count could have returned another count, or written past it.
+var (
+	evt9Exposure  = rulebook.Exposure[shortRec]{Items: "MPI_T_event_get_info calls with num_elements below the count"}
+	evt10Exposure = rulebook.Exposure[shortRec]{Items: "MPI_T_event_get_info calls with num_elements below the count"}
+)
 
 type shortRec struct {
 	Event  int    `json:"event"`
@@ -243,8 +276,8 @@ type shortRec struct {
 }
 
 // shortJudge judges the short-array calls: "count" what num_elements
-// returns, "beyond" what was written past it.
-func shortJudge(kind string) func(x *rulebook.X) verdict.Verdict {
+// returns, "beyond" what was written past it; it passes through exp.
+func shortJudge(kind string, exp rulebook.Exposure[shortRec]) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		j := itemsJob(x, false)
 		var bad []string
@@ -271,7 +304,7 @@ func shortJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 			x.Unsupported("not measurable here: no event type has elements")
 		}
 		what := map[string]string{"count": "returned the full count", "beyond": "wrote nothing past num_elements"}[kind]
-		return rulebook.Exposed(len(recs), "MPI_T_event_get_info calls with num_elements below the count", "%d calls with num_elements below the count %s", len(recs), what)
+		return exp.Pass(recs, "%d calls with num_elements below the count %s", len(recs), what)
 	}
 }
 
@@ -284,11 +317,16 @@ type allocRec struct {
 	RegisterRC string `json:"register_rc"`
 }
 
+// eh1Exposure: every event type tried could have refused the handle or
+// the callback.
+var eh1Exposure = rulebook.Exposure[allocRec]{Items: "event types tried"}
+
 func judgeAllocAll(x *rulebook.X) verdict.Verdict {
 	j := itemsJob(x, false)
 	bad := died(j, func(int) string { return "allocating a handle and registering a callback on every event type" }, itemAllocAll)
 	recs := mpi.DecodeRanked[allocRec](j.Recs, "alloc")
-	var tried, skipped int
+	var tried []allocRec
+	skipped := 0
 	for _, r := range recs {
 		switch {
 		case !r.Tried:
@@ -299,16 +337,16 @@ func judgeAllocAll(x *rulebook.X) verdict.Verdict {
 			bad = append(bad, fmt.Sprintf("MPI_T_event_register_callback on a handle of %q returned %s", r.Name, r.RegisterRC))
 		}
 		if r.Tried {
-			tried++
+			tried = append(tried, r)
 		}
 	}
 	x.FailOn(bad, jsonOf(recs))
-	if tried == 0 {
+	if len(tried) == 0 {
 		x.Unsupported("not measurable here: no event type bound to no object or to a communicator (%d others)", skipped)
 	}
-	reason := fmt.Sprintf("%d event types gave a handle and took a callback", tried)
+	reason := fmt.Sprintf("%d event types gave a handle and took a callback", len(tried))
 	if skipped > 0 {
 		reason += fmt.Sprintf(" (%d bound to objects the fixture does not make, not tried)", skipped)
 	}
-	return rulebook.Exposed(tried, "event types tried", "%s", reason)
+	return eh1Exposure.Pass(tried, "%s", reason)
 }

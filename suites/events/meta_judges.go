@@ -83,19 +83,27 @@ func (w *metaWalk) answeredSources() []metaSource {
 	return out
 }
 
-// elements is the number of elements of the event types: Error when an
-// event type's datatypes, sizes and displacements are lists of different
+// eventElement is element i of event type event.
+type eventElement struct{ event, i int }
+
+// elements are the elements of the event types: Error when an event
+// type's datatypes, sizes and displacements are lists of different
 // lengths (the fixture writes one entry per element in each).
-func elements(x *rulebook.X, evs []metaEvent) int {
-	n := 0
+func elements(x *rulebook.X, evs []metaEvent) []eventElement {
+	var out []eventElement
 	for _, e := range evs {
 		if len(e.Sizes) != len(e.Types) || len(e.Displs) != len(e.Types) {
 			x.Errorf(jsonOf([]metaEvent{e}), "event %d (%q): %d datatypes, %d sizes, %d displacements in its record", e.Index, e.Name, len(e.Types), len(e.Sizes), len(e.Displs))
 		}
-		n += len(e.Types)
+		for i := range e.Types {
+			out = append(out, eventElement{e.Index, i})
+		}
 	}
-	return n
+	return out
 }
+
+// libCall is one library call the fixture made, as "name(argument)".
+type libCall string
 
 // countOf is one when n is 1, else many with n in it.
 func countOf(n int, one, many string) string {
@@ -105,6 +113,9 @@ func countOf(n int, one, many string) string {
 	return fmt.Sprintf(many, n)
 }
 
+// evt2Exposure: the one out-of-range call could have succeeded.
+var evt2Exposure = rulebook.Exposure[libCall]{Items: "out-of-range MPI_T_event_get_info calls"}
+
 // EVT-2: the index one past the last is refused with MPI_T_ERR_INVALID_INDEX.
 // With no event type, index 0 is already out of range: the rule is judged
 // all the same.
@@ -113,8 +124,13 @@ func judgeEvt2(x *rulebook.X) verdict.Verdict {
 	if w.sum.OutOfRange != "invalid_index" {
 		x.FailOn([]string{fmt.Sprintf("MPI_T_event_get_info(%d) (one past the last) did not return MPI_T_ERR_INVALID_INDEX (%s)", w.sum.Num, w.sum.OutOfRange)}, w.j.Evidence)
 	}
-	return rulebook.Exposed(1, "out-of-range MPI_T_event_get_info calls", "MPI_T_event_get_info(%d), one past the last of %d event types, returned MPI_T_ERR_INVALID_INDEX", w.sum.Num, w.sum.Num)
+	call := libCall(fmt.Sprintf("MPI_T_event_get_info(%d)", w.sum.Num))
+	return evt2Exposure.Pass([]libCall{call}, "MPI_T_event_get_info(%d), one past the last of %d event types, returned MPI_T_ERR_INVALID_INDEX", w.sum.Num, w.sum.Num)
 }
+
+// evtX2Exposure: every answer could have carried a bad name, verbosity,
+// binding or count.
+var evtX2Exposure = rulebook.Exposure[metaEvent]{Items: "event types answering MPI_T_event_get_info"}
 
 // EVT-X2: name, verbosity, binding and number of elements of every event
 // type that answers.
@@ -136,16 +152,19 @@ func judgeEvtX2(x *rulebook.X) verdict.Verdict {
 	}
 	x.FailOn(bad, w.j.Evidence)
 	if len(evs) == 0 {
-		return rulebook.Exposed(0, "event types answering MPI_T_event_get_info", "none of the %d event types answered MPI_T_event_get_info (EVT-1's): no name, verbosity or binding judged", len(w.evs))
+		return evtX2Exposure.Pass(evs, "none of the %d event types answered MPI_T_event_get_info (EVT-1's): no name, verbosity or binding judged", len(w.evs))
 	}
-	return rulebook.Exposed(len(evs), "event types answering MPI_T_event_get_info", "each of the %d event types answering MPI_T_event_get_info (of %d) gives a non-empty name, a verbosity and a binding among the constants, and a number of elements not below 0", len(evs), len(w.evs))
+	return evtX2Exposure.Pass(evs, "each of the %d event types answering MPI_T_event_get_info (of %d) gives a non-empty name, a verbosity and a binding among the constants, and a number of elements not below 0", len(evs), len(w.evs))
 }
+
+// evt12Exposure: every element's datatype could have been null or empty.
+var evt12Exposure = rulebook.Exposure[eventElement]{Items: "event type elements"}
 
 // EVT-12: every element has a real datatype.
 func judgeEvt12(x *rulebook.X) verdict.Verdict {
 	w := metaRecs(x)
 	evs := w.answered()
-	n := elements(x, evs)
+	els := elements(x, evs)
 	var bad []string
 	for _, e := range evs {
 		for i := range e.Types {
@@ -155,17 +174,21 @@ func judgeEvt12(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	x.FailOn(bad, w.j.Evidence)
-	if n == 0 {
-		return rulebook.Exposed(0, "event type elements", "the %d event types answering MPI_T_event_get_info have no elements: no datatype judged", len(evs))
+	if len(els) == 0 {
+		return evt12Exposure.Pass(els, "the %d event types answering MPI_T_event_get_info have no elements: no datatype judged", len(evs))
 	}
-	return rulebook.Exposed(n, "event type elements", "each of the %d elements of the %d event types answering MPI_T_event_get_info has a datatype other than MPI_DATATYPE_NULL, of a size above 0", n, len(evs))
+	return evt12Exposure.Pass(els, "each of the %d elements of the %d event types answering MPI_T_event_get_info has a datatype other than MPI_DATATYPE_NULL, of a size above 0", len(els), len(evs))
 }
+
+// evtX3Exposure: every element's displacement could have been negative
+// (and an element of a type with two or more could overlap another).
+var evtX3Exposure = rulebook.Exposure[eventElement]{Items: "event type elements"}
 
 // EVT-X3: displacements not negative, elements not overlapping.
 func judgeEvtX3(x *rulebook.X) verdict.Verdict {
 	w := metaRecs(x)
 	evs := w.answered()
-	n := elements(x, evs)
+	els := elements(x, evs)
 	var bad []string
 	several := 0 // event types with two elements or more: those that can overlap
 	for _, e := range evs {
@@ -192,11 +215,14 @@ func judgeEvtX3(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	x.FailOn(bad, w.j.Evidence)
-	if n == 0 {
-		return rulebook.Exposed(0, "event type elements", "the %d event types answering MPI_T_event_get_info have no elements: no displacement judged", len(evs))
+	if len(els) == 0 {
+		return evtX3Exposure.Pass(els, "the %d event types answering MPI_T_event_get_info have no elements: no displacement judged", len(evs))
 	}
-	return rulebook.Exposed(n, "event type elements", "each of the %d elements of the %d event types answering MPI_T_event_get_info is at a displacement not below 0, and in the %d event types with two elements or more none overlap", n, len(evs), several)
+	return evtX3Exposure.Pass(els, "each of the %d elements of the %d event types answering MPI_T_event_get_info is at a displacement not below 0, and in the %d event types with two elements or more none overlap", len(els), len(evs), several)
 }
+
+// evt5Exposure: every answering event type's name could have been another's.
+var evt5Exposure = rulebook.Exposure[metaEvent]{Items: "event type names"}
 
 // EVT-5: no two event types share a name.
 func judgeEvt5(x *rulebook.X) verdict.Verdict {
@@ -215,15 +241,20 @@ func judgeEvt5(x *rulebook.X) verdict.Verdict {
 	if len(evs) < 2 {
 		x.Unsupported("not measurable here: %d event type(s) answer MPI_T_event_get_info: no two names to compare", len(evs))
 	}
-	return rulebook.Exposed(len(evs), "event type names", "the %d event types answering MPI_T_event_get_info (of %d) have %d different names", len(evs), len(w.evs), len(names))
+	return evt5Exposure.Pass(evs, "the %d event types answering MPI_T_event_get_info (of %d) have %d different names", len(evs), len(w.evs), len(names))
 }
+
+// evt11Exposure: every displacement could have been off (the first not
+// 0, a later one below the one before it).
+var evt11Exposure = rulebook.Exposure[eventElement]{Items: "element displacements"}
 
 // EVT-11: displacements start at zero and ascend.
 func judgeEvt11(x *rulebook.X) verdict.Verdict {
 	w := metaRecs(x)
 	evs := w.answered()
 	var bad []string
-	withElements, several, n := 0, 0, 0
+	withElements, several := 0, 0
+	var displs []eventElement
 	for _, e := range evs {
 		for i, d := range e.Displs {
 			switch {
@@ -233,7 +264,9 @@ func judgeEvt11(x *rulebook.X) verdict.Verdict {
 				bad = append(bad, fmt.Sprintf("event %q: element %d at displacement %d, below element %d's %d", e.Name, i, d, i-1, e.Displs[i-1]))
 			}
 		}
-		n += len(e.Displs)
+		for i := range e.Displs {
+			displs = append(displs, eventElement{e.Index, i})
+		}
 		if len(e.Displs) > 0 {
 			withElements++
 		}
@@ -242,11 +275,14 @@ func judgeEvt11(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	x.FailOn(bad, w.j.Evidence)
-	if n == 0 {
+	if len(displs) == 0 {
 		x.Unsupported("not measurable here: no event type has elements")
 	}
-	return rulebook.Exposed(n, "element displacements", "the displacements of the %d event types with elements (%d elements) start at 0, and ascend in the %d with two elements or more", withElements, n, several)
+	return evt11Exposure.Pass(displs, "the displacements of the %d event types with elements (%d elements) start at 0, and ascend in the %d with two elements or more", withElements, len(displs), several)
 }
+
+// evt13Exposure: every call with an info could have returned MPI_INFO_NULL.
+var evt13Exposure = rulebook.Exposure[metaEvent]{Items: "MPI_T_event_get_info calls with a non-NULL info"}
 
 // EVT-13: a non-NULL info argument gets an info object.
 func judgeEvt13(x *rulebook.X) verdict.Verdict {
@@ -265,25 +301,33 @@ func judgeEvt13(x *rulebook.X) verdict.Verdict {
 	if len(evs) == 0 {
 		x.Unsupported("not measurable here: no event type answers MPI_T_event_get_info")
 	}
-	return rulebook.Exposed(len(evs), "MPI_T_event_get_info calls with a non-NULL info", "MPI_T_event_get_info with a non-NULL info returned an info object for %s (%d with keys)", countOf(len(evs), "the event type that answered", "each of the %d event types that answered"), keyed)
+	return evt13Exposure.Pass(evs, "MPI_T_event_get_info with a non-NULL info returned an info object for %s (%d with keys)", countOf(len(evs), "the event type that answered", "each of the %d event types that answered"), keyed)
 }
+
+// src1Exposure: the count and every source index asked could have failed.
+var src1Exposure = rulebook.Exposure[libCall]{Items: "calls (MPI_T_source_get_num, then MPI_T_source_get_info of each source index)"}
 
 // SRC-1: sources exist with event types, and each answers get_info.
 func judgeSrc1(x *rulebook.X) verdict.Verdict {
 	w := metaRecs(x)
 	s := w.sum
 	var bad []string
+	calls := []libCall{"MPI_T_source_get_num"}
 	if s.SourcesRC != 0 || (s.Num > 0 && s.Sources < 1) {
 		bad = append(bad, fmt.Sprintf("%d event types but MPI_T_source_get_num gives %d (rc %d)", s.Num, s.Sources, s.SourcesRC))
 	}
 	for _, src := range w.srcs {
+		calls = append(calls, libCall(fmt.Sprintf("MPI_T_source_get_info(%d)", src.Index)))
 		if src.RC != 0 {
 			bad = append(bad, fmt.Sprintf("MPI_T_source_get_info(%d) returned %d", src.Index, src.RC))
 		}
 	}
 	x.FailOn(bad, w.j.Evidence)
-	return rulebook.Exposed(1+len(w.srcs), "calls (MPI_T_source_get_num, then MPI_T_source_get_info of each source index)", "with %d event types MPI_T_source_get_num gives %d, and MPI_T_source_get_info succeeded for %s", s.Num, s.Sources, countOf(len(w.srcs), "the source index asked", "each of the %d source indices asked"))
+	return src1Exposure.Pass(calls, "with %d event types MPI_T_source_get_num gives %d, and MPI_T_source_get_info succeeded for %s", s.Num, s.Sources, countOf(len(w.srcs), "the source index asked", "each of the %d source indices asked"))
 }
+
+// src2Exposure: every answering source's ordering could have been neither.
+var src2Exposure = rulebook.Exposure[metaSource]{Items: "sources answering MPI_T_source_get_info"}
 
 // SRC-2: every source's ordering is one of the two constants.
 func judgeSrc2(x *rulebook.X) verdict.Verdict {
@@ -299,10 +343,13 @@ func judgeSrc2(x *rulebook.X) verdict.Verdict {
 	}
 	x.FailOn(bad, w.j.Evidence)
 	if len(srcs) == 0 {
-		return rulebook.Exposed(0, "sources answering MPI_T_source_get_info", "none of the %d sources answered MPI_T_source_get_info: no ordering judged", len(w.srcs))
+		return src2Exposure.Pass(srcs, "none of the %d sources answered MPI_T_source_get_info: no ordering judged", len(w.srcs))
 	}
-	return rulebook.Exposed(len(srcs), "sources answering MPI_T_source_get_info", "%s ordered (%d) or unordered (%d)", countOf(len(srcs), "the source answering MPI_T_source_get_info is", "each of the %d sources answering MPI_T_source_get_info is"), orders["ordered"], orders["unordered"])
+	return src2Exposure.Pass(srcs, "%s ordered (%d) or unordered (%d)", countOf(len(srcs), "the source answering MPI_T_source_get_info is", "each of the %d sources answering MPI_T_source_get_info is"), orders["ordered"], orders["unordered"])
 }
+
+// src3Exposure: every answering source's ticks could have been 0 or less.
+var src3Exposure = rulebook.Exposure[metaSource]{Items: "sources answering MPI_T_source_get_info"}
 
 // SRC-3: ticks per second and maximum ticks above 0.
 func judgeSrc3(x *rulebook.X) verdict.Verdict {
@@ -318,10 +365,13 @@ func judgeSrc3(x *rulebook.X) verdict.Verdict {
 	}
 	x.FailOn(bad, w.j.Evidence)
 	if len(srcs) == 0 {
-		return rulebook.Exposed(0, "sources answering MPI_T_source_get_info", "none of the %d sources answered MPI_T_source_get_info: no ticks judged", len(w.srcs))
+		return src3Exposure.Pass(srcs, "none of the %d sources answered MPI_T_source_get_info: no ticks judged", len(w.srcs))
 	}
-	return rulebook.Exposed(len(srcs), "sources answering MPI_T_source_get_info", "%s ticks per second and maximum ticks above 0", countOf(len(srcs), "the source answering MPI_T_source_get_info gives", "each of the %d sources answering MPI_T_source_get_info gives"))
+	return src3Exposure.Pass(srcs, "%s ticks per second and maximum ticks above 0", countOf(len(srcs), "the source answering MPI_T_source_get_info gives", "each of the %d sources answering MPI_T_source_get_info gives"))
 }
+
+// src4Exposure: every call with an info could have returned MPI_INFO_NULL.
+var src4Exposure = rulebook.Exposure[metaSource]{Items: "MPI_T_source_get_info calls with a non-NULL info"}
 
 // SRC-4: a non-NULL info argument gets an info object.
 func judgeSrc4(x *rulebook.X) verdict.Verdict {
@@ -341,10 +391,13 @@ func judgeSrc4(x *rulebook.X) verdict.Verdict {
 		x.Unsupported("not measurable here: no source")
 	}
 	if len(srcs) == 0 {
-		return rulebook.Exposed(0, "MPI_T_source_get_info calls with a non-NULL info", "none of the %d sources answered MPI_T_source_get_info (SRC-1's): no info object judged", len(w.srcs))
+		return src4Exposure.Pass(srcs, "none of the %d sources answered MPI_T_source_get_info (SRC-1's): no info object judged", len(w.srcs))
 	}
-	return rulebook.Exposed(len(srcs), "MPI_T_source_get_info calls with a non-NULL info", "MPI_T_source_get_info with a non-NULL info returned an info object for %s (%d with keys)", countOf(len(srcs), "the source that answered", "each of the %d sources that answered"), keyed)
+	return src4Exposure.Pass(srcs, "MPI_T_source_get_info with a non-NULL info returned an info object for %s (%d with keys)", countOf(len(srcs), "the source that answered", "each of the %d sources that answered"), keyed)
 }
+
+// src5Exposure: every call could have returned another code.
+var src5Exposure = rulebook.Exposure[libCall]{Items: "MPI_T_source_get_timestamp calls"}
 
 // SRC-5: ad-hoc timestamps return MPI_SUCCESS or MPI_T_ERR_NOT_SUPPORTED.
 func judgeSrc5(x *rulebook.X) verdict.Verdict {
@@ -352,31 +405,44 @@ func judgeSrc5(x *rulebook.X) verdict.Verdict {
 	srcs := w.answeredSources()
 	var bad []string
 	rcs := map[string]int{}
+	var calls []libCall // those that returned one of the two (any other fails)
 	for _, s := range srcs {
 		for _, rc := range s.TimestampRCs {
 			rcs[rc]++
 			if rc != "success" && rc != "not_supported" {
 				bad = append(bad, fmt.Sprintf("source %q: MPI_T_source_get_timestamp returned neither MPI_SUCCESS nor MPI_T_ERR_NOT_SUPPORTED", s.Name))
+				continue
 			}
+			calls = append(calls, libCall(fmt.Sprintf("MPI_T_source_get_timestamp(%d)", s.Index)))
 		}
 	}
 	x.FailOn(bad, w.j.Evidence)
-	calls := rcs["success"] + rcs["not_supported"]
-	if calls == 0 {
-		return rulebook.Exposed(0, "MPI_T_source_get_timestamp calls", "the %d sources answering MPI_T_source_get_info were asked for no timestamp: no return code judged", len(srcs))
+	if len(calls) == 0 {
+		return src5Exposure.Pass(calls, "the %d sources answering MPI_T_source_get_info were asked for no timestamp: no return code judged", len(srcs))
 	}
-	return rulebook.Exposed(calls, "MPI_T_source_get_timestamp calls", "%d calls of MPI_T_source_get_timestamp on %s returned MPI_SUCCESS (%d) or MPI_T_ERR_NOT_SUPPORTED (%d)", calls, countOf(len(srcs), "1 source", "%d sources"), rcs["success"], rcs["not_supported"])
+	return src5Exposure.Pass(calls, "%d calls of MPI_T_source_get_timestamp on %s returned MPI_SUCCESS (%d) or MPI_T_ERR_NOT_SUPPORTED (%d)", len(calls), countOf(len(srcs), "1 source", "%d sources"), rcs["success"], rcs["not_supported"])
 }
+
+// timestampPair is two timestamps compared, the earlier first; the
+// fixture's -1 is no timestamp.
+type timestampPair struct{ earlier, later int64 }
+
+// written: both timestamps of p were written (a comparison with the
+// fixture's -1 says nothing of the library's clock).
+func (p timestampPair) written() bool { return p.earlier != -1 && p.later != -1 }
+
+// srcX3Exposure: only a pair of written timestamps could go back.
+var srcX3Exposure = rulebook.Exposure[timestampPair]{Items: "pairs of successive ad-hoc timestamps",
+	When:  "when both timestamps were written (the fixture's -1 is no timestamp: two of it cannot go back)",
+	Could: timestampPair.written}
 
 // SRC-X3: a source's successive ad-hoc timestamps do not go back.
 func judgeSrcX3(x *rulebook.X) verdict.Verdict {
 	w := metaRecs(x)
 	srcs := w.answeredSources()
 	var bad []string
-	// Successive timestamps compared, those of them where both were written
-	// (the fixture's -1 is no timestamp: two of it cannot go back), and
-	// sources with a pair.
-	pairs, written, paired := 0, 0, 0
+	var pairs []timestampPair // successive timestamps compared
+	paired := 0               // sources with a pair
 	for _, s := range srcs {
 		var prev int64
 		got := 0
@@ -389,10 +455,7 @@ func judgeSrcX3(x *rulebook.X) verdict.Verdict {
 			}
 			t, _ := parseCount(s.Timestamps[i])
 			if got > 0 {
-				pairs++
-				if prev != -1 && t != -1 {
-					written++
-				}
+				pairs = append(pairs, timestampPair{prev, t})
 				if t < prev {
 					bad = append(bad, fmt.Sprintf("source %q: MPI_T_source_get_timestamp went back from %d to %d between two calls", s.Name, prev, t))
 				}
@@ -405,11 +468,23 @@ func judgeSrcX3(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	x.FailOn(bad, w.j.Evidence)
-	if pairs == 0 {
-		return rulebook.Exposed(0, "pairs of successive ad-hoc timestamps", "none of the %d sources answering MPI_T_source_get_info gave two ad-hoc timestamps: no pair compared", len(srcs))
+	if len(pairs) == 0 {
+		return srcX3Exposure.Pass(pairs, "none of the %d sources answering MPI_T_source_get_info gave two ad-hoc timestamps: no pair compared", len(srcs))
 	}
-	return rulebook.Passed(pairs, written, "pairs of successive ad-hoc timestamps", "%d pairs of successive ad-hoc timestamps of %s (of %d answering MPI_T_source_get_info) do not go back", pairs, countOf(paired, "1 source", "%d sources"), len(srcs))
+	return srcX3Exposure.Pass(pairs, "%d pairs of successive ad-hoc timestamps of %s (of %d answering MPI_T_source_get_info) do not go back", len(pairs), countOf(paired, "1 source", "%d sources"), len(srcs))
 }
+
+// categoryCount is a category's count of events, with the count of event
+// types it is asked against.
+type categoryCount struct{ events, eventTypes int }
+
+// catX3Exposure: a category with no events is asked for none, so only one
+// with events could show a failed call or a wrong entry; with no event
+// type at all, any count but 0 would list an index outside [0,0), so
+// every category could.
+var catX3Exposure = rulebook.Exposure[categoryCount]{Items: "categories answering MPI_T_category_get_num_events",
+	When:  "when it counts events, or there is no event type (then any events it listed would be out of range)",
+	Could: func(c categoryCount) bool { return c.events > 0 || c.eventTypes == 0 }}
 
 // CAT-X3: the events a category lists are valid indices, each once. Judged
 // where there is no event type too: every category must then count none,
@@ -418,12 +493,13 @@ func judgeCatX3(x *rulebook.X) verdict.Verdict {
 	w := readMeta(x)
 	num := w.sum.Num
 	var bad []string
-	asked, withEvents, listed := 0, 0, 0
+	withEvents, listed := 0, 0
+	var asked []categoryCount
 	for _, c := range mpi.DecodeRanked[metaCategory](w.j.Recs, "category") {
 		if c.NumRC != 0 {
 			continue // an invalid category index is the MPI_T variables suite's matter
 		}
-		asked++
+		asked = append(asked, categoryCount{c.NumEvents, num})
 		if c.NumEvents > 0 {
 			withEvents++
 			if c.GetEventsRC != 0 {
@@ -441,12 +517,7 @@ func judgeCatX3(x *rulebook.X) verdict.Verdict {
 	}
 	x.FailOn(bad, w.j.Evidence)
 	if num == 0 {
-		// No event type: 0 is the only count a category can give, and
-		// any other would have listed indices outside [0,0). Every
-		// category that answered could have shown a breach.
-		return rulebook.Exposed(asked, "categories answering MPI_T_category_get_num_events", "there is no event type, and each of the %d categories answering MPI_T_category_get_num_events counts 0 events, so lists none", asked)
+		return catX3Exposure.Pass(asked, "there is no event type, and each of the %d categories answering MPI_T_category_get_num_events counts 0 events, so lists none", len(asked))
 	}
-	// A category with no events is asked for none: only those with events
-	// could have shown a failed call or a wrong entry.
-	return rulebook.Passed(asked, withEvents, "categories answering MPI_T_category_get_num_events", "of %d categories answering MPI_T_category_get_num_events, MPI_T_category_get_events succeeded for %s, and the %d entries listed are event type indices below %d, none twice in a category", asked, countOf(withEvents, "the one with events", "the %d with events"), listed, num)
+	return catX3Exposure.Pass(asked, "of %d categories answering MPI_T_category_get_num_events, MPI_T_category_get_events succeeded for %s, and the %d entries listed are event type indices below %d, none twice in a category", len(asked), countOf(withEvents, "the one with events", "the %d with events"), listed, num)
 }

@@ -20,25 +20,28 @@ type unknownNameRec struct {
 	Index int    `json:"index"`
 }
 
+// evt4Exposure: every unknown name could have been given an index.
+var evt4Exposure = rulebook.Exposure[unknownNameRec]{Items: "MPI_T_event_get_index calls with an unknown name"}
+
 func judgeUnknownName(x *rulebook.X) verdict.Verdict {
 	j := itemsJob(x, true)
 	bad := died(j, func(int) string { return "MPI_T_event_get_index of an unknown name" }, itemUnknown)
 	recs := mpi.DecodeRanked[unknownNameRec](j.Recs, "unknown_name")
-	n := 0
+	var unknown []unknownNameRec
 	for _, r := range recs {
 		if r.Known {
 			continue // an event type has it after all
 		}
-		n++
+		unknown = append(unknown, r)
 		if r.RC != "MPI_T_ERR_INVALID_NAME" {
 			bad = append(bad, fmt.Sprintf("MPI_T_event_get_index(%q) returned %s (index %d), not MPI_T_ERR_INVALID_NAME", r.Name, r.RC, r.Index))
 		}
 	}
 	x.FailOn(bad, jsonOf(recs))
-	if n == 0 {
+	if len(unknown) == 0 {
 		x.Unsupported("not measurable here: no unknown name was tried")
 	}
-	return rulebook.Exposed(n, "MPI_T_event_get_index calls with an unknown name", "%d unknown name(s) refused with MPI_T_ERR_INVALID_NAME", n)
+	return evt4Exposure.Pass(unknown, "%d unknown name(s) refused with MPI_T_ERR_INVALID_NAME", len(unknown))
 }
 
 type badSourceRec struct {
@@ -48,15 +51,23 @@ type badSourceRec struct {
 	RC      string `json:"rc"`
 }
 
+// src6Exposure, src9Exposure: every call with an invalid index could have
+// succeeded (or, SRC-6, returned another code).
+var (
+	src6Exposure = rulebook.Exposure[badSourceRec]{Items: "calls with an invalid source index"}
+	src9Exposure = rulebook.Exposure[badSourceRec]{Items: "calls with an invalid source index"}
+)
+
 // badSourceJudge judges call with invalid source indices: the normative
 // MPI_T_source_get_timestamp must name MPI_T_ERR_INVALID_INDEX, the quality
-// MPI_T_source_get_info must refuse somehow.
-func badSourceJudge(call string) func(x *rulebook.X) verdict.Verdict {
+// MPI_T_source_get_info must refuse somehow. It passes through exp.
+func badSourceJudge(call string, exp rulebook.Exposure[badSourceRec]) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		j := itemsJob(x, true)
 		item := map[string]int{"MPI_T_source_get_timestamp": itemSourceTS, "MPI_T_source_get_info": itemSourceInf}[call]
 		bad := died(j, func(int) string { return call + " of invalid source indices" }, item)
 		var got []string
+		var refused []badSourceRec
 		for _, r := range mpi.DecodeRanked[badSourceRec](j.Recs, "bad_source") {
 			if r.Call != call {
 				continue
@@ -69,15 +80,17 @@ func badSourceJudge(call string) func(x *rulebook.X) verdict.Verdict {
 				bad = append(bad, fmt.Sprintf("%s returned %s, not MPI_T_ERR_INVALID_INDEX", what, r.RC))
 			case r.RC != "MPI_T_ERR_INVALID_INDEX":
 				got = append(got, fmt.Sprintf("%s %s (not the code Table 23 names)", what, r.RC))
+				refused = append(refused, r)
 			default:
 				got = append(got, what+" "+r.RC)
+				refused = append(refused, r)
 			}
 		}
 		x.FailOn(bad, jsonOf(mpi.DecodeRanked[badSourceRec](j.Recs, "bad_source")))
 		if len(got) == 0 {
 			x.Unsupported("not measurable here: %s was not called with an invalid index", call)
 		}
-		return rulebook.Exposed(len(got), "calls with an invalid source index", "refused: %s", strings.Join(got, "; "))
+		return exp.Pass(refused, "refused: %s", strings.Join(got, "; "))
 	}
 }
 
@@ -90,6 +103,9 @@ type freeInvalidRec struct {
 	Callbacks int    `json:"free_callbacks"`
 }
 
+// eh3Exposure: every free of an invalid handle could have been taken.
+var eh3Exposure = rulebook.Exposure[freeInvalidRec]{Items: "MPI_T_event_handle_free calls with an invalid handle"}
+
 func judgeFreeInvalid(x *rulebook.X) verdict.Verdict {
 	j := itemsJob(x, true)
 	bad := died(j, func(it int) string {
@@ -97,6 +113,7 @@ func judgeFreeInvalid(x *rulebook.X) verdict.Verdict {
 	}, itemFreeFreed, itemFreeZero)
 	recs := mpi.DecodeRanked[freeInvalidRec](j.Recs, "free_invalid")
 	var got []string
+	var refused []freeInvalidRec
 	for _, r := range recs {
 		switch {
 		case !r.Tried:
@@ -105,11 +122,12 @@ func judgeFreeInvalid(x *rulebook.X) verdict.Verdict {
 			bad = append(bad, fmt.Sprintf("MPI_T_event_handle_free of a %s handle returned %s, not MPI_T_ERR_INVALID_HANDLE", r.Handle, r.RC))
 		default:
 			got = append(got, r.Handle)
+			refused = append(refused, r)
 		}
 	}
 	x.FailOn(bad, jsonOf(recs))
 	if len(got) == 0 {
 		x.Unsupported("not measurable here: no invalid handle was freed")
 	}
-	return rulebook.Exposed(len(got), "MPI_T_event_handle_free calls with an invalid handle", "MPI_T_ERR_INVALID_HANDLE for the %s handle", strings.Join(got, " and the "))
+	return eh3Exposure.Pass(refused, "MPI_T_ERR_INVALID_HANDLE for the %s handle", strings.Join(got, " and the "))
 }

@@ -25,14 +25,16 @@ var stableCheck = rulebook.Define(rulebook.Check{
 		// information."
 		{ID: "EVT-6", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_info of an event type, called again after some MPI activity, gives the same name, verbosity, elements (datatypes, displacements), enumeration, binding, description and info key count",
-			Injectors: []string{"inject_events_meta_drift"}, Judge: judgeSameInfo},
+			Injectors: []string{"inject_events_meta_drift"},
+			Exposure:  evt6Exposure.Declared(), Judge: judgeSameInfo},
 		// §15.3.8.3: "An MPI implementation is allowed to increase the number
 		// of event types during the execution of an MPI process. However, MPI
 		// implementations are not allowed to change the index of an event type
 		// or to delete an event type once it has been made visible to the user"
 		{ID: "EVT-14", Source: "MPI-5.0 §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "after some MPI activity MPI_T_event_get_num is not lower, every event type seen before still answers MPI_T_event_get_info, and MPI_T_event_get_index of its name gives the same index",
-			Injectors: []string{"inject_events_meta_drift"}, Judge: judgeEventsStay},
+			Injectors: []string{"inject_events_meta_drift"},
+			Exposure:  evt14Exposure.Declared(), Judge: judgeEventsStay},
 		// §15.3.8.1: "An MPI implementation is allowed to increase the number
 		// of sources during the execution of an MPI process. However, MPI
 		// implementations are not allowed to change the index of an event
@@ -40,14 +42,16 @@ var stableCheck = rulebook.Define(rulebook.Check{
 		// the user"
 		{ID: "SRC-8", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "after some MPI activity MPI_T_source_get_num is not lower and every source seen before still answers MPI_T_source_get_info at its index, with its name",
-			Injectors: []string{"inject_events_meta_drift"}, Judge: judgeSourcesStay},
+			Injectors: []string{"inject_events_meta_drift"},
+			Exposure:  src8Exposure.Declared(), Judge: judgeSourcesStay},
 		// §15.3.8.1: "The ticks_per_seconds argument returns the number of
 		// ticks elapsed in one second for the timer used for the specific
 		// source." "The max_ticks argument returns the largest number of ticks
 		// reported by this source as a timestamp before the value overflows."
 		{ID: "SRC-7", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "a source's ad-hoc timestamps advance by its ticks_per_second per second (within 10 % over 50 ms, the interval bracketed by the system's monotonic clock) and none exceeds its max_ticks",
-			Injectors: []string{"inject_events_clock_fast"}, Judge: judgeClock},
+			Injectors: []string{"inject_events_clock_fast"},
+			Exposure:  src7Exposure.Declared(), Judge: judgeClock},
 	},
 })
 
@@ -84,6 +88,9 @@ func againRecs(x *rulebook.X) (*jobOut, metaSummary, againSummary) {
 	return j, sum, again[0]
 }
 
+// evt6Exposure: every event type asked twice could have answered otherwise.
+var evt6Exposure = rulebook.Exposure[eventAgain]{Items: "event types asked twice"}
+
 func judgeSameInfo(x *rulebook.X) verdict.Verdict {
 	j, _, _ := againRecs(x)
 	first := map[int]metaEvent{}
@@ -93,23 +100,48 @@ func judgeSameInfo(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	var bad []string
-	n := 0
+	var twice []eventAgain
 	for _, a := range mpi.DecodeRanked[eventAgain](j.Recs, "event_again") {
 		e, ok := first[a.Index]
 		if !ok || a.RC != 0 {
 			continue // a failed call is EVT-1's, a vanished type EVT-14's
 		}
-		n++
+		twice = append(twice, a)
 		if a.Sig != e.Sig {
 			bad = append(bad, fmt.Sprintf("event %d (%q): first %s; later %s", a.Index, e.Name, e.Sig, a.Sig))
 		}
 	}
 	x.FailOn(bad, "")
-	if n == 0 {
+	if len(twice) == 0 {
 		x.Unsupported("not measurable here: no event type answered MPI_T_event_get_info twice")
 	}
-	return rulebook.Exposed(n, "event types asked twice", "%d event types answered the same before and after some MPI activity", n)
+	return evt6Exposure.Pass(twice, "%d event types answered the same before and after some MPI activity", len(twice))
 }
+
+// laterAnswer is one answer of the later walk: the count (count true,
+// with before the count seen in the first walk) or an item seen before.
+type laterAnswer struct {
+	count  bool
+	before int
+}
+
+// keptOrLowered: an item seen before could have vanished or moved, a
+// later count could have gone down only from a count above 0.
+func (a laterAnswer) keptOrLowered() bool { return !a.count || a.before > 0 }
+
+// laterAnswers is the later count, then one answer per item seen before.
+func laterAnswers(before, seen int) []laterAnswer {
+	out := []laterAnswer{{count: true, before: before}}
+	for i := 0; i < seen; i++ {
+		out = append(out, laterAnswer{})
+	}
+	return out
+}
+
+// evt14Exposure: see keptOrLowered.
+var evt14Exposure = rulebook.Exposure[laterAnswer]{Items: "later answers (MPI_T_event_get_num, then each event type seen before)",
+	When:  "for each event type seen before, and for the later count when the count before was above 0 (a count of 0 cannot go down)",
+	Could: laterAnswer.keptOrLowered}
 
 func judgeEventsStay(x *rulebook.X) verdict.Verdict {
 	j, sum, again := againRecs(x)
@@ -141,10 +173,13 @@ func judgeEventsStay(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	x.FailOn(bad, jsonOf(mpi.DecodeRanked[eventAgain](j.Recs, "event_again")))
-	// The later count and every event type seen before, asked again; a
-	// count of 0 before cannot go down.
-	return rulebook.Passed(1+seen, someBefore(sum.Num)+seen, "later answers (MPI_T_event_get_num, then each event type seen before)", "%d event types, later %d, each still at its index", sum.Num, again.Num)
+	return evt14Exposure.Pass(laterAnswers(sum.Num, seen), "%d event types, later %d, each still at its index", sum.Num, again.Num)
 }
+
+// src8Exposure: see keptOrLowered.
+var src8Exposure = rulebook.Exposure[laterAnswer]{Items: "later answers (MPI_T_source_get_num, then each source seen before)",
+	When:  "for each source seen before, and for the later count when the count before was above 0 (a count of 0 cannot go down)",
+	Could: laterAnswer.keptOrLowered}
 
 func judgeSourcesStay(x *rulebook.X) verdict.Verdict {
 	j, sum, again := againRecs(x)
@@ -180,16 +215,19 @@ func judgeSourcesStay(x *rulebook.X) verdict.Verdict {
 	if sum.Sources == 0 && again.Sources == 0 {
 		x.Unsupported("not measurable here: no source")
 	}
-	// The later count and every source seen before, asked again; a count
-	// of 0 before cannot go down.
-	return rulebook.Passed(1+seen, someBefore(sum.Sources)+seen, "later answers (MPI_T_source_get_num, then each source seen before)", "%d sources, later %d, each still at its index with its name", sum.Sources, again.Sources)
+	return src8Exposure.Pass(laterAnswers(sum.Sources, seen), "%d sources, later %d, each still at its index with its name", sum.Sources, again.Sources)
 }
+
+// src7Exposure: every source clock read could have ticked off its rate or
+// past its max_ticks.
+var src7Exposure = rulebook.Exposure[metaSource]{Items: "source clocks read 50 ms apart"}
 
 // judgeClock compares each source's ticks over a bracketed 50 ms with its
 // ticks_per_second, and every ad-hoc timestamp with its max_ticks.
 func judgeClock(x *rulebook.X) verdict.Verdict {
 	j := metaRecs(x).j
 	var bad, ok []string
+	var read []metaSource // the sources in ok
 	for _, s := range mpi.DecodeRanked[metaSource](j.Recs, "source") {
 		tps, _ := parseCount(s.TicksPerSecond)
 		max, _ := parseCount(s.MaxTicks)
@@ -218,22 +256,14 @@ func judgeClock(x *rulebook.X) verdict.Verdict {
 				s.Name, t1-t0, float64(lo)/1e6, float64(hi)/1e6, tps, want(lo, 1), want(hi, 1), got*1e9/math.Max(float64(hi+lo)/2, 1)))
 			continue
 		}
+		read = append(read, s)
 		ok = append(ok, fmt.Sprintf("%s: %d ticks in %.1f-%.1f ms at %d/s", s.Name, t1-t0, float64(lo)/1e6, float64(hi)/1e6, tps))
 	}
 	x.FailOn(bad, jsonOf(mpi.DecodeRanked[metaSource](j.Recs, "source")))
-	if len(ok) == 0 {
+	if len(read) == 0 {
 		x.Unsupported("not measurable here: no source gives ad-hoc timestamps (or none declares its ticks)")
 	}
-	return rulebook.Exposed(len(ok), "source clocks read 50 ms apart", "%s", strings.Join(ok, "; "))
-}
-
-// someBefore is 1 when a count seen before was above 0 (then a later
-// count could have gone down), else 0.
-func someBefore(n int) int {
-	if n > 0 {
-		return 1
-	}
-	return 0
+	return src7Exposure.Pass(read, "%s", strings.Join(ok, "; "))
 }
 
 func timestampsOf(s metaSource) []int64 {

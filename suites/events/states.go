@@ -27,9 +27,13 @@ var statesCheck = rulebook.Define(rulebook.Check{
 		// judges handles with callbacks).
 		{ID: "EH-2a", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_handle_free of a handle with no callback registered returns MPI_SUCCESS",
-			Injectors: []string{"inject_events_free_bad"}, Judge: judgeFreeNoCallback},
+			Injectors: []string{"inject_events_free_bad"},
+			Exposure:  eh2aExposure.Declared(), Judge: judgeFreeNoCallback},
 	},
 })
+
+// eh2aExposure: the one free could have been refused.
+var eh2aExposure = rulebook.Exposure[freeInvalidRec]{Items: "calls"}
 
 func judgeFreeNoCallback(x *rulebook.X) verdict.Verdict {
 	j := itemsJob(x, false)
@@ -38,7 +42,7 @@ func judgeFreeNoCallback(x *rulebook.X) verdict.Verdict {
 		case r.Handle != "freed":
 			continue
 		case r.Tried: // the first free returned MPI_SUCCESS, then the second was made
-			return rulebook.Exposed(1, "calls", "MPI_T_event_handle_free of a handle with no callback registered returned MPI_SUCCESS")
+			return eh2aExposure.Pass([]freeInvalidRec{r}, "MPI_T_event_handle_free of a handle with no callback registered returned MPI_SUCCESS")
 		case r.AllocRC == "MPI_SUCCESS":
 			x.Failf(jsonOf([]freeInvalidRec{r}), "MPI_T_event_handle_free of a handle with no callback registered returned %s, not MPI_SUCCESS", r.FreeRC)
 		case r.AllocRC == "none":
