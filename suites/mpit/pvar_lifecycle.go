@@ -22,17 +22,17 @@ var pvarLifecycleCheck = rulebook.Define(rulebook.Check{
 		// performance experiment session in the argument pe_session".
 		{ID: "PVAR-21", Source: "MPI-5.0 §15.3.7.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_session_create returns MPI_SUCCESS and a new session: not MPI_T_PVAR_SESSION_NULL, not one that exists",
-			Injectors: []string{"inject_mpit_pvar_lifecycle_off"}, Judge: judgePvar21},
+			Injectors: []string{"inject_mpit_pvar_lifecycle_off"}, Exposure: pvar21Exposure.Declared(), Judge: judgePvar21},
 		// §15.3.7.3: "On a successful return, MPI sets the performance
 		// experiment session identifier to MPI_T_PVAR_SESSION_NULL."
 		{ID: "PVAR-22", Source: "MPI-5.0 §15.3.7.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_session_free returns MPI_SUCCESS and sets the session to MPI_T_PVAR_SESSION_NULL",
-			Injectors: []string{"inject_mpit_pvar_lifecycle_off"}, Judge: judgePvar22},
+			Injectors: []string{"inject_mpit_pvar_lifecycle_off"}, Exposure: pvar22Exposure.Declared(), Judge: judgePvar22},
 		// §15.3.7.4: "On a successful return, MPI sets the handle to
 		// MPI_T_PVAR_HANDLE_NULL."
 		{ID: "PVAR-28", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "a successful MPI_T_pvar_handle_free sets the handle to MPI_T_PVAR_HANDLE_NULL",
-			Injectors: []string{"inject_mpit_pvar_lifecycle_off"}, Judge: judgePvar28},
+			Injectors: []string{"inject_mpit_pvar_lifecycle_off"}, Exposure: pvar28Exposure.Declared(), Judge: judgePvar28},
 		// §15.3.7.3: "Calls to the MPI tool information interface can no
 		// longer be made within the context of a performance experiment
 		// session after it is freed"; what such a call does §15.3.10 leaves
@@ -41,7 +41,7 @@ var pvarLifecycleCheck = rulebook.Define(rulebook.Check{
 		// names MPI_T_ERR_INVALID_SESSION: quality.
 		{ID: "PVAR-42", Source: "MPI-5.0 §15.3.7.3, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_pvar_handle_alloc and MPI_T_pvar_start(MPI_T_PVAR_ALL_HANDLES) with a freed session (the null value it was set to, a stale copy) return an error code (MPI_T_ERR_INVALID_SESSION the one Table 23 names) and do not crash",
-			Injectors: []string{"inject_mpit_freed_session"}, Judge: judgePvar42},
+			Injectors: []string{"inject_mpit_freed_session"}, Exposure: pvar42Exposure.Declared(), Judge: judgePvar42},
 	},
 })
 
@@ -51,6 +51,10 @@ var errFacts = map[string]string{
 	"session_create_new":     "two MPI_T_pvar_session_create calls did not give two new sessions (MPI_T_PVAR_SESSION_NULL, or the same twice)",
 	"session_free_sets_null": "MPI_T_pvar_session_free did not set the session to MPI_T_PVAR_SESSION_NULL",
 }
+
+// pvar21Exposure: each call could have failed, the comparison have found
+// NULL or the same session twice.
+var pvar21Exposure = rulebook.Exposure[errRec]{Items: "session creation cases (calls and their comparison)"}
 
 // judgePvar21: the error cases begin by creating sessions A and B, then
 // compare them (session_create_new).
@@ -69,9 +73,12 @@ func judgePvar21(x *rulebook.X) verdict.Verdict {
 	if compared {
 		reason += "; the two sessions were neither MPI_T_PVAR_SESSION_NULL nor the same"
 	}
-	// each call could have failed, the comparison have found NULL or the same session twice
-	return rulebook.Exposed(len(errs), "session creation cases (calls and their comparison)", "%s", reason)
+	return pvar21Exposure.Pass(errs, "%s", reason)
 }
+
+// pvar22Exposure: each call could have failed, the look at the session
+// have found it not null.
+var pvar22Exposure = rulebook.Exposure[errRec]{Items: "session free cases (calls and the look at the session)"}
 
 // judgePvar22: the error cases end by freeing a session with no handle,
 // then look at it (session_free_sets_null). The free of a freed session,
@@ -92,21 +99,23 @@ func judgePvar22(x *rulebook.X) verdict.Verdict {
 	if nulled {
 		reason += "; it left MPI_T_PVAR_SESSION_NULL in the session"
 	}
-	// each call could have failed, the look at the session have found it not null
-	v := rulebook.Exposed(len(errs), "session free cases (calls and the look at the session)", "%s", reason)
+	v := pvar22Exposure.Pass(errs, "%s", reason)
 	v.Evidence = undefined
 	return v
 }
 
+// pvar28Exposure: each freed handle could have been left as it was.
+var pvar28Exposure = rulebook.Exposure[probeRec]{Items: "successfully freed handles"}
+
 func judgePvar28(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	var bad []string
-	n := 0
+	var freed []probeRec
 	for _, p := range r.probes {
 		if p.FreeRC != "MPI_SUCCESS" {
 			continue // PVAR-26's
 		}
-		n++
+		freed = append(freed, p)
 		if p.FreedNull != 1 {
 			bad = append(bad, fmt.Sprintf("%s (%d): the handle is not MPI_T_PVAR_HANDLE_NULL after MPI_T_pvar_handle_free", p.Name, p.Index))
 		}
@@ -114,27 +123,34 @@ func judgePvar28(x *rulebook.X) verdict.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(bad, "\n"), "%s", verdict.FirstAndMore(bad))
 	}
-	if n == 0 {
+	if len(freed) == 0 {
 		x.Unsupported("not measurable here: no handle was freed successfully")
 	}
-	return rulebook.Exposed(n, "successfully freed handles", "%d handles freed to MPI_T_PVAR_HANDLE_NULL", n)
+	return pvar28Exposure.Pass(freed, "%d handles freed to MPI_T_PVAR_HANDLE_NULL", len(freed))
 }
 
 // freedCases are the freed-session items, in order (pvar_items.c, freed()).
 var freedCases = []string{"handle_alloc(freed session)", "start(freed session, MPI_T_PVAR_ALL_HANDLES)", "handle_alloc(stale copy of a freed session)"}
 
+// pvar42Exposure: each call that returned could have returned MPI_SUCCESS
+// (or died).
+var pvar42Exposure = rulebook.Exposure[ubRec]{Items: "calls with a freed session"}
+
 func judgePvar42(x *rulebook.X) verdict.Verdict {
 	r := pvarSessionJob(x)
 	var bad, got []string
+	var refused []ubRec
 	for _, f := range r.freed {
 		switch f.RC {
 		case "MPI_SUCCESS":
 			bad = append(bad, f.What+" returned MPI_SUCCESS")
+			continue
 		case "MPI_T_ERR_INVALID_SESSION":
 			got = append(got, f.What+" "+f.RC)
 		default:
 			got = append(got, f.What+" "+f.RC+" (not the code Table 23 names)")
 		}
+		refused = append(refused, f)
 	}
 	for k, e := range r.crashed("freed_exit") {
 		what := fmt.Sprintf("freed-session case %d", k)
@@ -163,6 +179,5 @@ func judgePvar42(x *rulebook.X) verdict.Verdict {
 		// first can still crash or take it
 		reason += " (no performance variable: handle_alloc asked for index 0, which names none)"
 	}
-	// each call that returned could have returned MPI_SUCCESS (or died)
-	return rulebook.Exposed(len(got), "calls with a freed session", "%s", reason)
+	return pvar42Exposure.Pass(refused, "%s", reason)
 }

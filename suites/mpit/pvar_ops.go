@@ -36,40 +36,40 @@ var pvarOps = rulebook.Define(rulebook.Check{
 	Rules: []rulebook.Rule{
 		// "count contains the number of elements ... used to represent this variable" (§15.3.7.4)
 		{ID: "PVAR-26", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
-			Text:  "MPI_T_pvar_handle_alloc succeeds for every listed variable, MPI_T_pvar_read of the new handle (started first where the variable is not continuous) succeeds and writes no more than its count, and the handle frees; none of it crashes",
-			Judge: judgePvar26},
+			Text:     "MPI_T_pvar_handle_alloc succeeds for every listed variable, MPI_T_pvar_read of the new handle (started first where the variable is not continuous) succeeds and writes no more than its count, and the handle frees; none of it crashes",
+			Exposure: pvar26Exposure.Declared(), Judge: judgePvar26},
 		// continuous variables "cannot be started or stopped" (§15.3.7.5; Table 23: MPI_T_ERR_PVAR_NO_STARTSTOP)
 		{ID: "PVAR-30", Source: "MPI-5.0 §15.3.7.5", Basis: rulebook.Normative,
 			Text:      "starting or stopping a handle of a continuous variable returns MPI_T_ERR_PVAR_NO_STARTSTOP",
-			Injectors: []string{"inject_mpit_pvar_startstop"}, Judge: judgePvar30},
+			Injectors: []string{"inject_mpit_pvar_startstop"}, Exposure: pvar30Exposure.Declared(), Judge: judgePvar30},
 		// "If it is not possible to change the variable, the function returns MPI_T_ERR_PVAR_NO_WRITE" (§15.3.7.6)
 		{ID: "PVAR-36", Source: "MPI-5.0 §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "write and reset of a read-only variable return MPI_T_ERR_PVAR_NO_WRITE",
-			Injectors: []string{"inject_mpit_pvar_accept_write"}, Judge: judgePvar36},
+			Injectors: []string{"inject_mpit_pvar_accept_write"}, Exposure: pvar36Exposure.Declared(), Judge: judgePvar36},
 		// "If the variable cannot be read and reset atomically, this routine returns MPI_T_ERR_PVAR_NO_ATOMIC" (§15.3.7.6)
 		{ID: "PVAR-40", Source: "MPI-5.0 §15.3.7.6", Basis: rulebook.Normative,
-			Text:  "readreset of a variable that is not atomic returns MPI_T_ERR_PVAR_NO_ATOMIC",
-			Judge: judgePvar40},
+			Text:     "readreset of a variable that is not atomic returns MPI_T_ERR_PVAR_NO_ATOMIC",
+			Exposure: pvar40Exposure.Declared(), Judge: judgePvar40},
 		// "if the handle argument passed in is not associated with the pe_session argument, MPI_T_ERR_INVALID_HANDLE is returned"
 		{ID: "PVAR-27", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
-			Text:  "a handle used with a session it does not belong to gives MPI_T_ERR_INVALID_HANDLE",
-			Judge: judgePvar27},
+			Text:     "a handle used with a session it does not belong to gives MPI_T_ERR_INVALID_HANDLE",
+			Exposure: pvar27Exposure.Declared(), Judge: judgePvar27},
 		// MPI_T_PVAR_START with MPI_T_PVAR_ALL_HANDLES: "the routine returns MPI_SUCCESS if all variables are started successfully (even if there are no noncontinuous variables to be started)" (§15.3.7.5)
 		{ID: "PVAR-33", Source: "MPI-5.0 §15.3.7.5", Basis: rulebook.Normative,
 			Text:      "start with MPI_T_PVAR_ALL_HANDLES returns MPI_SUCCESS, skipping continuous and started handles, also in a session with no handle",
-			Injectors: []string{"inject_mpit_pvar_startstop"}, Judge: judgePvar33},
+			Injectors: []string{"inject_mpit_pvar_startstop"}, Exposure: pvar33Exposure.Declared(), Judge: judgePvar33},
 		// MPI_T_PVAR_STOP with MPI_T_PVAR_ALL_HANDLES: "the routine returns MPI_SUCCESS if all variables are stopped successfully (even if there are no noncontinuous variables to be stopped)" (§15.3.7.5)
 		{ID: "PVAR-34", Source: "MPI-5.0 §15.3.7.5", Basis: rulebook.Normative,
 			Text:      "stop with MPI_T_PVAR_ALL_HANDLES returns MPI_SUCCESS, skipping continuous handles, also in a session with no handle",
-			Injectors: []string{"inject_mpit_pvar_startstop"}, Judge: judgePvar34},
+			Injectors: []string{"inject_mpit_pvar_startstop"}, Exposure: pvar34Exposure.Declared(), Judge: judgePvar34},
 		// MPI_T_PVAR_RESET with MPI_T_PVAR_ALL_HANDLES: "the routine returns MPI_SUCCESS if all variables are reset successfully (even if there are no valid handles or all are read-only)" (§15.3.7.6)
 		{ID: "PVAR-39", Source: "MPI-5.0 §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "reset with MPI_T_PVAR_ALL_HANDLES returns MPI_SUCCESS, skipping read-only handles, also in a session with no handle",
-			Injectors: []string{"inject_mpit_pvar_startstop"}, Judge: judgePvar39},
+			Injectors: []string{"inject_mpit_pvar_startstop"}, Exposure: pvar39Exposure.Declared(), Judge: judgePvar39},
 		// readonly "is set to zero if the variable can be written or reset by the user" (§15.3.7.2)
 		{ID: "PVAR-37a", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: rulebook.Normative,
 			Text:       "write, reset and (where atomic) readreset of a writable variable (readonly = 0) succeed without a crash",
-			Conformers: []string{"conform_mpit_pvar_writable"}, Judge: judgePvar37a},
+			Conformers: []string{"conform_mpit_pvar_writable"}, Exposure: pvar37aExposure.Declared(), Judge: judgePvar37a},
 		// LEVEL, SIZE, watermark, COUNTER, AGGREGATE, TIMER: their values "are nonnegative", "must be nonnegative" (§15.3.7.1)
 		{ID: "PVAR-12", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:     "LEVEL, SIZE, watermark, COUNTER, AGGREGATE and TIMER values are nonnegative",
@@ -77,13 +77,18 @@ var pvarOps = rulebook.Define(rulebook.Check{
 		// PERCENTAGE: "The value must always be between 0.0 (resource not used at all) and 1.0 (resource completely used)." (§15.3.7.1)
 		{ID: "PVAR-13", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:      "PERCENTAGE values lie within [0.0, 1.0]",
-			Injectors: []string{"inject_mpit_pvar_values_off"}, Judge: judgePvar13},
+			Injectors: []string{"inject_mpit_pvar_values_off"}, Exposure: pvar13Exposure.Declared(), Judge: judgePvar13},
 		// a TIMER of type MPI_DOUBLE is in "units ... consistent with MPI_WTIME" (§15.3.7.1)
 		{ID: "PVAR-20", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:      "a TIMER of type MPI_DOUBLE grows by no more than the MPI_Wtime interval it was read across",
-			Injectors: []string{"inject_mpit_timer_fast"}, Judge: judgePvar20},
+			Injectors: []string{"inject_mpit_timer_fast"}, Exposure: pvar20Exposure.Declared(), Judge: judgePvar20},
 	},
 })
+
+// pvar26Exposure: every probed variable could have broken the rule (a
+// failed call, a read past its count, a death): only those skipped were
+// not exposed.
+var pvar26Exposure = rulebook.Exposure[probeRec]{Items: "probed variables"}
 
 // judgePvar26: every usable listed variable (the fixture has its datatype
 // and, where it is bound, an object to bind it to) is probed in an item of
@@ -97,7 +102,8 @@ func judgePvar26(x *rulebook.X) verdict.Verdict {
 	for _, pr := range r.probes {
 		probed[pr.Index] = pr
 	}
-	held, elems, skipped := 0, 0, 0
+	elems, skipped := 0, 0
+	var held []probeRec
 	var bound []string
 	for _, v := range r.vars {
 		if v.Usable == 0 {
@@ -122,7 +128,7 @@ func judgePvar26(x *rulebook.X) verdict.Verdict {
 		case pr.FreeRC != "MPI_SUCCESS":
 			note("MPI_T_pvar_handle_free failed", fmt.Sprintf("%s: %s", who, pr.FreeRC))
 		default:
-			held++
+			held = append(held, pr)
 			elems += pr.Count
 		}
 		if ok && v.Bound != 0 && pr.AllocRC == "MPI_SUCCESS" {
@@ -131,7 +137,7 @@ func judgePvar26(x *rulebook.X) verdict.Verdict {
 	}
 	failTally(x, broken, "")
 	reason := fmt.Sprintf("%s probed (of %d listed): each handle allocated, read within its count (%s in all) and freed",
-		plural(held, "variable", "variables"), len(r.vars), plural(elems, "element", "elements"))
+		plural(len(held), "variable", "variables"), len(r.vars), plural(elems, "element", "elements"))
 	if skipped > 0 {
 		reason += fmt.Sprintf("; %d not probed (a datatype the fixture does not read, or bound to an object it has none of)", skipped)
 	}
@@ -139,10 +145,11 @@ func judgePvar26(x *rulebook.X) verdict.Verdict {
 		sort.Strings(bound)
 		reason += "; bound to an object: " + strings.Join(bound, ", ")
 	}
-	// every probed variable could have broken the rule (a failed call, a
-	// read past its count, a death): only those skipped were not exposed
-	return rulebook.Exposed(held, "probed variables", "%s", reason)
+	return pvar26Exposure.Pass(held, "%s", reason)
 }
+
+// pvar30Exposure: each start and stop could have succeeded.
+var pvar30Exposure = rulebook.Exposure[startStopRec]{Items: "continuous handles"}
 
 // judgePvar30: each continuous variable's handle in session B of the
 // traffic run, started and then stopped.
@@ -158,9 +165,12 @@ func judgePvar30(x *rulebook.X) verdict.Verdict {
 	if len(r.startstop) == 0 {
 		x.Unsupported("not measurable here: no continuous performance variable")
 	}
-	return rulebook.Exposed(len(r.startstop), "continuous handles", "%s started and stopped: each start and each stop returned MPI_T_ERR_PVAR_NO_STARTSTOP",
+	return pvar30Exposure.Pass(r.startstop, "%s started and stopped: each start and each stop returned MPI_T_ERR_PVAR_NO_STARTSTOP",
 		plural(len(r.startstop), "continuous handle", "continuous handles"))
 }
+
+// pvar36Exposure: each write and reset could have been taken.
+var pvar36Exposure = rulebook.Exposure[errRec]{Items: "writes and resets of read-only handles"}
 
 // judgePvar36: the error cases write and reset the handle of each read-only
 // variable (writing zeros).
@@ -171,9 +181,12 @@ func judgePvar36(x *rulebook.X) verdict.Verdict {
 	for _, e := range errs {
 		n[e.What]++
 	}
-	return rulebook.Exposed(len(errs), "writes and resets of read-only handles", "%s: %s and %s, each MPI_T_ERR_PVAR_NO_WRITE",
+	return pvar36Exposure.Pass(errs, "%s: %s and %s, each MPI_T_ERR_PVAR_NO_WRITE",
 		plural(distinctVars(errs), "read-only variable", "read-only variables"), plural(n["write_readonly"], "write", "writes"), plural(n["reset_readonly"], "reset", "resets"))
 }
+
+// pvar40Exposure: each readreset could have been taken.
+var pvar40Exposure = rulebook.Exposure[errRec]{Items: "readresets of non-atomic handles"}
 
 // judgePvar40: the error cases readreset the handle of each variable that
 // is not atomic (a read-only one may give MPI_T_ERR_PVAR_NO_WRITE instead).
@@ -186,25 +199,37 @@ func judgePvar40(x *rulebook.X) verdict.Verdict {
 			readonly++
 		}
 	}
-	return rulebook.Exposed(len(errs), "readresets of non-atomic handles", "readreset on %s of variables that are not atomic (%d of them read-only, which may give MPI_T_ERR_PVAR_NO_WRITE instead) returned %s",
+	return pvar40Exposure.Pass(errs, "readreset on %s of variables that are not atomic (%d of them read-only, which may give MPI_T_ERR_PVAR_NO_WRITE instead) returned %s",
 		plural(len(errs), "handle", "handles"), readonly, rcCounts(errs))
 }
+
+// pvar27Exposure: each read could have been taken through the wrong
+// session.
+var pvar27Exposure = rulebook.Exposure[errRec]{Items: "reads through another session"}
 
 // judgePvar27: the error cases read each handle of session A (one per
 // variable it could allocate) through session B.
 func judgePvar27(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	errs := judgeErrs(x, r, "", "no handle to try in another session", "read_other_session")
-	return rulebook.Exposed(len(errs), "reads through another session", "%s of session A read through session B: %s",
+	return pvar27Exposure.Pass(errs, "%s of session A read through session B: %s",
 		plural(len(errs), "handle", "handles"), rcCounts(errs))
 }
+
+// The calls of PVAR-33, PVAR-34 and PVAR-39 (judgeAllHandles): every call
+// that returned could have returned another code.
+var (
+	pvar33Exposure = rulebook.Exposure[errRec]{Items: "start(MPI_T_PVAR_ALL_HANDLES) calls"}
+	pvar34Exposure = rulebook.Exposure[errRec]{Items: "stop(MPI_T_PVAR_ALL_HANDLES) calls"}
+	pvar39Exposure = rulebook.Exposure[errRec]{Items: "reset(MPI_T_PVAR_ALL_HANDLES) calls"}
+)
 
 // judgePvar33: start(MPI_T_PVAR_ALL_HANDLES) in the error cases' session A,
 // whose continuous handles cannot be started and whose other handles are
 // started already (nothing is left to start), and in a session with no
 // handle. A death in the error cases is filed here.
 func judgePvar33(x *rulebook.X) verdict.Verdict {
-	return judgeAllHandles(x, "start", func(h sessionHandles) string {
+	return judgeAllHandles(x, "start", pvar33Exposure, func(h sessionHandles) string {
 		return fmt.Sprintf("%d continuous, %d non-continuous and started before", h.continuous, h.n-h.continuous)
 	})
 }
@@ -212,7 +237,7 @@ func judgePvar33(x *rulebook.X) verdict.Verdict {
 // judgePvar34: stop(MPI_T_PVAR_ALL_HANDLES) after PVAR-33's start: the
 // continuous handles to skip, the others to stop.
 func judgePvar34(x *rulebook.X) verdict.Verdict {
-	return judgeAllHandles(x, "stop", func(h sessionHandles) string {
+	return judgeAllHandles(x, "stop", pvar34Exposure, func(h sessionHandles) string {
 		return fmt.Sprintf("%d continuous, %d non-continuous and started", h.continuous, h.n-h.continuous)
 	})
 }
@@ -220,10 +245,13 @@ func judgePvar34(x *rulebook.X) verdict.Verdict {
 // judgePvar39: reset(MPI_T_PVAR_ALL_HANDLES) after PVAR-34's stop: the
 // read-only handles to skip, the others to reset.
 func judgePvar39(x *rulebook.X) verdict.Verdict {
-	return judgeAllHandles(x, "reset", func(h sessionHandles) string {
+	return judgeAllHandles(x, "reset", pvar39Exposure, func(h sessionHandles) string {
 		return fmt.Sprintf("%d read-only, %d writable", h.readonly, h.n-h.readonly)
 	})
 }
+
+// pvar37aExposure: each call could have failed or killed the process.
+var pvar37aExposure = rulebook.Exposure[mutateCall]{Items: "writes, resets and readresets of writable handles"}
 
 // judgePvar37a: the mutate items, one per writable variable the probe did
 // not kill: write its value + 7, reset, and where atomic readreset, in
@@ -237,9 +265,10 @@ func judgePvar37a(x *rulebook.X) verdict.Verdict {
 	for idx, e := range died {
 		note("writing/resetting a writable variable (readonly = 0) killed the process", fmt.Sprintf("%s (%d): %s", r.name(idx), idx, e.How))
 	}
-	atomic, calls := 0, 0
+	atomic := 0
+	var calls []mutateCall
 	for _, m := range r.mutates {
-		calls += 2 // the write and the reset
+		calls = append(calls, mutateCall{op: "write", class: m.Class}, mutateCall{op: "reset", class: m.Class})
 		if m.WriteRC != "MPI_SUCCESS" {
 			note("writing a writable variable (readonly = 0) failed", fmt.Sprintf("%s (%d): %s", m.Name, m.Index, m.WriteRC))
 		}
@@ -248,7 +277,7 @@ func judgePvar37a(x *rulebook.X) verdict.Verdict {
 		}
 		if m.Atomic == 1 {
 			atomic++
-			calls++
+			calls = append(calls, mutateCall{op: "readreset", class: m.Class})
 			if m.ReadresetRC != "MPI_SUCCESS" {
 				note("readreset of an atomic writable variable failed", fmt.Sprintf("%s (%d): %s", m.Name, m.Index, m.ReadresetRC))
 			}
@@ -264,7 +293,7 @@ func judgePvar37a(x *rulebook.X) verdict.Verdict {
 	} else {
 		reason += " (none atomic: no readreset)"
 	}
-	return rulebook.Exposed(calls, "writes, resets and readresets of writable handles", "%s", reason)
+	return pvar37aExposure.Pass(calls, "%s", reason)
 }
 
 // pvar12Exposure: only a value of a signed datatype could read negative
@@ -303,19 +332,22 @@ func judgePvar12(x *rulebook.X) verdict.Verdict {
 		plural(len(read), "value", "values"), plural(len(vars), "variable", "variables"), len(signed))
 }
 
+// pvar13Exposure: any value could have been outside [0, 1].
+var pvar13Exposure = rulebook.Exposure[pvarValue]{Items: "PERCENTAGE values"}
+
 // judgePvar13: every value the traffic run read of a PERCENTAGE variable.
 func judgePvar13(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
 	vars, noted := map[int]bool{}, map[int]bool{} // noted: one example per variable
-	values := 0
+	var values []pvarValue
 	eachValue(r, func(name string, index int, class, datatype string, v vals) {
 		if class != "PERCENTAGE" {
 			return
 		}
 		vars[index] = true
 		for i := range v {
-			values++
+			values = append(values, pvarValue{signed: !unsignedType[datatype]})
 			if f := v.float(i); (f < 0 || f > 1) && !noted[index] {
 				noted[index] = true
 				broken.note("a PERCENTAGE variable is outside [0, 1]", fmt.Sprintf("%s (%d): %s", name, index, v))
@@ -330,8 +362,24 @@ func judgePvar13(x *rulebook.X) verdict.Verdict {
 	if !usable {
 		x.Unsupported("not measurable here: no PERCENTAGE variable")
 	}
-	return rulebook.Exposed(values, "PERCENTAGE values", "%s read from %s, all within [0, 1]",
-		plural(values, "value", "values"), plural(len(vars), "PERCENTAGE variable", "PERCENTAGE variables"))
+	return pvar13Exposure.Pass(values, "%s read from %s, all within [0, 1]",
+		plural(len(values), "value", "values"), plural(len(vars), "PERCENTAGE variable", "PERCENTAGE variables"))
+}
+
+// pvar20Exposure: only a timer that grew could have grown too fast.
+var pvar20Exposure = rulebook.Exposure[sumRec]{Items: "TIMERs of type MPI_DOUBLE",
+	When:  "when it grew in session A's or B's handle (one that did not cannot have grown too fast)",
+	Could: sumRec.grew}
+
+// grew says whether a variable's handle in session A or B read more at
+// the end of the traffic than at its start, in any element.
+func (s sumRec) grew() bool {
+	for i := range s.AEnd {
+		if s.AEnd.float(i)-s.A0.float(i) > 0 || s.BEnd.float(i)-s.B0.float(i) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // judgePvar20: each TIMER of type MPI_DOUBLE, read by session A from
@@ -341,17 +389,16 @@ func judgePvar13(x *rulebook.X) verdict.Verdict {
 func judgePvar20(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	broken := tally{}
-	timers, grew := 0, 0
+	var timers []sumRec
+	grew := 0
 	most, in := 0.0, 0.0
 	for _, s := range r.sums {
 		if s.Class != "TIMER" || s.Datatype != "MPI_DOUBLE" {
 			continue
 		}
-		timers++
-		moved := false
+		timers = append(timers, s)
 		for i := range s.AEnd {
 			da, db := s.AEnd.float(i)-s.A0.float(i), s.BEnd.float(i)-s.B0.float(i)
-			moved = moved || da > 0 || db > 0
 			if da > most {
 				most, in = da, s.WallA
 			}
@@ -360,18 +407,17 @@ func judgePvar20(x *rulebook.X) verdict.Verdict {
 					fmt.Sprintf("%s (%d): A +%g s in %g s, B +%g s in %g s", s.Name, s.Index, da, s.WallA, db, s.WallB))
 			}
 		}
-		if moved {
+		if s.grew() {
 			grew++
 		}
 	}
 	failTally(x, broken, "")
-	if timers == 0 {
+	if len(timers) == 0 {
 		x.Unsupported("not measurable here: no TIMER of type MPI_DOUBLE")
 	}
-	reason := fmt.Sprintf("%s read across MPI_Wtime intervals, none grew by more; %d of them grew at all", plural(timers, "TIMER of type MPI_DOUBLE", "TIMERs of type MPI_DOUBLE"), grew)
+	reason := fmt.Sprintf("%s read across MPI_Wtime intervals, none grew by more; %d of them grew at all", plural(len(timers), "TIMER of type MPI_DOUBLE", "TIMERs of type MPI_DOUBLE"), grew)
 	if grew > 0 {
 		reason += fmt.Sprintf(" (session A's most: +%.3g s in %.3g s)", most, in)
 	}
-	// only a timer that grew could have grown too fast
-	return rulebook.Passed(timers, grew, "TIMERs of type MPI_DOUBLE", "%s", reason)
+	return pvar20Exposure.Pass(timers, "%s", reason)
 }

@@ -124,8 +124,9 @@ func (r *pvarRecs) errSession() sessionHandles {
 
 // judgeAllHandles judges op(MPI_T_PVAR_ALL_HANDLES) ("start", "stop" or
 // "reset") from the error cases: in session A (what its handles give op to
-// skip and to do, as kinds says) and in a session with no handle.
-func judgeAllHandles(x *rulebook.X, op string, kinds func(sessionHandles) string) verdict.Verdict {
+// skip and to do, as kinds says) and in a session with no handle; its pass
+// goes through e, the rule's exposure.
+func judgeAllHandles(x *rulebook.X, op string, e rulebook.Exposure[errRec], kinds func(sessionHandles) string) verdict.Verdict {
 	r := pvarSessionJob(x)
 	errs := r.errsOf(op+"_all_handles", op+"_all_handles_empty")
 	broken := noteErrs(errs)
@@ -142,8 +143,8 @@ func judgeAllHandles(x *rulebook.X, op string, kinds func(sessionHandles) string
 		x.Unsupported("not measurable here: the %s cases did not run", call)
 	}
 	var in []string
-	for _, e := range errs {
-		if e.What == op+"_all_handles" {
+	for _, c := range errs {
+		if c.What == op+"_all_handles" {
 			h := r.errSession()
 			if h.n == 0 {
 				// no variable, or none whose handle the error cases made
@@ -155,14 +156,13 @@ func judgeAllHandles(x *rulebook.X, op string, kinds func(sessionHandles) string
 			in = append(in, "in a session with no handle")
 		}
 	}
-	// every call that returned could have returned another code; where the
-	// error cases died before op, nothing was (the harness makes that
-	// unsupported: no calls to judge)
+	// where the error cases died before op, no call was judged (the harness
+	// makes that unsupported)
 	var v verdict.Verdict
 	if len(in) == 0 {
-		v = rulebook.Exposed(0, call+" calls", "the error cases died before %s (PVAR-33 fails on it)", call)
+		v = e.Pass(nil, "the error cases died before %s (PVAR-33 fails on it)", call)
 	} else {
-		v = rulebook.Exposed(len(in), call+" calls", "%s returned MPI_SUCCESS %s", call, strings.Join(in, " and "))
+		v = e.Pass(errs, "%s returned MPI_SUCCESS %s", call, strings.Join(in, " and "))
 	}
 	v.Evidence = undefined
 	return v
