@@ -23,25 +23,25 @@ var modelsCheck = rulebook.Define(rulebook.Check{
 		// process."
 		{ID: "SESS-1", Source: "MPI-5.0 §15.3.4, §11.3", Basis: rulebook.Normative,
 			Text:      "MPI_T initialized before an MPI session is created stays usable while the session exists and after it is finalized, and the session works",
-			Injectors: []string{"inject_mpit_session_breaks"}, Judge: scenarioJudge("session_around")},
+			Injectors: []string{"inject_mpit_session_breaks"}, Exposure: scenarioExposure.Declared(), Judge: scenarioJudge("session_around")},
 		// The same sentences, the other way round: MPI_T opened and closed
 		// while a session exists, and the session still works after.
 		{ID: "SESS-2", Source: "MPI-5.0 §15.3.4, §11.3", Basis: rulebook.Normative,
 			Text:      "MPI_T initialized and finalized inside a session's lifetime works, and the session works after MPI_T_finalize",
-			Injectors: []string{"inject_mpit_session_breaks"}, Judge: scenarioJudge("session_inside")},
+			Injectors: []string{"inject_mpit_session_breaks"}, Exposure: scenarioExposure.Declared(), Judge: scenarioJudge("session_inside")},
 		// §11.3.1: "An MPI process may instantiate multiple Sessions." and a
 		// handle "can be used in any other session ... even if the second
 		// session was initialized after the first session had already been
 		// finalized and no other session existed in between."
 		{ID: "SESS-3", Source: "MPI-5.0 §11.3.1", Basis: rulebook.Normative,
 			Text:      "after every session has been finalized, a new MPI_Session_init succeeds and its session works, without and with MPI_T initialized",
-			Injectors: []string{"inject_mpit_session_breaks"}, Judge: scenarioJudge("session_again")},
+			Injectors: []string{"inject_mpit_session_breaks"}, Exposure: scenarioExposure.Declared(), Judge: scenarioJudge("session_again")},
 		// §11.3: "Note that an application may employ both the Sessions Model
 		// and World Model concurrently"; §15.3: MPI_T routines "can be called
 		// before MPI is initialized and after MPI is finalized".
 		{ID: "SESS-4", Source: "MPI-5.0 §11.3, §15.3.4", Basis: rulebook.Normative,
 			Text:      "the World Model, a session and MPI_T coexist in one process, whether MPI_Init or MPI_T_init_thread comes first",
-			Injectors: []string{"inject_mpit_session_breaks"}, Judge: scenarioJudge("world_first", "tool_first")},
+			Injectors: []string{"inject_mpit_session_breaks"}, Exposure: scenarioExposure.Declared(), Judge: scenarioJudge("world_first", "tool_first")},
 		// §15.3.4: MPI_T_INIT_THREAD's "required" and "provided" levels, and
 		// §11.3.1's "thread_level" info key: at MPI_THREAD_MULTIPLE both may
 		// be used from several threads at once. The MPI_T cycles run inside
@@ -50,27 +50,27 @@ var modelsCheck = rulebook.Define(rulebook.Check{
 		// INIT-8's, and where it fails only the nested cycles are judged.
 		{ID: "SESS-5", Source: "MPI-5.0 §15.3.4, §11.3.1", Basis: rulebook.Normative,
 			Text:      "under MPI_THREAD_MULTIPLE (MPI_T and a session both provide it), MPI_T init/finalize cycles in one thread (inside an MPI_T epoch kept open, and each from zero with none kept open) and session init/finalize cycles in another all succeed",
-			Injectors: []string{"inject_mpit_session_breaks"}, Judge: judgeSess5},
+			Injectors: []string{"inject_mpit_session_breaks"}, Exposure: sess5Exposure.Declared(), Judge: judgeSess5},
 		// §11.2.1 (MPI_QUERY_THREAD): "The call returns in provided the current
 		// level of thread support, which will be the value returned in
 		// provided by MPI_INIT_THREAD, if MPI was initialized by a call to
 		// MPI_INIT_THREAD."
 		{ID: "THR-1", Source: "MPI-5.0 §11.2.1, §15.3.4", Basis: rulebook.Normative,
 			Text:      "MPI_Query_thread returns the level MPI_Init_thread provided, before, inside and after an MPI_T epoch opened at each of the four levels",
-			Injectors: []string{"inject_mpit_query_thread_follows"}, Judge: judgeThreadAnswers("MPI_Query_thread", "THR-1")},
+			Injectors: []string{"inject_mpit_query_thread_follows"}, Exposure: thr1Exposure.Declared(), Judge: judgeThreadAnswers("MPI_Query_thread", "THR-1", thr1Exposure)},
 		// §11.2.1 (MPI_IS_THREAD_MAIN): "This function can be called by a
 		// thread to determine if it is the main thread (the thread that called
 		// MPI_INIT or MPI_INIT_THREAD)."
 		{ID: "THR-2", Source: "MPI-5.0 §11.2.1, §15.3.4", Basis: rulebook.Normative,
 			Text:      "MPI_Is_thread_main answers true in the thread that called MPI_Init_thread, before, inside and after an MPI_T epoch opened at each level",
-			Injectors: []string{"inject_mpit_is_thread_main_off"}, Judge: judgeThreadAnswers("MPI_Is_thread_main", "THR-2")},
+			Injectors: []string{"inject_mpit_is_thread_main_off"}, Exposure: thr2Exposure.Declared(), Judge: judgeThreadAnswers("MPI_Is_thread_main", "THR-2", thr2Exposure)},
 		// §15.3.4, advice to users: "If MPI_T_INIT_THREAD is called before
 		// MPI_INIT_THREAD, the requested and provided thread level for
 		// MPI_T_INIT_THREAD may influence the behavior and return value of
 		// MPI_INIT_THREAD."
 		{ID: "THR-3", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Interpretation,
-			Text:  "with MPI_T opened at MPI_THREAD_MULTIPLE first, what MPI_Init_thread(MPI_THREAD_SINGLE) provides: the level asked for, or a higher one the MPI_T level influenced",
-			Judge: judgeThr3},
+			Text:     "with MPI_T opened at MPI_THREAD_MULTIPLE first, what MPI_Init_thread(MPI_THREAD_SINGLE) provides: the level asked for, or a higher one the MPI_T level influenced",
+			Exposure: thr3Exposure.Declared(), Judge: judgeThr3},
 	},
 })
 
@@ -141,11 +141,17 @@ func (r *scenarioRun) problems() []string {
 	return bad
 }
 
+// scenarioExposure (SESS-1 to SESS-4, through scenarioJudge): every call
+// recorded returned, and could have failed.
+var scenarioExposure = rulebook.Exposure[modelStep]{Items: "calls",
+	When: "every call recorded (each returned, and could have failed)"}
+
 func scenarioJudge(names ...string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		var bad, ran []string
 		var evidence []string
-		calls, sums := 0, 0
+		var calls []modelStep
+		sums := 0
 		for _, n := range names {
 			r := runScenario(x, n)
 			p := r.problems()
@@ -153,7 +159,7 @@ func scenarioJudge(names ...string) func(x *rulebook.X) verdict.Verdict {
 			if len(p) > 0 {
 				evidence = append(evidence, r.res.Evidence())
 			}
-			calls += len(r.steps)
+			calls = append(calls, r.steps...)
 			for _, s := range r.steps {
 				if isSessionReduction(s) {
 					sums++
@@ -162,8 +168,7 @@ func scenarioJudge(names ...string) func(x *rulebook.X) verdict.Verdict {
 			ran = append(ran, fmt.Sprintf("%s (%d calls)", n, len(r.steps)))
 		}
 		x.FailOn(bad, strings.Join(evidence, "\n\n"))
-		// every call recorded returned, and could have failed
-		return rulebook.Exposed(calls, "calls", "every call succeeded and every session reduction (%d, on mpi://SELF) gave %d: %s", sums, sessionSum, strings.Join(ran, ", "))
+		return scenarioExposure.Pass(calls, "every call succeeded and every session reduction (%d, on mpi://SELF) gave %d: %s", sums, sessionSum, strings.Join(ran, ", "))
 	}
 }
 
@@ -184,6 +189,11 @@ type cyclesRec struct {
 // from zero alone, before any session: a library that fails there fails
 // INIT-8 (which judges exactly that), so its cycles from zero are not
 // judged and the verdict rests on the nested cycles, the reason saying so.
+// sess5Exposure: each MPI_T and each session init/finalize cycle could
+// have failed; the fixture counts the cycles.
+var sess5Exposure = rulebook.Exposure[countedItem]{Items: "init/finalize cycles (MPI_T and session)",
+	When: "every cycle run (each could have failed)"}
+
 func judgeSess5(x *rulebook.X) verdict.Verdict {
 	kept := runScenario(x, "concurrent")
 	lv := mpi.Decode[sessLevelsRec](kept.recs, "levels")
@@ -217,7 +227,7 @@ func judgeSess5(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	x.FailOn(bad, strings.Join(evidence, "\n\n"))
-	return rulebook.Exposed(2*cycles, "init/finalize cycles (MPI_T and session)", "%d MPI_T init/finalize cycles in an epoch kept open beside %d session init/finalize cycles%s, all succeeded%s", cy[0].Cycles, cy[0].Cycles, more, skipped)
+	return sess5Exposure.Pass(countedItems(2*cycles), "%d MPI_T init/finalize cycles in an epoch kept open beside %d session init/finalize cycles%s, all succeeded%s", cy[0].Cycles, cy[0].Cycles, more, skipped)
 }
 
 // cycleFailures says how many calls of the concurrent cycles failed.
@@ -255,15 +265,24 @@ func (r *scenarioRun) aloneProblems() []string {
 	return bad
 }
 
+// thr1Exposure, thr2Exposure: each answer is written over -1, so one the
+// library did not write shows.
+var (
+	thr1Exposure = rulebook.Exposure[modelStep]{Items: "MPI_Query_thread answers",
+		When: "every answer (written over -1: one the library did not write shows)"}
+	thr2Exposure = rulebook.Exposure[modelStep]{Items: "MPI_Is_thread_main answers",
+		When: "every answer (written over -1: one the library did not write shows)"}
+)
+
 // judgeThreadAnswers compares every answer of one query (MPI_Query_thread
 // or MPI_Is_thread_main) in the levels scenario with its answer right
 // after MPI_Init_thread.
-func judgeThreadAnswers(query, rule string) func(x *rulebook.X) verdict.Verdict {
+func judgeThreadAnswers(query, rule string, e rulebook.Exposure[modelStep]) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		r := runScenario(x, "levels")
 		var want *modelStep
 		var bad []string
-		n := 0
+		var answers []modelStep
 		for i, s := range r.steps {
 			if s.Call == "MPI_Init_thread (FUNNELED)" && query == "MPI_Query_thread" {
 				want = &r.steps[i]
@@ -280,11 +299,12 @@ func judgeThreadAnswers(query, rule string) func(x *rulebook.X) verdict.Verdict 
 					x.Errorf(r.res.Evidence(), "the levels scenario recorded no MPI_Init_thread")
 				}
 			}
-			n++
+			answers = append(answers, s)
 			if s.RC != 0 || s.Value != want.Value {
 				bad = append(bad, fmt.Sprintf("%s gave %d (rc %d), not %d", s.Call, s.Value, s.RC, want.Value))
 			}
 		}
+		n := len(answers)
 		if !r.done && n < 10 {
 			bad = append(bad, fmt.Sprintf("the process did not reach the end (%s) after %d answers of %s", r.res.Problem(), n, query))
 		}
@@ -292,19 +312,23 @@ func judgeThreadAnswers(query, rule string) func(x *rulebook.X) verdict.Verdict 
 		if n == 0 {
 			x.Errorf(r.res.Evidence(), "the levels scenario recorded no %s", query)
 		}
-		// each answer is written over -1: one the library did not write shows
-		return rulebook.Exposed(n, query+" answers", "%s gave %d all %d times, before, inside and after MPI_T epochs at each level", query, want.Value, n)
+		return e.Pass(answers, "%s gave %d all %d times, before, inside and after MPI_T epochs at each level", query, want.Value, n)
 	}
 }
+
+// thr3Exposure: the one MPI_Init_thread after MPI_T_init_thread shows the
+// reading either way.
+var thr3Exposure = rulebook.Exposure[modelStep]{Items: "MPI_Init_thread calls",
+	When: "every one that succeeded (the level it provides shows the reading)"}
 
 func judgeThr3(x *rulebook.X) verdict.Verdict {
 	r := runScenario(x, "tool_level_first")
 	for _, s := range r.steps {
 		if s.Call == "MPI_Init_thread (SINGLE)" && s.RC == 0 {
 			if s.Value == 0 {
-				return rulebook.Exposed(1, "MPI_Init_thread calls", "MPI_Init_thread(MPI_THREAD_SINGLE) after MPI_T_init_thread(MPI_THREAD_MULTIPLE) provides MPI_THREAD_SINGLE: the MPI_T level does not influence it")
+				return thr3Exposure.Pass([]modelStep{s}, "MPI_Init_thread(MPI_THREAD_SINGLE) after MPI_T_init_thread(MPI_THREAD_MULTIPLE) provides MPI_THREAD_SINGLE: the MPI_T level does not influence it")
 			}
-			return rulebook.Exposed(1, "MPI_Init_thread calls", "MPI_Init_thread(MPI_THREAD_SINGLE) after MPI_T_init_thread(MPI_THREAD_MULTIPLE) provides level %d: the MPI_T level raised it", s.Value)
+			return thr3Exposure.Pass([]modelStep{s}, "MPI_Init_thread(MPI_THREAD_SINGLE) after MPI_T_init_thread(MPI_THREAD_MULTIPLE) provides level %d: the MPI_T level raised it", s.Value)
 		}
 	}
 	x.Errorf(r.res.Evidence(), "MPI_Init_thread after MPI_T_init_thread did not succeed: %s", strings.Join(r.problems(), "; "))

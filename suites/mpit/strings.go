@@ -24,47 +24,47 @@ var stringsCheck = rulebook.Define(rulebook.Check{
 		// be truncated to n-1 characters."
 		{ID: "STR-1", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative,
 			Text:      "with a buffer of length n (every n from 1 to the full length + 1) the call succeeds and writes the string's first min(n-1, length) characters and a NUL, nothing past the buffer",
-			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("prefix", allKinds, "every buffer length gives the string's prefix and a NUL, nothing past the buffer")},
+			Injectors: []string{"inject_mpit_string_conv"}, Exposure: stringsTriedExposure.Declared(), Judge: strTest("prefix", allKinds, stringsTriedExposure, "every buffer length gives the string's prefix and a NUL, nothing past the buffer")},
 		// §15.3.3: "In this case, the length of the string plus one (for the
 		// terminating null character) is returned in the length argument." "The
 		// string" reads as the full string or as the (truncated) string returned.
 		{ID: "STR-2", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Interpretation,
-			Text:  "when the string does not fit, the length returned is \"the length of the string plus one\": the full string's (reading 1) or the truncated string's, i.e. n (reading 2); which reading the library follows",
-			Judge: judgeStr2},
+			Text:     "when the string does not fit, the length returned is \"the length of the string plus one\": the full string's (reading 1) or the truncated string's, i.e. n (reading 2); which reading the library follows",
+			Exposure: str2Exposure.Declared(), Judge: judgeStr2},
 		// The same sentence, under either reading: the length returned for a
 		// truncated string is the full length + 1 or n, nothing else.
 		{ID: "STR-2a", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative,
 			Text:      "when the string does not fit, the length returned is the full length + 1 or n (the truncated string's length + 1), as one of the two readings of §15.3.3 has it",
-			Injectors: []string{"inject_mpit_string_len"}, Judge: judgeStr2a},
+			Injectors: []string{"inject_mpit_string_len"}, Exposure: str2aExposure.Declared(), Judge: judgeStr2a},
 		// §15.3.3: "If the user passes the null pointer as the buffer argument or
 		// passes 0 as the length argument, the function does not return the string
 		// and only returns the length of the string plus one in the length
 		// argument."
 		{ID: "STR-3", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative,
 			Text:      "with a NULL buffer the call succeeds and returns the string's length + 1",
-			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("null_buffer", allKinds, "a NULL buffer gives the length + 1")},
+			Injectors: []string{"inject_mpit_string_conv"}, Exposure: stringsTriedExposure.Declared(), Judge: strTest("null_buffer", allKinds, stringsTriedExposure, "a NULL buffer gives the length + 1")},
 		// The same sentence, for a length of 0.
 		{ID: "STR-4", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative,
 			Text:      "with a length of 0 the call succeeds, writes nothing and returns the string's length + 1",
-			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("zero_length", allKinds, "length 0 gives the length + 1 and leaves the buffer alone")},
+			Injectors: []string{"inject_mpit_string_conv"}, Exposure: stringsTriedExposure.Declared(), Judge: strTest("zero_length", allKinds, stringsTriedExposure, "length 0 gives the length + 1 and leaves the buffer alone")},
 		// §15.3.3: "If the user passes the null pointer as the length argument,
 		// the buffer argument is ignored and nothing is returned."
 		{ID: "STR-5", Source: "MPI-5.0 §15.3.3", Basis: rulebook.Normative,
 			Text:      "with a NULL length pointer the buffer is not written",
-			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("null_length", allKinds, "a NULL length pointer leaves the buffer alone")},
+			Injectors: []string{"inject_mpit_string_conv"}, Exposure: stringsTriedExposure.Declared(), Judge: strTest("null_length", allKinds, stringsTriedExposure, "a NULL length pointer leaves the buffer alone")},
 		// §15.3.6.1 (and §15.3.5, 15.3.7.2, 15.3.8.3, 15.3.9.1 alike): "If
 		// completed successfully, the routine is required to return a name of at
 		// least length one."
 		{ID: "STR-6", Source: "MPI-5.0 §15.3.5-15.3.9", Basis: rulebook.Normative,
 			Text:      "every name returned (control and performance variable, category, enumeration, enumeration item, event type) has at least one character",
-			Injectors: []string{"inject_mpit_string_conv"}, Judge: judgeStr6},
+			Injectors: []string{"inject_mpit_string_conv"}, Exposure: str6Exposure.Declared(), Judge: judgeStr6},
 		// §15.3.6.1 (and §15.3.7.2, 15.3.8.3, 15.3.9.1 alike): "If an MPI
 		// implementation does not return a description, the first character for
 		// desc must be set to the null character and desc_len must be set to one
 		// at the return of this call."
 		{ID: "STR-7", Source: "MPI-5.0 §15.3.6-15.3.9", Basis: rulebook.Normative,
 			Text:      "a missing description (control and performance variable, event type, category) reads as \"\" with desc_len 1",
-			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("empty_desc", descKinds, "every missing description gives \"\" and desc_len 1")},
+			Injectors: []string{"inject_mpit_string_conv"}, Exposure: str7Exposure.Declared(), Judge: strTest("empty_desc", descKinds, str7Exposure, "every missing description gives \"\" and desc_len 1")},
 		// §15.3.6.1: "After a successful call to MPI_T_CVAR_GET_INFO for a
 		// particular variable, subsequent calls to this routine that query
 		// information about the same variable must return the same information."
@@ -72,7 +72,7 @@ var stringsCheck = rulebook.Define(rulebook.Check{
 		// internal arrays are equivalent.)
 		{ID: "STR-X1", Source: "MPI-5.0 §15.3.6.1, §15.3.7.2, §15.3.8.3", Basis: rulebook.Normative,
 			Text:      "asked again, get_info returns the same name and description (control and performance variables, event types)",
-			Injectors: []string{"inject_mpit_string_conv"}, Judge: strTest("stable", stableKinds, "every name and description is the same when asked again")},
+			Injectors: []string{"inject_mpit_string_conv"}, Exposure: stringsTriedExposure.Declared(), Judge: strTest("stable", stableKinds, stringsTriedExposure, "every name and description is the same when asked again")},
 	},
 })
 
@@ -139,8 +139,21 @@ func tried(sums []strSum) string {
 	return strings.Join(t, ", ")
 }
 
-// strTest judges one test of the string convention on the given kinds.
-func strTest(test string, kinds []string, pass string) func(x *rulebook.X) verdict.Verdict {
+// stringsTriedExposure (STR-1, -3, -4, -5, -X1, through strTest): every
+// string answered is tried (canaries after the buffer, the length set to
+// another value first), so each could break the test; the walk counts them.
+var stringsTriedExposure = rulebook.Exposure[countedItem]{Items: "strings",
+	When: "every string answered (canaries after the buffer, the length set to another value first: each could break the test)"}
+
+// str7Exposure: only a missing description can break the rule; the fixture
+// sets desc_len to a large value first, so one the library left alone
+// shows.
+var str7Exposure = rulebook.Exposure[countedItem]{Items: "missing descriptions",
+	When: "every missing description (desc_len is set to a large value first: one the library left alone shows)"}
+
+// strTest judges one test of the string convention on the given kinds,
+// passing through e (the rule's exposure).
+func strTest(test string, kinds []string, e rulebook.Exposure[countedItem], pass string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		_, sums, fails := strRecs(x, kinds)
 		var bad []string
@@ -164,15 +177,9 @@ func strTest(test string, kinds []string, pass string) func(x *rulebook.X) verdi
 			if empty == 0 {
 				x.Unsupported("not measurable here: every %s has a description", strings.Join(kinds, ", "))
 			}
-			// only a missing description can break the rule; the fixture
-			// sets desc_len to a large value first, so one the library left
-			// alone shows
-			return rulebook.Exposed(empty, "missing descriptions", "%s (%d missing descriptions)", pass, empty)
+			return e.Pass(countedItems(empty), "%s (%d missing descriptions)", pass, empty)
 		}
-		// every string answered is tried (canaries after the buffer, the
-		// length set to another value first): each could break the test
-		n := strCount(sums)
-		return rulebook.Exposed(n, "strings", "%s: %s", pass, tried(sums))
+		return e.Pass(countedItems(strCount(sums)), "%s: %s", pass, tried(sums))
 	}
 }
 
@@ -184,6 +191,11 @@ func strCount(sums []strSum) int {
 	}
 	return n
 }
+
+// str2Exposure: a truncated call (n <= the length) tells the readings
+// apart: the full length + 1 is above n.
+var str2Exposure = rulebook.Exposure[countedItem]{Items: "truncated calls",
+	When: "every truncated call (n <= the length: the full length + 1 is above n, so the length returned shows the reading)"}
 
 func judgeStr2(x *rulebook.X) verdict.Verdict {
 	_, sums, _ := strRecs(x, allKinds)
@@ -209,8 +221,12 @@ func judgeStr2(x *rulebook.X) verdict.Verdict {
 	case n > 0 && full > 0:
 		reading = "both, object by object (" + detail + ")"
 	}
-	return rulebook.Exposed(calls, "truncated calls", "reading: %s", reading)
+	return str2Exposure.Pass(countedItems(calls), "reading: %s", reading)
 }
+
+// str2aExposure: each truncated call could have returned another length.
+var str2aExposure = rulebook.Exposure[countedItem]{Items: "truncated calls",
+	When: "every truncated call (each could have returned another length)"}
 
 func judgeStr2a(x *rulebook.X) verdict.Verdict {
 	_, sums, _ := strRecs(x, allKinds)
@@ -226,8 +242,13 @@ func judgeStr2a(x *rulebook.X) verdict.Verdict {
 	if calls == 0 {
 		x.Unsupported("not measurable here: no string was truncated")
 	}
-	return rulebook.Exposed(calls, "truncated calls", "%d truncated calls return the full length + 1 or n", calls)
+	return str2aExposure.Pass(countedItems(calls), "%d truncated calls return the full length + 1 or n", calls)
 }
+
+// str6Exposure: the fixture empties the name buffer first, so a name the
+// library did not write reads as empty.
+var str6Exposure = rulebook.Exposure[countedItem]{Items: "names",
+	When: "every name (the buffer is emptied first: a name the library did not write reads as empty)"}
 
 func judgeStr6(x *rulebook.X) verdict.Verdict {
 	_, sums, _ := strRecs(x, nameKinds)
@@ -238,13 +259,11 @@ func judgeStr6(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	x.FailOn(bad, "")
-	// one name an object (enumerations and items have no description);
-	// the fixture empties the name buffer first, so a name the library
-	// did not write reads as empty
+	// one name an object (enumerations and items have no description)
 	names, by := 0, []string{}
 	for _, s := range sums {
 		names += s.Objects
 		by = append(by, fmt.Sprintf("%d %s", s.Objects, s.Object))
 	}
-	return rulebook.Exposed(names, "names", "no empty name among %d names (%s)", names, strings.Join(by, ", "))
+	return str6Exposure.Pass(countedItems(names), "no empty name among %d names (%s)", names, strings.Join(by, ", "))
 }
