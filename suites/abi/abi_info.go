@@ -29,13 +29,13 @@ var abiInfo = rulebook.Define(rulebook.Check{
 		{ID: "ABI-VER-01", Source: "MPI-5.0 §20.2", Basis: rulebook.Normative,
 			Text:      "MPI_Abi_get_version answers 1.0 before MPI_Init, after it and after MPI_Finalize",
 			Injectors: []string{"inject_abi_version_off"},
-			Judge:     judgeVersionPhases},
+			Exposure:  ver1Exposure.Declared(), Judge: judgeVersionPhases},
 		// §20.2: "These functions must always be thread-safe, as defined in
 		// Section MPI and Threads [§11.6]."
 		{ID: "ABI-VER-02", Source: "MPI-5.0 §20.2", Basis: rulebook.Normative,
 			Text:      "MPI_Abi_get_version, called from four threads at once in each phase (before MPI_Init, after it, after MPI_Finalize), answers 1.0 in every thread",
 			Injectors: []string{"inject_abi_version_off"},
-			Judge:     judgeVersionThreads},
+			Exposure:  ver2Exposure.Declared(), Judge: judgeVersionThreads},
 		// §20.2: "The following keys are predefined for this object:
 		// "mpi_aint_size": The size in bytes of MPI_Aint. "mpi_count_size":
 		// The size in bytes of MPI_Count. "mpi_offset_size": The size in bytes
@@ -43,7 +43,7 @@ var abiInfo = rulebook.Define(rulebook.Check{
 		{ID: "ABI-INFO-01", Source: "MPI-5.0 §20.2", Basis: rulebook.Normative,
 			Text:      "MPI_Abi_get_info, before MPI_Init, after it and after MPI_Finalize, returns an info object whose mpi_aint_size, mpi_count_size and mpi_offset_size are the sizes of the header's types",
 			Injectors: []string{"inject_abi_info_off"},
-			Judge:     judgeInfoKeys},
+			Exposure:  info1Exposure.Declared(), Judge: judgeInfoKeys},
 		// §20.4.1: "mpi_integer_size": "The size in bytes of the Fortran
 		// default INTEGER kind" (and mpi_logical_size, mpi_real_size,
 		// mpi_double_precision_size); §20.4: "MPI applications can discover
@@ -52,7 +52,7 @@ var abiInfo = rulebook.Define(rulebook.Check{
 		{ID: "ABI-FTN-X1", Source: "MPI-5.0 §20.4, §20.4.1", Basis: rulebook.Normative,
 			Text:      "where MPI_Abi_get_fortran_info returns an info object, its size keys equal MPI_Type_size of the matching Fortran datatypes",
 			Injectors: []string{"inject_abi_fortran_size_off"},
-			Judge:     judgeFortranInfo},
+			Exposure:  ftnX1Exposure.Declared(), Judge: judgeFortranInfo},
 		// §20.4.1: "MPI_ABI_SET_FORTRAN_INFO allows the application to inform
 		// the implementation of the sizes of Fortran types and whether or not
 		// optional types are supported by the Fortran compiler. [...] Only the
@@ -70,9 +70,34 @@ var abiInfo = rulebook.Define(rulebook.Check{
 		{ID: "ABI-FTN-01", Source: "MPI-5.0 §20.4.1", Basis: rulebook.Normative,
 			Text:      "after an MPI_Abi_set_fortran_info that succeeds, MPI_Abi_get_fortran_info answers every key that was set with the value set, and a second MPI_Abi_set_fortran_info fails with MPI_ERR_ABI",
 			Injectors: []string{"inject_abi_fortran_set_lost"},
-			Judge:     judgeFortranRoundTrip},
+			Exposure:  ftn1Exposure.Declared(), Judge: judgeFortranRoundTrip},
 	},
 })
+
+var (
+	// Each call could have answered another version.
+	ver1Exposure = rulebook.Exposure[versionCall]{Items: "MPI_Abi_get_version calls"}
+	ver2Exposure = rulebook.Exposure[versionCall]{Items: "MPI_Abi_get_version calls"}
+	// Each key looked up could have been missing or another size.
+	info1Exposure = rulebook.Exposure[infoKey]{Items: "info values"}
+	// Each size key present could have disagreed with MPI_Type_size.
+	ftnX1Exposure = rulebook.Exposure[fortranSize]{Items: "size keys"}
+	// The sets judged: each key set, and the second call. A key can show a
+	// lost set only where the set was taken and changed it. The second call
+	// is exposed either way: §20.4.1 "all subsequent calls will return the
+	// error code MPI_ERR_ABI", whatever became of the first.
+	ftn1Exposure = rulebook.Exposure[fortranSet]{Items: "sets (each key set, and the second MPI_Abi_set_fortran_info)",
+		When:  "for a key, when the first set was taken and changed it (else no lost value could show); the second call always",
+		Could: func(f fortranSet) bool { return f.second || (f.taken && f.changed) }}
+)
+
+// fortranSet is one key of the first MPI_Abi_set_fortran_info (taken: the
+// set succeeded; changed: get answered otherwise before it), or the second
+// call.
+type fortranSet struct {
+	key                    string
+	taken, changed, second bool
+}
 
 type versionCall struct {
 	When   string `json:"when"`
@@ -175,13 +200,13 @@ func judgeVersion(x *rulebook.X, threads bool) verdict.Verdict {
 	out := infoRun(x)
 	var p rulebook.Problems
 	count := map[string]int{}
-	n := 0
+	var n []versionCall
 	for _, c := range out.calls {
 		if (c.Thread > 0) != threads {
 			continue
 		}
 		count[c.When]++
-		n++
+		n = append(n, c)
 		if c.RC != 0 || c.Major != 1 || c.Minor != 0 {
 			who := "the main thread"
 			if c.Thread > 0 {
@@ -201,9 +226,9 @@ func judgeVersion(x *rulebook.X, threads bool) verdict.Verdict {
 	}
 	p.FailAbout(x, x.Impl.ID+"'s MPI_Abi_get_version")
 	if threads {
-		return rulebook.Exposed(n, "MPI_Abi_get_version calls", "version 1.0 in all %d calls from 4 threads at once, in each of the 3 phases", n)
+		return ver2Exposure.Pass(n, "version 1.0 in all %d calls from 4 threads at once, in each of the 3 phases", len(n))
 	}
-	return rulebook.Exposed(n, "MPI_Abi_get_version calls", "version 1.0 before MPI_Init, after it and after MPI_Finalize")
+	return ver1Exposure.Pass(n, "version 1.0 before MPI_Init, after it and after MPI_Finalize")
 }
 
 func judgeVersionPhases(x *rulebook.X) verdict.Verdict  { return judgeVersion(x, false) }
@@ -212,7 +237,7 @@ func judgeVersionThreads(x *rulebook.X) verdict.Verdict { return judgeVersion(x,
 func judgeInfoKeys(x *rulebook.X) verdict.Verdict {
 	out := infoRun(x)
 	var p rulebook.Problems
-	compared := 0
+	var compared []infoKey
 	if len(out.rcs) != len(phases) {
 		p.Add("", "%d MPI_Abi_get_info calls recorded, want %d", len(out.rcs), len(phases))
 	}
@@ -223,7 +248,7 @@ func judgeInfoKeys(x *rulebook.X) verdict.Verdict {
 		}
 		for _, key := range []string{"mpi_aint_size", "mpi_count_size", "mpi_offset_size"} {
 			v, ok := out.got[rc.When][key]
-			compared++
+			compared = append(compared, infoKey{rc.When, key, v})
 			if !ok {
 				p.Add("", "MPI_Abi_get_info %s has no key %s", rc.When, key)
 			} else if v != out.sizes[key] {
@@ -233,7 +258,7 @@ func judgeInfoKeys(x *rulebook.X) verdict.Verdict {
 	}
 	p.Also(fmt.Sprintf("info keys: %v", out.got))
 	p.FailAbout(x, x.Impl.ID+"'s MPI_Abi_get_info")
-	return rulebook.Exposed(compared, "info values", "mpi_aint_size/mpi_count_size/mpi_offset_size = %s/%s/%s before MPI_Init, after it and after MPI_Finalize",
+	return info1Exposure.Pass(compared, "mpi_aint_size/mpi_count_size/mpi_offset_size = %s/%s/%s before MPI_Init, after it and after MPI_Finalize",
 		out.sizes["mpi_aint_size"], out.sizes["mpi_count_size"], out.sizes["mpi_offset_size"])
 }
 
@@ -246,23 +271,23 @@ func judgeFortranInfo(x *rulebook.X) verdict.Verdict {
 		x.Unsupported("not measurable here: MPI_Abi_get_fortran_info returned rc %d, MPI_INFO_NULL: %v (the library does not know the Fortran compiler)", out.fortRC.RC, out.fortRC.Null == 1)
 	}
 	var p rulebook.Problems
-	checked := 0
+	var checked []fortranSize
 	for _, fs := range out.fsizes {
 		v, ok := out.finfo[fs.Key]
 		if !ok {
 			continue
 		}
-		checked++
+		checked = append(checked, fs)
 		if v != strconv.Itoa(fs.Size) {
 			p.Add("", "MPI_Abi_get_fortran_info: %s = %q, MPI_Type_size says %d", fs.Key, v, fs.Size)
 		}
 	}
 	p.Also(fmt.Sprintf("fortran info: %v", out.finfo))
 	p.FailAbout(x, x.Impl.ID+"'s MPI_Abi_get_fortran_info")
-	if checked == 0 {
+	if len(checked) == 0 {
 		x.Unsupported("not measurable here: MPI_Abi_get_fortran_info has none of the size keys (%d keys)", len(out.finfo))
 	}
-	return rulebook.Exposed(checked, "size keys", "%d keys, %d sizes match MPI_Type_size", len(out.finfo), checked)
+	return ftnX1Exposure.Pass(checked, "%d keys, %d sizes match MPI_Type_size", len(out.finfo), len(checked))
 }
 
 func judgeFortranRoundTrip(x *rulebook.X) verdict.Verdict {
@@ -276,9 +301,11 @@ func judgeFortranRoundTrip(x *rulebook.X) verdict.Verdict {
 	// (or, §20.4.1, as get then says), so only its unchanged keys are held.
 	taken := out.setRC.RC1 == 0
 	var changed, demanded []string
+	var sets []fortranSet
 	for _, k := range slices.Sorted(maps.Keys(out.fset)) {
 		before, had := out.finfo[k]
 		differs := !had || !sameInfoValue(before, out.fset[k])
+		sets = append(sets, fortranSet{key: k, taken: taken, changed: differs})
 		if differs {
 			changed = append(changed, k)
 		}
@@ -308,18 +335,13 @@ func judgeFortranRoundTrip(x *rulebook.X) verdict.Verdict {
 	}
 	p.Also(fmt.Sprintf("set: %v\nget after set: %v", out.fset, out.fget2))
 	p.FailAbout(x, x.Impl.ID+"'s MPI_Abi_set_fortran_info/MPI_Abi_get_fortran_info")
-	// The sets judged: each key set, and the second call. A key can show a
-	// lost set only where the set was taken and changed it. The second call
-	// is exposed either way: §20.4.1 "all subsequent calls will return the
-	// error code MPI_ERR_ABI", whatever became of the first.
-	const items = "sets (each key set, and the second MPI_Abi_set_fortran_info)"
-	judged := len(out.fset) + 1
+	sets = append(sets, fortranSet{key: "the second call", second: true})
 	if !taken {
-		return rulebook.Passed(judged, 1, items,
+		return ftn1Exposure.Pass(sets,
 			"the first set of %d keys (%d of them changed from what get answered) was refused (rc %d, class %d), so no value set had to be read back (get then answers the %d unchanged keys as before); the second set fails with MPI_ERR_ABI",
 			len(out.fset), len(changed), out.setRC.RC1, out.setRC.Class1, len(demanded))
 	}
-	return rulebook.Passed(judged, len(changed)+1, items,
+	return ftn1Exposure.Pass(sets,
 		"the first set of %d keys (%d of them changed from what get answered) taken (MPI_SUCCESS), get then answers all %d as set, the second set fails with MPI_ERR_ABI",
 		len(out.fset), len(changed), len(out.fset))
 }

@@ -31,7 +31,7 @@ var constants = rulebook.Define(rulebook.Check{
 		{ID: "ABI-STAT-01", Source: "MPI-5.0 §20.3.1", Basis: rulebook.Normative,
 			Text:      "MPI_Status is eight ints with MPI_SOURCE, MPI_TAG and MPI_ERROR at offsets 0, 4 and 8 in the header, and the library writes the fields of an array of statuses there",
 			Injectors: []string{"inject_abi_status_swap"},
-			Judge:     judgeStatusLayout},
+			Exposure:  stat1Exposure.Declared(), Judge: judgeStatusLayout},
 		// §20.3.5: "MPI_Aint should be defined as a C typedef to intptr_t";
 		// "the standard ABI defines MPI_Offset to be the C standard integer type
 		// int64_t (or an equivalent type). On systems where intptr_t is 32 or
@@ -39,7 +39,7 @@ var constants = rulebook.Define(rulebook.Check{
 		{ID: "ABI-TYP-01", Source: "MPI-5.0 §20.3.5", Basis: rulebook.Normative,
 			Text:      "MPI_Aint, MPI_Offset and MPI_Count are signed 8-byte integers (64-bit platform) in the header, and MPI_Type_size of MPI_AINT, MPI_OFFSET and MPI_COUNT is 8",
 			Injectors: []string{"inject_abi_type_size_off"},
-			Judge:     judgeIntTypes},
+			Exposure:  typ1Exposure.Declared(), Judge: judgeIntTypes},
 		// §20.3.3: "The MPI ABI defines handle constants to be compile-time
 		// constants, which are specified as integer expressions cast to the
 		// appropriate handle type."; "The definition of these constants is
@@ -48,7 +48,7 @@ var constants = rulebook.Define(rulebook.Check{
 		{ID: "ABI-HND-02", Source: "MPI-5.0 §20.3.2, §20.3.3, §20.5", Basis: rulebook.Normative,
 			Text:      "every predefined handle constant is a compile-time constant with the value the standard fixes, the same in every implementation's ABI header, and the library sizes the predefined datatypes it supports accordingly (a fixed-size type its size, a C type its sizeof); the constant's type is ABI-DECL-01's",
 			Injectors: []string{"inject_abi_type_size_off"},
-			Judge:     judgeHandleConstants},
+			Exposure:  hnd2Exposure.Declared(), Judge: judgeHandleConstants},
 		// §20.4: "MPI applications can discover the size of Fortran types such
 		// as MPI_INTEGER and MPI_REAL using MPI_TYPE_SIZE. Lack of support in
 		// the implementation for optional predefined datatypes is indicated
@@ -58,7 +58,7 @@ var constants = rulebook.Define(rulebook.Check{
 		{ID: "ABI-DTYPE-01", Source: "MPI-5.0 §20.4", Basis: rulebook.Normative,
 			Text:      "MPI_Type_size of every optional predefined datatype (Fortran, C++, MPI_LONG_DOUBLE_INT) succeeds and gives a positive size, or MPI_UNDEFINED where the library lacks the type",
 			Injectors: []string{"inject_abi_optional_size_off"},
-			Judge:     judgeOptionalTypes},
+			Exposure:  dtype1Exposure.Declared(), Judge: judgeOptionalTypes},
 		// §20.3.4: "Integer constants fall into groups, where all constants in
 		// each group must have unique values."; §20.3.3: "All of the constants
 		// are specified in Section Defined Constants [§A.1.1]" (the ABI value
@@ -66,9 +66,45 @@ var constants = rulebook.Define(rulebook.Check{
 		{ID: "ABI-INT-01", Source: "MPI-5.0 §20.3.3, §20.3.4, Annex A", Basis: rulebook.Normative,
 			Text:      "every integer constant and constant address of the header has the value the standard fixes, the same in every implementation's ABI header, and the library classes each error class as itself",
 			Injectors: []string{"inject_abi_error_class_off"},
-			Judge:     judgeIntConstants},
+			Exposure:  int1Exposure.Declared(), Judge: judgeIntConstants},
 	},
 })
+
+var (
+	// The status array was filled with -7 before MPI_Waitall: every field
+	// read could have shown a status written elsewhere, every layout value
+	// another.
+	stat1Exposure = rulebook.Exposure[constCheck]{Items: "layout values and status fields"}
+	typ1Exposure  = rulebook.Exposure[constCheck]{Items: "layout values and datatype sizes"}
+	// A datatype whose size neither a fixed size nor a C type says could
+	// not have been sized wrongly.
+	hnd2Exposure = rulebook.Exposure[constCheck]{Items: "handle constants, handle-type layouts and datatype sizes",
+		When:  "unless a datatype size held to nothing (an optional type the library lacks, or with neither a fixed size nor a C type)",
+		Could: func(c constCheck) bool { return c.held }}
+	// Each call could have failed or answered neither a size nor
+	// MPI_UNDEFINED.
+	dtype1Exposure = rulebook.Exposure[tsizeRec]{Items: "MPI_Type_size calls on optional datatypes"}
+	int1Exposure   = rulebook.Exposure[constCheck]{Items: "integer constants and error classes"}
+)
+
+// constCheck is one value judged: a header constant or layout value, a
+// status field, a datatype size or an error class. held: the value was held
+// to something (false only for a datatype size nothing fixes).
+type constCheck struct {
+	name string
+	held bool
+}
+
+// heldCount is how many of checks were held to something.
+func heldCount(checks []constCheck) int {
+	n := 0
+	for _, c := range checks {
+		if c.held {
+			n++
+		}
+	}
+	return n
+}
 
 type constRec struct {
 	Name  string `json:"name"`
@@ -190,7 +226,7 @@ func constantsFor(x *rulebook.X) *constantsOut {
 
 // headerValues judges the header's values of the constants in lists
 // against the standard and against the other ABI headers.
-func headerValues(x *rulebook.X, out *constantsOut, p *rulebook.Problems, lists ...[]stdConst) (n int, notes, compared []string) {
+func headerValues(x *rulebook.X, out *constantsOut, p *rulebook.Problems, lists ...[]stdConst) (n []constCheck, notes, compared []string) {
 	mine := map[string]bool{}
 	for _, list := range lists {
 		for _, c := range list {
@@ -206,7 +242,7 @@ func headerValues(x *rulebook.X, out *constantsOut, p *rulebook.Problems, lists 
 			case got.Value != c.Value:
 				p.Add("", "%s = %#x in the header, the standard fixes %#x", c.Name, got.Value, c.Value)
 			default:
-				n++
+				n = append(n, constCheck{c.Name, true})
 			}
 		}
 	}
@@ -242,13 +278,13 @@ func headerValues(x *rulebook.X, out *constantsOut, p *rulebook.Problems, lists 
 }
 
 // layoutKeys judges the header's layout values whose names match keep.
-func layoutKeys(out *constantsOut, p *rulebook.Problems, keep func(string) bool) int {
-	n := 0
+func layoutKeys(out *constantsOut, p *rulebook.Problems, keep func(string) bool) []constCheck {
+	var n []constCheck
 	for _, k := range slices.Sorted(maps.Keys(standardLayout)) {
 		if !keep(k) {
 			continue
 		}
-		n++
+		n = append(n, constCheck{k, true})
 		if got, ok := out.Layout[k]; !ok || got != standardLayout[k] {
 			p.Add("", "%s = %d in the header, the standard fixes %d", k, got, standardLayout[k])
 		}
@@ -260,11 +296,9 @@ func judgeStatusLayout(x *rulebook.X) verdict.Verdict {
 	out := constantsFor(x)
 	var p rulebook.Problems
 	n := layoutKeys(out, &p, func(k string) bool { return strings.Contains(k, "MPI_Status") })
-	n += libraryStatus(out, &p)
+	n = append(n, libraryStatus(out, &p)...)
 	p.FailAbout(x, x.Impl.ID+"'s MPI_Status")
-	// The status array was filled with -7 before MPI_Waitall: every field
-	// read could have shown a status written elsewhere.
-	return rulebook.Exposed(n, "layout values and status fields", "MPI_Status is 32 bytes with MPI_SOURCE/MPI_TAG/MPI_ERROR at 0/4/8, and MPI_Waitall writes source and tag of each status of an array there")
+	return stat1Exposure.Pass(n, "MPI_Status is 32 bytes with MPI_SOURCE/MPI_TAG/MPI_ERROR at 0/4/8, and MPI_Waitall writes source and tag of each status of an array there")
 }
 
 var intTypes = map[string]bool{"MPI_AINT": true, "MPI_COUNT": true, "MPI_OFFSET": true}
@@ -281,6 +315,7 @@ func judgeIntTypes(x *rulebook.X) verdict.Verdict {
 			continue
 		}
 		seen++
+		layout = append(layout, constCheck{t.Name, true})
 		if t.RC != 0 || t.Size != fixedSizes[t.Name] {
 			p.Add("", "MPI_Type_size(%s) = %d (rc %d), want %d", t.Name, t.Size, t.RC, fixedSizes[t.Name])
 		}
@@ -289,7 +324,7 @@ func judgeIntTypes(x *rulebook.X) verdict.Verdict {
 		p.Add("", "%d of the sizes of MPI_AINT, MPI_COUNT and MPI_OFFSET recorded, want 3", seen)
 	}
 	p.FailAbout(x, x.Impl.ID+"'s MPI_Aint/MPI_Offset/MPI_Count")
-	return rulebook.Exposed(layout+seen, "layout values and datatype sizes", "MPI_Aint, MPI_Offset and MPI_Count are signed 8-byte integers, and MPI_Type_size of MPI_AINT, MPI_OFFSET and MPI_COUNT is 8")
+	return typ1Exposure.Pass(layout, "MPI_Aint, MPI_Offset and MPI_Count are signed 8-byte integers, and MPI_Type_size of MPI_AINT, MPI_OFFSET and MPI_COUNT is 8")
 }
 
 func judgeHandleConstants(x *rulebook.X) verdict.Verdict {
@@ -304,11 +339,12 @@ func judgeHandleConstants(x *rulebook.X) verdict.Verdict {
 		}
 		return false
 	})
-	sized, fixed := librarySizes(out, &p)
+	sized := librarySizes(out, &p)
+	fixed := heldCount(sized)
 	p.FailAbout(x, x.Impl.ID+"'s predefined handle constants")
-	reason := fmt.Sprintf("%d predefined handles as the standard fixes them, the 11 handle types pointers; the library sizes %d predefined datatypes accordingly", n, fixed)
-	if sized > fixed {
-		reason += fmt.Sprintf(" (%d more held to no size: Fortran and C++ types whose size nothing fixes, or optional ones the library lacks)", sized-fixed)
+	reason := fmt.Sprintf("%d predefined handles as the standard fixes them, the 11 handle types pointers; the library sizes %d predefined datatypes accordingly", len(n), fixed)
+	if len(sized) > fixed {
+		reason += fmt.Sprintf(" (%d more held to no size: Fortran and C++ types whose size nothing fixes, or optional ones the library lacks)", len(sized)-fixed)
 	}
 	if len(compared) > 0 {
 		reason += "; same values as " + strings.Join(compared, ", ")
@@ -316,9 +352,7 @@ func judgeHandleConstants(x *rulebook.X) verdict.Verdict {
 	if len(notes) > 0 {
 		reason += "; " + strings.Join(notes, "; ")
 	}
-	// A datatype whose size neither a fixed size nor a C type says could
-	// not have been sized wrongly.
-	return rulebook.Passed(n+layout+sized, n+layout+fixed, "handle constants, handle-type layouts and datatype sizes", "%s", reason)
+	return hnd2Exposure.Pass(slices.Concat(n, layout, sized), "%s", reason)
 }
 
 func judgeIntConstants(x *rulebook.X) verdict.Verdict {
@@ -327,14 +361,14 @@ func judgeIntConstants(x *rulebook.X) verdict.Verdict {
 	n, notes, compared := headerValues(x, out, &p, standardInts, standardPointers)
 	classes := libraryClasses(out, &p)
 	p.FailAbout(x, x.Impl.ID+"'s integer constants")
-	reason := fmt.Sprintf("%d integer constants and constant addresses as the standard fixes them; %d error classes are their own class", n, classes)
+	reason := fmt.Sprintf("%d integer constants and constant addresses as the standard fixes them; %d error classes are their own class", len(n), len(classes))
 	if len(compared) > 0 {
 		reason += "; same values as " + strings.Join(compared, ", ")
 	}
 	if len(notes) > 0 {
 		reason += "; not defined (deprecated in MPI-3.1 or earlier, allowed): " + strings.Join(notes, ", ")
 	}
-	return rulebook.Exposed(n+classes, "integer constants and error classes", "%s", reason)
+	return int1Exposure.Pass(append(n, classes...), "%s", reason)
 }
 
 func constText(c constRec) string {
@@ -349,16 +383,18 @@ func constText(c constRec) string {
 
 // librarySizes: the library sizes the predefined datatypes (other than
 // MPI_AINT/MPI_COUNT/MPI_OFFSET, ABI-TYP-01's) as the handle values mean.
-// n is the datatypes judged, compared those whose size was held to
+// One check per datatype judged, held when its size was held to
 // something: a fixed size, the size of their C type, or (a required type)
-// a call that must succeed.
-func librarySizes(out *constantsOut, p *rulebook.Problems) (n, compared int) {
+// a call that must succeed; an optional type the library lacks (or
+// misreports: ABI-DTYPE-01's) is held to nothing here.
+func librarySizes(out *constantsOut, p *rulebook.Problems) (n []constCheck) {
 	for _, t := range out.Tsize {
 		if intTypes[t.Name] {
 			continue
 		}
-		n++
 		fixed, isFixed := fixedSizes[t.Name]
+		lacked := isOptional(t) && (t.RC != 0 || t.Size <= 0)
+		n = append(n, constCheck{t.Name, !lacked && (isFixed || t.CSize > 0 || !isOptional(t))})
 		switch {
 		case isOptional(t) && (t.RC != 0 || t.Size <= 0):
 			// ABI-DTYPE-01's: lacking or misreporting an optional type
@@ -370,11 +406,8 @@ func librarySizes(out *constantsOut, p *rulebook.Problems) (n, compared int) {
 		case t.CSize > 0 && t.Size != t.CSize:
 			p.Add("", "MPI_Type_size(%s) = %d, its C type has %d bytes", t.Name, t.Size, t.CSize)
 		}
-		if isFixed || t.CSize > 0 || !isOptional(t) {
-			compared++
-		}
 	}
-	return n, compared
+	return n
 }
 
 // isOptional: a predefined datatype the library may lack (MPI-5.0 §20.4):
@@ -386,12 +419,12 @@ func judgeOptionalTypes(x *rulebook.X) verdict.Verdict {
 	undefined, _ := standardValue("MPI_UNDEFINED")
 	var p rulebook.Problems
 	var lacking []string
-	n := 0
+	var n []tsizeRec
 	for _, t := range out.Tsize {
 		if !isOptional(t) {
 			continue
 		}
-		n++
+		n = append(n, t)
 		switch {
 		case t.RC != 0:
 			p.Add("", "MPI_Type_size(%s) returned error %d instead of a size or MPI_UNDEFINED", t.Name, t.RC)
@@ -401,39 +434,39 @@ func judgeOptionalTypes(x *rulebook.X) verdict.Verdict {
 			p.Add("", "MPI_Type_size(%s) = %d: neither a size nor MPI_UNDEFINED (%d)", t.Name, t.Size, undefined.Value)
 		}
 	}
-	if n == 0 {
+	if len(n) == 0 {
 		x.Errorf("", "abi_constants recorded no MPI_Type_size of an optional datatype")
 	}
 	p.FailAbout(x, x.Impl.ID+"'s MPI_Type_size of optional datatypes")
-	reason := fmt.Sprintf("MPI_Type_size succeeds on all %d optional predefined datatypes", n)
+	reason := fmt.Sprintf("MPI_Type_size succeeds on all %d optional predefined datatypes", len(n))
 	if len(lacking) > 0 {
 		reason += fmt.Sprintf("; MPI_UNDEFINED (lacked) for %d: %s", len(lacking), shorten(strings.Join(lacking, ", "), 200))
 	} else {
 		reason += ", each with a positive size (the library lacks none)"
 	}
-	// Each call could have failed or answered neither a size nor
-	// MPI_UNDEFINED.
-	return rulebook.Exposed(n, "MPI_Type_size calls on optional datatypes", "%s", reason)
+	return dtype1Exposure.Pass(n, "%s", reason)
 }
 
 // libraryClasses: every error class is its own class (out.Eclass is in
 // name order).
-func libraryClasses(out *constantsOut, p *rulebook.Problems) int {
+func libraryClasses(out *constantsOut, p *rulebook.Problems) []constCheck {
+	var n []constCheck
 	for _, e := range out.Eclass {
+		n = append(n, constCheck{e.Name, true})
 		want, _ := standardValue(e.Name)
 		if e.RC != 0 || e.Class != want.Value {
 			p.Add("", "MPI_Error_class(%s) = %d (rc %d): an error class is its own class", e.Name, e.Class, e.RC)
 		}
 	}
-	return len(out.Eclass)
+	return n
 }
 
 // libraryStatus: the library writes statuses where the layout says; the
-// number of fields judged.
-func libraryStatus(out *constantsOut, p *rulebook.Problems) int {
+// fields judged.
+func libraryStatus(out *constantsOut, p *rulebook.Problems) []constCheck {
 	if len(out.Status) != 1 {
 		p.Add("", "no status record")
-		return 0
+		return nil
 	}
 	s := out.Status[0]
 	// Two receives (3 ints, tag 78; 4 ints, tag 79) from rank 0 completed by
@@ -446,10 +479,12 @@ func libraryStatus(out *constantsOut, p *rulebook.Problems) int {
 		{"int 8 (statuses[1].MPI_SOURCE)", s.Raw8, 0}, {"int 9 (statuses[1].MPI_TAG)", s.Raw9, 79},
 		{"MPI_Get_count of statuses[0]", s.Count0, 3}, {"MPI_Get_count of statuses[1]", s.Count1, 4},
 		{"statuses[2] left alone", s.ThirdUntouched, 1}}
+	var n []constCheck
 	for _, w := range want {
+		n = append(n, constCheck{w.what, true})
 		if w.got != w.want {
 			p.Add("", "after MPI_Waitall, %s = %d, want %d", w.what, w.got, w.want)
 		}
 	}
-	return len(want)
+	return n
 }

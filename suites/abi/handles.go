@@ -24,13 +24,13 @@ var handles = rulebook.Define(rulebook.Check{
 		{ID: "ABI-CONV-01", Source: "MPI-5.0 §20.4.5", Basis: rulebook.Normative,
 			Text:      "MPI_<Handle>_fromint(MPI_<Handle>_toint(h)) is h, for every predefined handle and a user-created handle of every handle type",
 			Injectors: []string{"inject_abi_fromint_off"},
-			Judge:     judgeFromint},
+			Exposure:  conv1Exposure.Declared(), Judge: judgeFromint},
 		// §20.4.5: "For all predefined handles, the integer value must be the
 		// same as the values listed in Section Language Bindings Summary [§A]."
 		{ID: "ABI-CONV-02", Source: "MPI-5.0 §20.4.5", Basis: rulebook.Normative,
 			Text:      "MPI_<Handle>_toint of every predefined handle is the value the standard lists for it",
 			Injectors: []string{"inject_abi_toint_off"},
-			Judge:     judgeTointPredefined},
+			Exposure:  conv2Exposure.Declared(), Judge: judgeTointPredefined},
 		// §20.4.5: "For user-defined handles, the implementation must return
 		// the same integer for every call to this function with the same
 		// handle, which does not conflict with the reserved range for
@@ -38,7 +38,7 @@ var handles = rulebook.Define(rulebook.Check{
 		{ID: "ABI-CONV-03", Source: "MPI-5.0 §20.4.5", Basis: rulebook.Normative,
 			Text:      "MPI_<Handle>_toint of a user-created handle gives the same integer on every call, outside the range 1..4095 reserved for predefined handles",
 			Injectors: []string{"inject_abi_toint_unstable"},
-			Judge:     judgeTointUser},
+			Exposure:  conv3Exposure.Declared(), Judge: judgeTointUser},
 		// §20.3.3: "Implementations must ensure that the handles they create
 		// for the user are never in the range reserved for predefined handle
 		// constants. The MPI ABI reserves values corresponding to the integers
@@ -47,9 +47,25 @@ var handles = rulebook.Define(rulebook.Check{
 		{ID: "ABI-HND-03", Source: "MPI-5.0 §20.3.3", Basis: rulebook.Normative,
 			Text:      "the handles the library creates for the user (one of each handle type) are never 0 nor in the reserved range 1..4095",
 			Injectors: []string{"inject_abi_handle_reserved"},
-			Judge:     judgeUserHandleRange},
+			Exposure:  hnd3Exposure.Declared(), Judge: judgeUserHandleRange},
 	},
 })
+
+var (
+	// Each round trip could have come back as another handle.
+	conv1Exposure = rulebook.Exposure[handleTrip]{Items: "handle round trips"}
+	// Each predefined handle could have converted to another integer.
+	conv2Exposure = rulebook.Exposure[tointRec]{Items: "predefined handles"}
+	// Each handle converted twice: either integer could have been another,
+	// or reserved.
+	conv3Exposure = rulebook.Exposure[userRec]{Items: "user-created handles"}
+	// Each handle created could have lain in the reserved range.
+	hnd3Exposure = rulebook.Exposure[userRec]{Items: "user-created handles"}
+)
+
+// handleTrip is one handle through fromint(toint(h)): a predefined one by
+// name, or a user-created one of a type.
+type handleTrip struct{ handle, typ string }
 
 // userTypes are the handle types of the user-created handles, and those the
 // fixture could not create.
@@ -86,7 +102,14 @@ func judgeFromint(x *rulebook.X) verdict.Verdict {
 	if len(missing) > 0 {
 		reason += "; could not create: " + strings.Join(missing, ", ")
 	}
-	return rulebook.Exposed(len(out.Toint)+len(out.User), "handle round trips", "%s", reason)
+	var trips []handleTrip
+	for _, t := range out.Toint {
+		trips = append(trips, handleTrip{t.Name, t.Type})
+	}
+	for _, u := range out.User {
+		trips = append(trips, handleTrip{"user-created", u.Type})
+	}
+	return conv1Exposure.Pass(trips, "%s", reason)
 }
 
 func judgeTointPredefined(x *rulebook.X) verdict.Verdict {
@@ -106,7 +129,7 @@ func judgeTointPredefined(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	p.FailAbout(x, x.Impl.ID+"'s MPI_<Handle>_toint")
-	return rulebook.Exposed(len(out.Toint), "predefined handles", "%d predefined handles convert to their ABI constants", len(out.Toint))
+	return conv2Exposure.Pass(out.Toint, "%d predefined handles convert to their ABI constants", len(out.Toint))
 }
 
 func judgeTointUser(x *rulebook.X) verdict.Verdict {
@@ -130,9 +153,7 @@ func judgeTointUser(x *rulebook.X) verdict.Verdict {
 	if len(missing) > 0 {
 		reason += "; could not create: " + strings.Join(missing, ", ")
 	}
-	// Each handle converted twice: either integer could have been another,
-	// or reserved.
-	return rulebook.Exposed(len(out.User), "user-created handles", "%s", reason)
+	return conv3Exposure.Pass(out.User, "%s", reason)
 }
 
 func judgeUserHandleRange(x *rulebook.X) verdict.Verdict {
@@ -152,7 +173,7 @@ func judgeUserHandleRange(x *rulebook.X) verdict.Verdict {
 	if len(missing) > 0 {
 		reason += "; could not create: " + strings.Join(missing, ", ")
 	}
-	return rulebook.Exposed(len(out.User), "user-created handles", "%s", reason)
+	return hnd3Exposure.Pass(out.User, "%s", reason)
 }
 
 // tointPrefix names the conversion functions of a handle type.

@@ -24,7 +24,7 @@ var twoInstances = rulebook.Define(rulebook.Check{
 		{ID: "QMPI-REG-05", Source: "seed 000", Basis: rulebook.SeedBasis,
 			Text:      "a tool listed twice (t:t) gets two instances, each with its own id and its own storage, which QMPI_Get_tool_storage returns in each instance's calls",
 			Injectors: []string{"inject_qmpi_same_id", "inject_qmpi_swap_storage"},
-			Exposure:  stack1Exposure.Declared(), Judge: judgeTwoCopies},
+			Exposure:  reg5Exposure.Declared(), Judge: judgeTwoCopies},
 		// seed 001, "Requirements": "Support multiple concurrent tools in a
 		// single process"; "Step 3: Magic": "These tools are nested".
 		{ID: "QMPI-STACK-X1", Source: "seed 001", Basis: rulebook.SeedBasis,
@@ -39,7 +39,7 @@ const sends = 3 // fixtures/c/qmpi/app_send.c: SENDS
 var (
 	// Each pair could have shared an id, each reading given the other
 	// instance's storage.
-	stack1Exposure = rulebook.Exposure[copyCheck]{Items: "id pairs and storage readings"}
+	reg5Exposure = rulebook.Exposure[copyCheck]{Items: "id pairs and storage readings"}
 	// Each send made had to be seen by both instances, nested.
 	stackX1Exposure = rulebook.Exposure[sendCall]{Items: "MPI_Send calls"}
 )
@@ -135,7 +135,7 @@ func judgeTwoCopies(x *rulebook.X) verdict.Verdict {
 	}
 	f.FailOn(x)
 	in := ranks[0].inits
-	return stack1Exposure.Pass(judged, "t:t: ids %d and %d, storages %s and %s, each returned in its own instance's calls", in[0].Tool, in[1].Tool, in[0].Storage, in[1].Storage)
+	return reg5Exposure.Pass(judged, "t:t: ids %d and %d, storages %s and %s, each returned in its own instance's calls", in[0].Tool, in[1].Tool, in[0].Storage, in[1].Storage)
 }
 
 func judgeTwoNested(x *rulebook.X) verdict.Verdict {
