@@ -24,7 +24,7 @@ var pvarStartStopCheck = rulebook.Define(rulebook.Check{
 		// has been allocated."
 		{ID: "PVAR-29", Source: "MPI-5.0 §15.3.7.5", Basis: rulebook.Normative,
 			Text:      "a handle of a continuous variable, never started, follows the traffic that moves the variable",
-			Injectors: []string{"inject_mpit_pvar_frozen"}, Judge: judgePvar29},
+			Injectors: []string{"inject_mpit_pvar_frozen"}, Exposure: pvar29Exposure.Declared(), Judge: judgePvar29},
 		// §15.3.7.5: "All other variables are in a stopped state after their
 		// handle has been allocated; their values are not updated until they
 		// have been started by the user." §15.3.7.1, COUNTER and AGGREGATE:
@@ -34,7 +34,7 @@ var pvarStartStopCheck = rulebook.Define(rulebook.Check{
 		{ID: "PVAR-31", Source: "MPI-5.0 §15.3.7.5, §15.3.7.1", Basis: rulebook.Normative,
 			Text:       "a handle of a non-continuous variable allocated before traffic X and started after it counts nothing of X: a COUNTER or AGGREGATE handle does not hold, right after its start, what X added (it starts at 0 and is not updated while stopped); any such handle reads what a handle made after X reads and, where it can be read before its start, what it read at allocation",
 			Injectors:  []string{"inject_mpit_pvar_counts_stopped"},
-			Conformers: []string{"conform_mpit_pvar_handles"}, Judge: judgePvar31},
+			Conformers: []string{"conform_mpit_pvar_handles"}, Exposure: pvar31Exposure.Declared(), Judge: judgePvar31},
 		// §15.3.7.3: "Starting, stopping, reading, writing, or resetting a
 		// variable in one performance experiment session shall not influence
 		// whether a variable is started, stopped, read, written, or reset in
@@ -42,22 +42,36 @@ var pvarStartStopCheck = rulebook.Define(rulebook.Check{
 		{ID: "PVAR-23", Source: "MPI-5.0 §15.3.7.3", Basis: rulebook.Normative,
 			Text:       "stopping a handle in session A leaves session B's handle of the variable started: it counts what a handle started in session D counts",
 			Injectors:  []string{"inject_mpit_pvar_stop_leaks"},
-			Conformers: []string{"conform_mpit_pvar_handles"}, Judge: judgePvar23},
+			Conformers: []string{"conform_mpit_pvar_handles"}, Exposure: pvar23Exposure.Declared(), Judge: judgePvar23},
 	},
 })
+
+// pvar29Exposure: only a variable the traffic moves could show a handle
+// that does not follow it.
+var pvar29Exposure = rulebook.Exposure[*follow]{Items: "continuous variables whose value the traffic determines",
+	When:  "when the traffic moves the variable (its expected values differ, or a difference is expected) and its handle followed",
+	Could: func(f *follow) bool { return f.moves() && f.followed() }}
+
+// follow is a continuous variable with a ground truth: what the traffic
+// should have read from it and what its handle read.
+type follow struct {
+	name                  string
+	expected, got         map[float64]bool
+	deltaWant, deltaMoved bool
+}
+
+// moves: the traffic moved the variable (expected values differ, or a
+// difference is expected).
+func (f *follow) moves() bool { return f.deltaWant || len(f.expected) > 1 }
+
+// followed: the handle moved too.
+func (f *follow) followed() bool { return f.deltaMoved || len(f.got) > 1 }
 
 func judgePvar29(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	cont := map[int]bool{}
 	for _, v := range r.vars {
 		cont[v.Index] = v.Continuous != 0
-	}
-	// per continuous variable with a ground truth: whether the traffic moved
-	// it (expected values differ, or a delta is expected) and the handle did
-	type follow struct {
-		name                  string
-		expected, got         map[float64]bool
-		deltaWant, deltaMoved bool
 	}
 	seen := map[int]*follow{}
 	for _, t := range r.truth {
@@ -78,12 +92,12 @@ func judgePvar29(x *rulebook.X) verdict.Verdict {
 		f.got[t.Got] = true
 	}
 	var bad, ok []string
+	var judged []*follow
 	for idx, f := range seen {
-		moves := f.deltaWant || len(f.expected) > 1
-		followed := f.deltaMoved || len(f.got) > 1
+		judged = append(judged, f)
 		switch {
-		case !moves:
-		case followed:
+		case !f.moves():
+		case f.followed():
 			ok = append(ok, f.name)
 		default:
 			bad = append(bad, fmt.Sprintf("%s (%d): the traffic moves it, its handle (never started) kept reading %s", f.name, idx, keysOf(f.got, f.deltaWant)))
@@ -103,8 +117,7 @@ func judgePvar29(x *rulebook.X) verdict.Verdict {
 			others++
 		}
 	}
-	// only a variable the traffic moves could show a handle that does not follow it
-	return rulebook.Passed(len(seen), len(ok), "continuous variables whose value the traffic determines",
+	return pvar29Exposure.Pass(judged,
 		"continuous handles never started followed the traffic: %s; %d continuous SUM-class handles moved", strings.Join(ok, ", "), others)
 }
 
@@ -121,15 +134,22 @@ func keysOf(m map[float64]bool, delta bool) string {
 	return strings.Join(s, ", ")
 }
 
+// pvar31Exposure: only a handle of a variable that traffic X moved could
+// have counted X.
+var pvar31Exposure = rulebook.Exposure[unstartedRec]{Items: "handles started late",
+	When:  "when traffic X moved the variable (as session A's handle saw it)",
+	Could: func(u unstartedRec) bool { return !u.AMid.same(u.A0, u.Datatype == "MPI_DOUBLE") }}
+
 func judgePvar31(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	var bad, held []string
-	refused, judged := 0, 0
+	var judged []unstartedRec
+	refused := 0
 	for _, u := range r.unstarted {
 		if u.StartRC != "MPI_SUCCESS" || u.RC != "MPI_SUCCESS" {
 			continue // PVAR-32's and PVAR-35's
 		}
-		judged++
+		judged = append(judged, u)
 		dbl := u.Datatype == "MPI_DOUBLE"
 		who := fmt.Sprintf("%s (%d, %s)", u.Name, u.Index, u.Class)
 		n := len(bad)
@@ -161,8 +181,7 @@ func judgePvar31(x *rulebook.X) verdict.Verdict {
 	if refused > 0 {
 		reason += fmt.Sprintf("; reading a handle never started returned an error for %d (not judged)", refused)
 	}
-	// only a handle of a variable that traffic X moved could have counted X
-	return rulebook.Passed(judged, len(held), "handles started late", "%s", reason)
+	return pvar31Exposure.Pass(judged, "%s", reason)
 }
 
 // countedX finds an element of a COUNTER or AGGREGATE (exact counts; a
@@ -194,6 +213,20 @@ func countedX(u unstartedRec) (int, bool) {
 // where B's handle was seen counting before them (traffic P and R2 moved it,
 // sum record): a handle that never counted is not one a stop elsewhere
 // stopped.
+// pvar23Exposure: only a variable R3 moves (as D's handle saw) whose B
+// handle counted before the stop could show B's handle stopped by it.
+var pvar23Exposure = rulebook.Exposure[lateStop]{Items: "stopped variables with a handle in session D",
+	When:  "when R3 moves the variable (as D's handle saw), B's handle was seen counting before the stop, and it counted on across R3",
+	Could: func(s lateStop) bool { return s.r3Moves && s.bCountedBefore && s.bCountedOn }}
+
+// lateStop is a variable stopped in session A beside a handle of session D
+// started then: what R3 did to D's handle and to B's.
+type lateStop struct {
+	r3Moves        bool // D's handle moved across R3
+	bCountedBefore bool // B's handle moved between its allocation and A's stop
+	bCountedOn     bool // B's handle moved across R3
+}
+
 func judgePvar23(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	countedBefore := map[int]bool{} // B's handle moved between its allocation and A's stop
@@ -203,14 +236,15 @@ func judgePvar23(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	var bad, ran []string
-	judged, aRan := 0, 0
+	var judged []lateStop
+	aRan := 0
 	unseen := 0 // R3 moves it, but B's handle was never seen counting before the stop
 	for _, s := range r.stops {
 		if s.DOK == 0 {
 			continue
 		}
-		judged++
 		dbl := s.Datatype == "MPI_DOUBLE"
+		judged = append(judged, lateStop{!s.DLater.same(s.DBefore, dbl), countedBefore[s.Index], !s.BLater.same(s.BBefore, dbl)})
 		if s.DLater.same(s.DBefore, dbl) {
 			continue // R3 does not move it
 		}
@@ -248,7 +282,5 @@ func judgePvar23(x *rulebook.X) verdict.Verdict {
 	if unseen > 0 {
 		reason += fmt.Sprintf("; %d more that R3 moves not judged: B's handle was not seen counting before the stop", unseen)
 	}
-	// only a variable R3 moves (as D's handle saw) whose B handle counted
-	// before the stop could show B's handle stopped by it
-	return rulebook.Passed(judged, len(ran), "stopped variables with a handle in session D", "%s", reason)
+	return pvar23Exposure.Pass(judged, "%s", reason)
 }

@@ -23,20 +23,20 @@ var pvarValuesCheck = rulebook.Define(rulebook.Check{
 		// reset of the performance variable."
 		{ID: "PVAR-15", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:      "a COUNTER, AGGREGATE or TIMER handle never reads less than it read before, as long as it is not reset",
-			Injectors: []string{"inject_mpit_pvar_values_off"}, Judge: judgeMonotone(sumNeverDown)},
+			Injectors: []string{"inject_mpit_pvar_values_off"}, Exposure: pvar15Exposure.Declared(), Judge: judgeMonotone(sumNeverDown, pvar15Exposure)},
 		// §15.3.7.1: a HIGHWATERMARK "is nonnegative and grows monotonically
 		// from the initialization or reset of the variable"; a LOWWATERMARK
 		// "is nonnegative and decreases monotonically from the initialization
 		// or reset of the variable".
 		{ID: "PVAR-17", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:      "a HIGHWATERMARK handle never reads less, a LOWWATERMARK handle never more, than it read before, as long as it is not reset",
-			Injectors: []string{"inject_mpit_pvar_values_off"}, Judge: judgeMonotone(marksKeepDirection)},
+			Injectors: []string{"inject_mpit_pvar_values_off"}, Exposure: pvar17Exposure.Declared(), Judge: judgeMonotone(marksKeepDirection, pvar17Exposure)},
 		// §15.3.7.1, MPI_T_PVAR_CLASS_HIGHWATERMARK and _LOWWATERMARK: "The
 		// starting value is the current utilization level of the resource at
 		// the time that the variable is started or reset."
 		{ID: "PVAR-18", Source: "MPI-5.0 §15.3.7.1", Basis: rulebook.Normative,
 			Text:      "right after a reset, a HIGHWATERMARK handle reads no more (a LOWWATERMARK no less) than a handle of the same variable started before and never reset: the current level, not what was seen before",
-			Injectors: []string{"inject_mpit_watermark_reset"}, Judge: judgePvar18},
+			Injectors: []string{"inject_mpit_watermark_reset"}, Exposure: pvar18Exposure.Declared(), Judge: judgePvar18},
 	},
 })
 
@@ -55,14 +55,29 @@ var (
 	marksKeepDirection = monotone{"HIGHWATERMARK or LOWWATERMARK", map[string]bool{"HIGHWATERMARK": false, "LOWWATERMARK": true}}
 )
 
+// The exposures of PVAR-15 and PVAR-17 (judgeMonotone): only a variable
+// that moved could have moved the wrong way.
+var (
+	pvar15Exposure = rulebook.Exposure[sumRec]{Items: sumNeverDown.classes + " variables",
+		When: "when session A's handle moved over the traffic", Could: sumRec.movedInA}
+	pvar17Exposure = rulebook.Exposure[sumRec]{Items: marksKeepDirection.classes + " variables",
+		When: "when session A's handle moved over the traffic", Could: sumRec.movedInA}
+)
+
+// movedInA says whether session A's handle read otherwise at the end of
+// the traffic than at its start.
+func (s sumRec) movedInA() bool { return !s.AEnd.same(s.A0, s.double()) }
+
 // judgeMonotone judges that no handle of m's classes moved the wrong way
 // between two reads; a variable that never moved could not have, so a run
-// where none moved is not measurable.
-func judgeMonotone(m monotone) func(x *rulebook.X) verdict.Verdict {
+// where none moved is not measurable. Its pass goes through e, the rule's
+// exposure.
+func judgeMonotone(m monotone, e rulebook.Exposure[sumRec]) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		r := pvarJob(x)
 		broken := tally{}
-		vars, moved := 0, 0
+		var vars []sumRec
+		moved := 0
 		for _, s := range r.sums {
 			if s.RCA != "MPI_SUCCESS" || s.RCB != "MPI_SUCCESS" {
 				continue // PVAR-35's
@@ -71,7 +86,7 @@ func judgeMonotone(m monotone) func(x *rulebook.X) verdict.Verdict {
 			if !ok {
 				continue
 			}
-			vars++
+			vars = append(vars, s)
 			who := fmt.Sprintf("%s (%d, %s)", s.Name, s.Index, s.Class)
 			dbl := s.Datatype == "MPI_DOUBLE"
 			seqs := map[string][]vals{"session A": {s.A0, s.AMid, s.AEnd}, "session B": {s.B0, s.BEnd}}
@@ -84,7 +99,7 @@ func judgeMonotone(m monotone) func(x *rulebook.X) verdict.Verdict {
 					}
 				}
 			}
-			if !s.AEnd.same(s.A0, dbl) {
+			if s.movedInA() {
 				moved++
 			}
 			for _, who2 := range []string{"session A", "session B", "session D"} {
@@ -104,14 +119,13 @@ func judgeMonotone(m monotone) func(x *rulebook.X) verdict.Verdict {
 		var p rulebook.Problems
 		broken.into(&p, "; ")
 		p.FailOn(x)
-		if vars == 0 {
+		if len(vars) == 0 {
 			x.Unsupported("not measurable here: no %s variable was read", m.classes)
 		}
 		if moved == 0 {
-			x.Unsupported("not measurable here: none of the %s read moved under the traffic, so none could have moved the wrong way", plural(vars, m.classes+" variable", m.classes+" variables"))
+			x.Unsupported("not measurable here: none of the %s read moved under the traffic, so none could have moved the wrong way", plural(len(vars), m.classes+" variable", m.classes+" variables"))
 		}
-		// only a variable that moved could have moved the wrong way
-		return rulebook.Passed(vars, moved, m.classes+" variables", "%s moved by the traffic (of %d read) kept their direction across every read", plural(moved, m.classes+" variable", m.classes+" variables"), vars)
+		return e.Pass(vars, "%s moved by the traffic (of %d read) kept their direction across every read", plural(moved, m.classes+" variable", m.classes+" variables"), len(vars))
 	}
 }
 
@@ -153,6 +167,21 @@ func less(a, b json.Number, double bool) bool {
 	return x < y-tol(x, y)
 }
 
+// pvar18Exposure: a reset that kept what it had seen would read beyond
+// the current level after it too, but only where A's handle read beyond
+// it before the reset; one already within it cannot tell.
+var pvar18Exposure = rulebook.Exposure[mutateRec]{Items: "watermark resets",
+	When:  "when session A's handle read beyond what session B's (never reset) read, before the reset",
+	Could: mutateRec.markBeyondBeforeReset}
+
+// markBeyondBeforeReset says whether a watermark's handle in session A
+// read beyond what B's read after A's reset (above it for a high-water
+// mark, below for a low-water one), before the reset.
+func (m mutateRec) markBeyondBeforeReset() bool {
+	_, within := against(m.AAfterWrite, m.BAfterReset, m.double(), m.Class == "LOWWATERMARK")
+	return !within
+}
+
 // judgePvar18: the walk says first whether there are watermark variables
 // at all (the traffic job is not launched for nothing); then, from the
 // mutate items of the pvar job: session A's handle is reset while session
@@ -180,17 +209,17 @@ func judgePvar18(x *rulebook.X) verdict.Verdict {
 	}
 	r := pvarJob(x)
 	broken := tally{}
-	judged, away := 0, 0
+	var judged []mutateRec
+	away := 0
 	for _, m := range r.mutates {
 		down := m.Class == "LOWWATERMARK"
 		if (m.Class != "HIGHWATERMARK" && !down) || m.ResetRC != "MPI_SUCCESS" || len(m.AAfterReset) == 0 || len(m.BAfterReset) == 0 {
 			continue
 		}
-		judged++
+		judged = append(judged, m)
 		// A's handle read beyond B's (the written value + 7) before the
-		// reset: a reset that kept what it had seen would read beyond it
-		// after, too; one already within it cannot tell
-		if _, within := against(m.AAfterWrite, m.BAfterReset, m.Datatype == "MPI_DOUBLE", down); !within {
+		// reset
+		if m.markBeyondBeforeReset() {
 			away++
 		}
 		if i, ok := against(m.AAfterReset, m.BAfterReset, m.Datatype == "MPI_DOUBLE", down); !ok {
@@ -205,9 +234,9 @@ func judgePvar18(x *rulebook.X) verdict.Verdict {
 	var p rulebook.Problems
 	broken.into(&p, "; ")
 	p.FailOn(x)
-	if judged == 0 {
+	if len(judged) == 0 {
 		x.Unsupported("not measurable here: no reset of the %d watermark variables succeeded", wm)
 	}
-	return rulebook.Passed(judged, away, "watermark resets", "%s read, right after a reset, within what a handle never reset has seen; %d of them read beyond it before the reset",
-		plural(judged, "watermark variable", "watermark variables"), away)
+	return pvar18Exposure.Pass(judged, "%s read, right after a reset, within what a handle never reset has seen; %d of them read beyond it before the reset",
+		plural(len(judged), "watermark variable", "watermark variables"), away)
 }
