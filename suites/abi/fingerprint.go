@@ -36,7 +36,7 @@ var fingerprintCheck = rulebook.Define(rulebook.Check{
 		{ID: "NATIVE-PRINT-01", Source: "seed 003", Basis: rulebook.SeedBasis,
 			Text:      "the fingerprint of the implementation's own ABI is taken and compared with the others, and the library agrees with its own header: MPI_Type_size of C datatypes is their sizeof, statuses are written where the header puts the fields, predefined handles of one type are distinct, MPI_Count holds MPI_Aint and MPI_Offset and MPI_Aint an address",
 			Injectors: []string{"inject_native_status_swap"},
-			Judge:     runFingerprint},
+			Exposure:  print1Exposure.Declared(), Judge: runFingerprint},
 	},
 })
 
@@ -160,6 +160,14 @@ func allFingerprints(x *rulebook.X) (mine *fingerprint, all []*fingerprint) {
 	return mine, all
 }
 
+// What the library could have got wrong against its own header: each
+// datatype size, the status array (filled with -7 before), each set of
+// predefined handles, and the two integer-type sizes.
+var print1Exposure = rulebook.Exposure[fpCheck]{Items: "checks (datatype sizes, status arrays, sets of predefined handles, integer type sizes)"}
+
+// fpCheck names one check of the library against its own header.
+type fpCheck string
+
 func runFingerprint(x *rulebook.X) verdict.Verdict {
 	mine, all := allFingerprints(x)
 	writeFingerprintReport(all)
@@ -196,11 +204,18 @@ func runFingerprint(x *rulebook.X) verdict.Verdict {
 	}
 	p.Also(table)
 	p.FailAbout(x, x.Impl.ID+"'s own ABI")
-	// What the library could have got wrong against its own header: each
-	// datatype size, the status array (filled with -7 before), each set of
-	// predefined handles, and the two integer-type sizes.
-	checks := len(mine.Tsize) + len(mine.Status) + len(mine.Distinct) + 2
-	pass := rulebook.Exposed(checks, "checks (datatype sizes, status arrays, sets of predefined handles, integer type sizes)", "%s: %s handles, MPI_Status %d bytes (source/tag/error at %d/%d/%d), library %s; %s",
+	var checks []fpCheck
+	for _, t := range mine.Tsize {
+		checks = append(checks, fpCheck("MPI_Type_size("+t.Name+")"))
+	}
+	for range mine.Status {
+		checks = append(checks, "the status array")
+	}
+	for _, d := range mine.Distinct {
+		checks = append(checks, fpCheck("distinct "+d.Name))
+	}
+	checks = append(checks, "sizeof(MPI_Count)", "sizeof(MPI_Aint)")
+	pass := print1Exposure.Pass(checks, "%s: %s handles, MPI_Status %d bytes (source/tag/error at %d/%d/%d), library %s; %s",
 		x.Impl.ID, representation(mine), l["sizeof(MPI_Status)"], l["offsetof(MPI_Status,MPI_SOURCE)"],
 		l["offsetof(MPI_Status,MPI_TAG)"], l["offsetof(MPI_Status,MPI_ERROR)"], mine.Soname, compatibleWith(mine, all))
 	pass.Evidence = table

@@ -40,8 +40,8 @@ var fortranConv = rulebook.Define(rulebook.Check{
 		{ID: "NATIVE-C2F-01", Source: "MPI-5.0 §19.3.4", Basis: rulebook.Normative,
 			Text:      "MPI_<Handle>_c2f then MPI_<Handle>_f2c gives back the handle, for predefined, null and user-created handles of every handle type of the native library",
 			Injectors: []string{"inject_native_f2c_off"},
-			Judge:     judgeHandleTransfer,
-			Lacks:     lacksConversions(handleConvRe, "§19.3.4: \"Similar functions are provided for the other types of opaque objects.\"")},
+			Exposure:  c2f1Exposure.Declared(), Judge: judgeHandleTransfer,
+			Lacks: lacksConversions(handleConvRe, "§19.3.4: \"Similar functions are provided for the other types of opaque objects.\"")},
 		// §19.3.5: "The conversion occurs on all the information in status,
 		// including that which is hidden. That is, no status information is
 		// lost in the conversion." / "The C status has the same source, tag
@@ -53,8 +53,8 @@ var fortranConv = rulebook.Define(rulebook.Check{
 		{ID: "NATIVE-C2F-02", Source: "MPI-5.0 §19.3.3, §19.3.5", Basis: rulebook.Normative,
 			Text:      "MPI_Status_c2f/_f2c and (MPI 4.0 headers and later, and older ones that declare MPI-4.0's names, MPI_SESSION_NULL among them) MPI_Status_c2f08/_f082c exist in the native library set (the C library, or the Fortran binding library where the implementation has one) and keep source, tag, error and count",
 			Injectors: []string{"inject_native_c2f_off"},
-			Judge:     judgeStatusConv,
-			Lacks:     lacksConversions(statusConvRe, "§19.3.5 gives the C bindings of MPI_Status_f2c and MPI_Status_c2f")},
+			Exposure:  c2f2Exposure.Declared(), Judge: judgeStatusConv,
+			Lacks: lacksConversions(statusConvRe, "§19.3.5 gives the C bindings of MPI_Status_f2c and MPI_Status_c2f")},
 	},
 })
 
@@ -215,6 +215,15 @@ func f2cRun(x *rulebook.X) *f2cOut {
 	return out
 }
 
+var (
+	// Each conversion through the library's functions could have lost the
+	// handle (the macro pairs, none of the library's, are not judged).
+	c2f1Exposure = rulebook.Exposure[roundTrip]{Items: "handle round trips through the library's functions"}
+	// Each conversion of the status (source 3, tag 91, into a status preset
+	// to other values) could have lost a field.
+	c2f2Exposure = rulebook.Exposure[convStatus]{Items: "status conversions"}
+)
+
 func judgeHandleTransfer(x *rulebook.X) verdict.Verdict {
 	out := f2cRun(x)
 	if len(out.RTs) == 0 {
@@ -223,7 +232,8 @@ func judgeHandleTransfer(x *rulebook.X) verdict.Verdict {
 	var p rulebook.Problems
 	types := map[string]bool{}
 	var macros []string
-	judged, judgedTypes := 0, map[string]bool{}
+	var judged []roundTrip
+	judgedTypes := map[string]bool{}
 	for _, r := range out.RTs {
 		if r.Macro == 1 {
 			if !types[r.Type] {
@@ -233,7 +243,7 @@ func judgeHandleTransfer(x *rulebook.X) verdict.Verdict {
 			continue
 		}
 		types[r.Type] = true
-		judged++
+		judged = append(judged, r)
 		judgedTypes[r.Type] = true
 		if r.Back != 1 {
 			p.Add("", "%s_f2c(%s_c2f(%s)) is not the handle (Fortran integer %d)", tointPrefix(r.Type), tointPrefix(r.Type), r.What, r.Fint)
@@ -250,16 +260,14 @@ func judgeHandleTransfer(x *rulebook.X) verdict.Verdict {
 	if len(macros) == len(types) {
 		x.Unsupported("not measurable here: mpi.h defines MPI_<Handle>_c2f/_f2c as macros (casts) for all %d handle types, the library takes no part in the conversion%s", len(types), macroFinding(x))
 	}
-	reason := fmt.Sprintf("%d handles of %d types (predefined, null and user-created) round-trip through the library's c2f/f2c functions", judged, len(judgedTypes))
+	reason := fmt.Sprintf("%d handles of %d types (predefined, null and user-created) round-trip through the library's c2f/f2c functions", len(judged), len(judgedTypes))
 	if len(macros) > 0 {
 		reason += fmt.Sprintf("; macros (casts), not judged: %s%s", strings.Join(macros, ", "), macroFinding(x))
 	}
 	if len(notTested) > 0 {
 		reason += "; not tested: " + strings.Join(notTested, "; ")
 	}
-	// Each conversion through the library's functions could have lost the
-	// handle; the macro pairs are none of the library's.
-	return rulebook.Exposed(judged, "handle round trips through the library's functions", "%s", reason)
+	return c2f1Exposure.Pass(judged, "%s", reason)
 }
 
 // macroFinding says, where the library says it is MPI 4.1 or later, that
@@ -308,7 +316,7 @@ func judgeStatusConv(x *rulebook.X) verdict.Verdict {
 	if len(vias) < 2 {
 		x.Errorf("", "abi_f2c reported %d statuses, want the original and at least one conversion", len(vias))
 	}
-	conversions := len(vias) - 1 // vias[0] is the original status
+	conversions := out.Statuses[1:] // the first is the original status
 	reason := fmt.Sprintf("statuses keep source, tag, error and count through %s (defined in %s)", strings.Join(vias[1:], " and "), where)
 	if len(notJudged) > 0 {
 		reason += fmt.Sprintf("; not judged (%s): %s", noFortran(x), strings.Join(notJudged, "; "))
@@ -318,5 +326,5 @@ func judgeStatusConv(x *rulebook.X) verdict.Verdict {
 			reason += "; not tested: " + a
 		}
 	}
-	return rulebook.Exposed(conversions, "status conversions", "%s", reason)
+	return c2f2Exposure.Pass(conversions, "%s", reason)
 }

@@ -35,9 +35,16 @@ var launch = rulebook.Define(rulebook.Check{
 		{ID: "ABI-LIB-05", Source: "MPI-5.0 §20.2.1", Basis: rulebook.Normative,
 			Text:      "a binary built with any implementation's ABI header needs libmpi_abi.so.1 alone (no RPATH) and, with LD_LIBRARY_PATH pointing at this implementation's libmpi_abi, runs on 2 ranks under this implementation's launcher on that library and no other MPI library",
 			Injectors: []string{"inject_abi_libversion_off"},
-			Judge:     runLaunch},
+			Exposure:  lib5Exposure.Declared(), Judge: runLaunch},
 	},
 })
+
+// Each binary could have needed more, carried an RPATH, or run (or failed
+// to run) on another library.
+var lib5Exposure = rulebook.Exposure[builtWith]{Items: "binaries (one per ABI header)"}
+
+// builtWith names a binary by the implementation whose ABI header built it.
+type builtWith string
 
 type launchRec struct {
 	Rank      int    `json:"rank"`
@@ -54,7 +61,7 @@ type loadedRec struct {
 
 func runLaunch(x *rulebook.X) verdict.Verdict {
 	var p rulebook.Problems
-	var ran []string
+	var ran []builtWith
 	want := realHost(x.Impl, x.Impl.ABI.Lib)
 	wantFamily := family(x.Caps.LibraryVersion)
 	for _, b := range abiEnvs(x) {
@@ -102,17 +109,19 @@ func runLaunch(x *rulebook.X) verdict.Verdict {
 				p.Add("", "built with %s: %s (%s) was loaded besides %s", b.Impl.ID, l.Path, got, want)
 			}
 		}
-		ran = append(ran, b.Impl.ID)
+		ran = append(ran, builtWith(b.Impl.ID))
 	}
 	if len(x.Preload) == 0 {
 		otherLaunchers(x)
 	}
 	writeCrossRunReport(x)
 	p.FailAbout(x, "on "+x.Impl.ID)
-	// Each binary could have needed more, carried an RPATH, or run (or
-	// failed to run) on another library.
-	return rulebook.Exposed(len(ran), "binaries (one per ABI header)", "binaries built with %s (needing libmpi_abi.so.1 only, no RPATH) ran on 2 ranks under %s's launcher on %s, picked by LD_LIBRARY_PATH=%s",
-		strings.Join(ran, ", "), x.Impl.ID, x.Impl.ABI.Lib, x.Impl.ABI.LibDir)
+	var names []string
+	for _, b := range ran {
+		names = append(names, string(b))
+	}
+	return lib5Exposure.Pass(ran, "binaries built with %s (needing libmpi_abi.so.1 only, no RPATH) ran on 2 ranks under %s's launcher on %s, picked by LD_LIBRARY_PATH=%s",
+		strings.Join(names, ", "), x.Impl.ID, x.Impl.ABI.Lib, x.Impl.ABI.LibDir)
 }
 
 // otherLaunchers runs x's libmpi_abi under every other ABI implementation's

@@ -30,14 +30,14 @@ var matrix = rulebook.Define(rulebook.Check{
 		{ID: "ABI-LIB-03", Source: "MPI-5.0 §20.1, §20.3.6", Basis: rulebook.Normative,
 			Text:      "the application built against this implementation's ABI header gives, on its libmpi_abi, the results its native library gives to its native build",
 			Injectors: []string{"inject_abi_status_swap"},
-			Judge:     judgeOwnABI},
+			Exposure:  lib3Exposure.Declared(), Judge: judgeOwnABI},
 		// §20.1: "A standard ABI for MPI serves many purposes, including support
 		// for applications compiled with one implementation of MPI to be
 		// executed with another implementation."
 		{ID: "ABI-LIB-04", Source: "MPI-5.0 §20.1", Basis: rulebook.Normative,
 			Text:      "the application built against another implementation's ABI header gives, on this implementation's libmpi_abi, the results this implementation's native library gives to its native build",
 			Injectors: []string{"inject_abi_status_swap"},
-			Judge:     judgeOtherABI},
+			Exposure:  lib4Exposure.Declared(), Judge: judgeOtherABI},
 		// §20.3.6: "ABI compatibility means that the binary object code of the
 		// MPI implementation, libraries that use MPI, and the main MPI
 		// application program can be linked and executed correctly."; §20.3.2:
@@ -48,7 +48,7 @@ var matrix = rulebook.Define(rulebook.Check{
 		{ID: "ABI-CALL-01", Source: "MPI-5.0 §20.3.2, §20.3.6", Basis: rulebook.Normative,
 			Text:      "user callbacks of an application built against the ABI header get ABI-encoded arguments from libmpi_abi: a reduction operation MPI_INT, an attribute copy callback its communicator or datatype and extra_state, a communicator error handler its communicator and the error code",
 			Injectors: []string{"inject_abi_callback_native"},
-			Judge:     judgeCallbacks},
+			Exposure:  call1Exposure.Declared(), Judge: judgeCallbacks},
 		// What app.c checks (each result in app_expect.go names the call
 		// whose definition gives it), errors raised by erroneous calls among
 		// them. Quality: MPI-5.0 §9.3, "An MPI implementation may be unable
@@ -59,7 +59,7 @@ var matrix = rulebook.Define(rulebook.Check{
 			Text:      "the native library gives the cross-run application, built with the implementation's own compiler wrapper, the results MPI defines (e.g. a call whose error went to a user communicator error handler returns that error code)",
 			Injectors: []string{"inject_native_status_swap"},
 			Needs:     "mpi", // the native library: every implementation
-			Judge:     judgeNativeApp},
+			Exposure:  apiX1Exposure.Declared(), Judge: judgeNativeApp},
 		// MPI-5.0 §9.3.1 (MPI_COMM_CREATE_ERRHANDLER): of the user
 		// routine's arguments, "The second is the error code to be returned
 		// by the MPI routine that raised the error."
@@ -67,9 +67,52 @@ var matrix = rulebook.Define(rulebook.Check{
 			Text:      "where an erroneous call (a send to a rank past the last) raises an error on a communicator with a user error handler, the handler gets the very error code the call then returns",
 			Injectors: []string{"inject_native_eh_code_off"},
 			Needs:     "mpi",
-			Judge:     judgeNativeEHCode},
+			Exposure:  eh1Exposure.Declared(), Judge: judgeNativeEHCode},
 	},
 })
+
+var (
+	// Each result compared could have differed from the native build's.
+	lib3Exposure = rulebook.Exposure[appResult]{Items: "results compared with the native build"}
+	lib4Exposure = rulebook.Exposure[appResult]{Items: "results compared with the native build"}
+	// Each callback result the application records on its two ranks is
+	// compared (with the native build's where MPI's differs), and so is the
+	// MPI_T event callback's where one was judged.
+	call1Exposure = rulebook.Exposure[callbackResult]{Items: "callback results (the application's, and the MPI_T event callback's)"}
+	// Each result could have differed from what MPI defines.
+	apiX1Exposure = rulebook.Exposure[appResult]{Items: "results"}
+	// A rank whose send raised no error had no code to compare.
+	eh1Exposure = rulebook.Exposure[ehRank]{Items: "ranks",
+		When:  "when the send to a rank past the last raised an error there (§9.3 lets a library not handle it: no code to compare)",
+		Could: func(r ehRank) bool { return r.raised }}
+)
+
+// appResult is one result of a run of the cross-run application, compared
+// with a reference run; self: the run compared is the reference run itself.
+type appResult struct {
+	build string
+	self  bool
+}
+
+// appResults are the n results of one run of the build.
+func appResults(build string, n int, self bool) []appResult {
+	out := make([]appResult, n)
+	for i := range out {
+		out[i] = appResult{build, self}
+	}
+	return out
+}
+
+// callbackResult names one callback result judged (a result key of app.c
+// on a rank, or the MPI_T event callback).
+type callbackResult string
+
+// ehRank is one rank of the native application: whether its send to a rank
+// past the last raised an error.
+type ehRank struct {
+	rank   int
+	raised bool
+}
 
 // judgeNativeEHCode reads the native application's invalid-rank send: the
 // code its error handler got against the code the send returned.
@@ -82,6 +125,7 @@ func judgeNativeEHCode(x *rulebook.X) verdict.Verdict {
 		x.Errorf("", "%s's native build of the application: %s", x.Impl.ID, ref.Problem)
 	}
 	raised := 0
+	var ranks []ehRank
 	for rank, v := range ref.Values {
 		calls, ok := v["eh.invalid_rank.calls"]
 		same, ok2 := v["eh.invalid_rank.code_is_rc"]
@@ -90,17 +134,18 @@ func judgeNativeEHCode(x *rulebook.X) verdict.Verdict {
 			x.Errorf(strings.Join(ref.Mismatches, "\n"), "rank %d recorded no eh.invalid_rank.calls or code_is_rc", rank)
 		case calls == 0:
 			// §9.3: the library may not handle it; nothing to compare.
+			ranks = append(ranks, ehRank{rank, false})
 		case same != 1:
 			x.Failf(strings.Join(ref.Mismatches, "\n"), "rank %d: the error handler got another error code than MPI_Send to a rank past the last returned", rank)
 		default:
 			raised++
+			ranks = append(ranks, ehRank{rank, true})
 		}
 	}
 	if raised == 0 {
 		x.Unsupported("not measurable here: the send to a rank past the last raised no error on either rank (§9.3 lets a library not handle it)")
 	}
-	// A rank whose send raised no error had no code to compare.
-	return rulebook.Passed(len(ref.Values), raised, "ranks", "on %d of %d ranks the send to a rank past the last called the communicator's error handler, with the code the send returned", raised, len(ref.Values))
+	return eh1Exposure.Pass(ranks, "on %d of %d ranks the send to a rank past the last called the communicator's error handler, with the code the send returned", raised, len(ref.Values))
 }
 
 // nativeRef is x's own native build of the application run on x's native
@@ -169,7 +214,7 @@ func judgeABIBuilds(x *rulebook.X, own bool) verdict.Verdict {
 	}
 	var p rulebook.Problems
 	var detail, judged []string
-	n := 0
+	var n []appResult
 	for _, c := range mine {
 		if (c.Builder == x.Impl.ID) != own {
 			continue
@@ -182,7 +227,7 @@ func judgeABIBuilds(x *rulebook.X, own bool) verdict.Verdict {
 				detail = append(detail, fmt.Sprintf("built with %s, all differences from the native build:\n  %s", c.Builder, strings.Join(s.Mismatches, "\n  ")))
 			}
 		}
-		n += s.Results
+		n = append(n, appResults(c.Builder, s.Results, false)...)
 	}
 	if len(judged) == 0 {
 		x.Unsupported("not measurable here: no other implementation of this run has an ABI header to build the application with")
@@ -193,8 +238,11 @@ func judgeABIBuilds(x *rulebook.X, own bool) verdict.Verdict {
 	}
 	p.Also(strings.Join(detail, "\n") + "\n\ncross-run matrix (vs what MPI defines):\n" + table)
 	p.FailAbout(x, "on "+x.Impl.ID+"'s libmpi_abi, compared with its native library")
-	// Each result compared could have differed from the native build's.
-	pass := rulebook.Exposed(n, "results compared with the native build", "builds with %s's ABI headers gave on %s's libmpi_abi %s (%d results)", strings.Join(judged, ", "), x.Impl.ID, native, n)
+	e := lib4Exposure
+	if own {
+		e = lib3Exposure
+	}
+	pass := e.Pass(n, "builds with %s's ABI headers gave on %s's libmpi_abi %s (%d results)", strings.Join(judged, ", "), x.Impl.ID, native, len(n))
 	pass.Evidence = "cross-run matrix (vs what MPI defines):\n" + table
 	return pass
 }
@@ -217,7 +265,7 @@ func judgeNativeApp(x *rulebook.X) verdict.Verdict {
 	if !ref.OK {
 		x.Failf(strings.Join(ref.Mismatches, "\n"), "%s's native build: %s", x.Impl.ID, ref.Problem)
 	}
-	return rulebook.Exposed(ref.Results, "results", "%d results as MPI defines them (%s)", ref.Results, shorten(ref.Library, 40))
+	return apiX1Exposure.Pass(appResults(x.Impl.ID, ref.Results, false), "%d results as MPI defines them (%s)", ref.Results, shorten(ref.Library, 40))
 }
 
 // abiAppRun runs the ABI build of the application made by b on rx's
@@ -287,21 +335,22 @@ func judgeCallbacks(x *rulebook.X) verdict.Verdict {
 	mpitNote, events := eventCallbacks(x, &p)
 	p.Also(extra)
 	p.FailAbout(x, x.Impl.ID+"'s libmpi_abi calling the application's callbacks")
-	// The callback results the application records on its two ranks, each
-	// compared (with the native build's where MPI's differs).
-	results := 0
-	for _, want := range expectedApp() {
+	var results []callbackResult
+	for rank, want := range expectedApp() {
 		for _, k := range callbackKeys {
 			if _, ok := want[k]; ok {
-				results++
+				results = append(results, callbackResult(fmt.Sprintf("rank %d: %s", rank, k)))
 			}
 		}
 	}
-	reason := fmt.Sprintf("%d callback results on the 2 ranks (%d kinds: user op, comm and datatype attribute copy, comm error handler) as an ABI build expects them; %s", results, len(callbackKeys), mpitNote)
+	reason := fmt.Sprintf("%d callback results on the 2 ranks (%d kinds: user op, comm and datatype attribute copy, comm error handler) as an ABI build expects them; %s", len(results), len(callbackKeys), mpitNote)
 	if len(same) > 0 {
 		reason += fmt.Sprintf("; %d differ from MPI the same way on the native library (NATIVE-API-X1): %s", len(same), shorten(strings.Join(same, "; "), 160))
 	}
-	return rulebook.Exposed(results+events, "callback results (the application's, and the MPI_T event callback's)", "%s", reason)
+	if events > 0 {
+		results = append(results, "the MPI_T event callback")
+	}
+	return call1Exposure.Pass(results, "%s", reason)
 }
 
 type eventsRec struct {

@@ -35,9 +35,16 @@ var mpichFamily = rulebook.Define(rulebook.Check{
 		{ID: "NATIVE-PRINT-02", Source: "seed 003", Basis: rulebook.SeedBasis,
 			Text:      "the cross-run application built with mpich-deb's mpicc runs unchanged on this implementation's MPICH-ABI library (soname .so.12), reached by LD_LIBRARY_PATH under the library name the binary needs, with the results of that implementation's own build (where that build does not run to its end, both run without the application's erroneous sends to a rank past the last)",
 			Injectors: []string{"inject_native_status_swap"},
-			Judge:     runMPICHFamily},
+			Exposure:  print2Exposure.Declared(), Judge: runMPICHFamily},
 	},
 })
+
+// On familyBuilder itself, without injectors, the binary is the own build
+// and its run the reference run: compared with itself, no result could
+// differ.
+var print2Exposure = rulebook.Exposure[appResult]{Items: "results compared with the own build",
+	When:  "unless the run compared is the reference run itself (mpich-deb's binary on mpich-deb, no injectors)",
+	Could: func(r appResult) bool { return !r.self }}
 
 // familyBuilder is the implementation whose binary the claim is about.
 const familyBuilder = "mpich-deb"
@@ -158,15 +165,11 @@ func runMPICHFamily(x *rulebook.X) verdict.Verdict {
 		reason += fmt.Sprintf("; both differ from what MPI defines in %d results (the library's own conformance, see NATIVE-API-X1): %s",
 			len(ref.Mismatches), ref.Mismatches[0])
 	}
-	// On familyBuilder itself, without injectors, the binary is the own
-	// build and its run the reference run: compared with itself, no result
-	// could differ.
-	exposed := cell.Results
-	if x.Impl.ID == familyBuilder && len(x.Preload) == 0 {
-		exposed = 0
+	self := x.Impl.ID == familyBuilder && len(x.Preload) == 0
+	if self {
 		reason += fmt.Sprintf("; %s's binary is %s's own build, so its run is the reference run itself", familyBuilder, x.Impl.ID)
 	}
-	return rulebook.Passed(cell.Results, exposed, "results compared with the own build", "%s", reason)
+	return print2Exposure.Pass(appResults(familyBuilder, cell.Results, self), "%s", reason)
 }
 
 // sameAs judges a run by a reference run instead of by what MPI defines:
