@@ -27,13 +27,15 @@ var deliverCheck = rulebook.Define(rulebook.Check{
 		// invocation per event instance that is not dropped.
 		{ID: "CB-10", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "K actions that each raise an event invoke its registered callback exactly K times (and the events of the profile exist)",
-			Injectors: []string{"inject_events_cb_never", "inject_events_cb_twice"}, Judge: deliverJudge("count")},
+			Injectors: []string{"inject_events_cb_never", "inject_events_cb_twice"},
+			Exposure:  cb10Exposure.Declared(), Judge: deliverJudge("count")},
 		// §15.3.8.4: "The argument user_data is the pointer to user-allocated
 		// memory that was passed to the MPI implementation during callback
 		// registration."
 		{ID: "CB-8", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "the callback receives the user_data given to MPI_T_event_register_callback",
-			Injectors: []string{"inject_events_cb_wrong_user_data"}, Judge: deliverJudge("user")},
+			Injectors: []string{"inject_events_cb_wrong_user_data"},
+			Exposure:  cb8Exposure.Declared(), Judge: deliverJudge("user")},
 		// §15.3.8.6: "MPI_T_EVENT_READ allows users to copy one element of the
 		// event data to a user-specified buffer at a time."; the element is laid out as
 		// MPI_T_event_get_info declares (datatypes, displacements). What an
@@ -43,7 +45,8 @@ var deliverCheck = rulebook.Define(rulebook.Check{
 		// context id by 4.0.2's layout and is not compared).
 		{ID: "CB-11", Source: "MPI-5.0 §15.3.8.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_read in the callback succeeds and gives, for every element the producer pins to the action, the action's value",
-			Injectors: []string{"inject_events_read_corrupt"}, Judge: deliverJudge("elems")},
+			Injectors: []string{"inject_events_read_corrupt"},
+			Exposure:  cb11Exposure.Declared(), Judge: deliverJudge("elems")},
 		// §15.3: "The MPI tool information interface can be used
 		// independently from the MPI communication functionality. In
 		// particular, the routines of this interface can be called before MPI
@@ -54,7 +57,8 @@ var deliverCheck = rulebook.Define(rulebook.Check{
 		// MPI_Init get the events MPI_Init raises.
 		{ID: "CB-14", Source: "MPI-5.0 §15.3, §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "event handles allocated and callbacks registered before MPI_Init (MPI_T initialized) succeed, and the events the profile says MPI_Init raises reach those callbacks",
-			Injectors: []string{"inject_events_in_cb_refused"}, Judge: judgePreInit},
+			Injectors: []string{"inject_events_in_cb_refused"},
+			Exposure:  cb14Exposure.Declared(), Judge: judgePreInit},
 		// §15.3.8.4/§15.3.8.6: the event-instance handle passed to the callback
 		// is valid for the duration of the callback, and MPI_T_event_read,
 		// _copy, _get_timestamp and _get_source query it there. A crash while
@@ -62,7 +66,8 @@ var deliverCheck = rulebook.Define(rulebook.Check{
 		{ID: "CB-X1", Source: "MPI-5.0 §15.3.8.6", Basis: rulebook.Normative,
 			Text:      "querying a delivered event instance inside its callback (MPI_T_event_read, _copy, _get_timestamp, _get_source) returns: the process does not die there",
 			Governs:   []string{"MPI_T_event_read", "MPI_T_event_copy", "MPI_T_event_get_timestamp", "MPI_T_event_get_source"},
-			Injectors: []string{"inject_events_read_crash", "inject_events_read_element_crash"}, Judge: judgeNoCrashInCallback},
+			Injectors: []string{"inject_events_read_crash", "inject_events_read_element_crash"},
+			Exposure:  cbX1Exposure.Declared(), Judge: judgeNoCrashInCallback},
 	},
 })
 
@@ -72,14 +77,37 @@ var deliverCheck = rulebook.Define(rulebook.Check{
 type deliverProblems struct {
 	count, user, elems *rulebook.Problems
 	judged             []string // "action xK" of phases judged
-	// What was judged: the callback counts compared (one per event type of
-	// a phase on an observing rank), the callbacks whose user_data was
-	// checked, the pinned elements compared, and of those the ones whose
-	// expected value is not 0, the value of the fixture's zeroed read
-	// buffer: an element the library never wrote reads 0, so only the
-	// others could have shown a wrong value.
-	counts, callbacks, pinned, pinnedNonzero int
+	// What was judged: the callback counts compared, the callbacks whose
+	// user_data was checked, the pinned elements compared.
+	counts    []callbackCount
+	callbacks []cbRec
+	pinned    []pinnedElement
 }
+
+// callbackCount is the callbacks of one event type counted in a phase on
+// an observing rank.
+type callbackCount struct {
+	rank  int
+	event string
+	got   int
+}
+
+// pinnedElement is a pinned element read in a callback, with the value
+// the action implies for it.
+type pinnedElement struct{ want uint64 }
+
+// The exposures of deliverJudge's rules: every count could have been off,
+// every callback's user_data wrong; a pinned element could show a wrong
+// value only where the action implies one other than 0, the value of the
+// fixture's zeroed read buffer (an element the library never wrote reads
+// 0).
+var (
+	cb10Exposure = rulebook.Exposure[callbackCount]{Items: "callback counts (an event type of a phase on an observing rank)"}
+	cb8Exposure  = rulebook.Exposure[cbRec]{Items: "callbacks"}
+	cb11Exposure = rulebook.Exposure[pinnedElement]{Items: "pinned elements read",
+		When:  "when the action implies a value other than 0 (the fixture reads into a zeroed buffer: an element the library never wrote reads 0)",
+		Could: func(e pinnedElement) bool { return e.want != 0 }}
+)
 
 func deliverRecs(x *rulebook.X) (*eventsRun, deliverProblems) {
 	r := needEvents(x)
@@ -123,19 +151,23 @@ func deliverJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 		}
 		switch kind {
 		case "count":
-			return rulebook.Exposed(p.counts, "callback counts (an event type of a phase on an observing rank)", "%s", reason)
+			return cb10Exposure.Pass(p.counts, "%s", reason)
 		case "user":
-			return rulebook.Exposed(p.callbacks, "callbacks", "%s", reason)
+			return cb8Exposure.Pass(p.callbacks, "%s", reason)
 		}
-		return rulebook.Passed(p.pinned, p.pinnedNonzero, "pinned elements read", "%s", reason)
+		return cb11Exposure.Pass(p.pinned, "%s", reason)
 	}
 }
 
+// cbX1Exposure: every callback queried its instance, and could have died
+// there.
+var cbX1Exposure = rulebook.Exposure[cbRec]{Items: "callbacks"}
+
 func judgeNoCrashInCallback(x *rulebook.X) verdict.Verdict {
 	r := needEvents(x)
-	n := 0
+	var cbs []cbRec
 	for _, j := range []*jobOut{r.Deliver, r.Probe} {
-		n += len(mpi.DecodeRanked[cbRec](j.Recs, "cb"))
+		cbs = append(cbs, mpi.DecodeRanked[cbRec](j.Recs, "cb")...)
 	}
 	// A death inside a query of the instance (announced in the callback)
 	// is CB-X1's fail, inside another call not judged (needEvents placed
@@ -147,10 +179,10 @@ func judgeNoCrashInCallback(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	r.Deliver.mustBeWhole(x)
-	if n == 0 {
+	if len(cbs) == 0 {
 		x.Unsupported("not measurable here: no callback ran")
 	}
-	return rulebook.Exposed(n, "callbacks", "%d callbacks queried their instance and returned", n)
+	return cbX1Exposure.Pass(cbs, "%d callbacks queried their instance and returned", len(cbs))
 }
 
 func profileIDs(ps []profile) string {
@@ -206,15 +238,13 @@ func phaseProblems(x *rulebook.X, ph phase, sub string, phases []phaseRec, cbs [
 				}
 			}
 			ev := jsonOf(got)
-			out.callbacks += len(got)
+			out.callbacks = append(out.callbacks, got...)
 			for i, c := range got {
 				if !c.UserOK {
 					out.user.Add(jsonOf([]cbRec{c}), "rank %d: callback %d of %s got a user_data that is not the pointer given at registration", p.Rank, i, et.Name)
 				}
 				if i < len(fs) {
-					compared, nonzero := compareElements(x, p.Rank, et, i, c, fs[i], cbs, out.elems)
-					out.pinned += compared
-					out.pinnedNonzero += nonzero
+					out.pinned = append(out.pinned, compareElements(x, p.Rank, et, i, c, fs[i], cbs, out.elems)...)
 				}
 			}
 			if len(got) != ph.K {
@@ -223,7 +253,7 @@ func phaseProblems(x *rulebook.X, ph phase, sub string, phases []phaseRec, cbs [
 				}
 				out.count.Add(ev, "rank %d: %d x %s raised %s %d times, not %d", p.Rank, ph.K, ph.Action, et.Name, len(got), ph.K)
 			}
-			out.counts++
+			out.counts = append(out.counts, callbackCount{p.Rank, et.Name, len(got)})
 		}
 		judged++
 	}
@@ -231,11 +261,8 @@ func phaseProblems(x *rulebook.X, ph phase, sub string, phases []phaseRec, cbs [
 }
 
 // compareElements checks callback n's elements against action n's facts,
-// noting each problem in bad; it returns how many pinned elements it
-// compared and how many of those were expected to be other than 0 (the
-// fixture reads each element into a zeroed buffer: one the library never
-// wrote reads 0).
-func compareElements(x *rulebook.X, rank int, et eventTruth, n int, c cbRec, f factRec, all []cbRec, bad *rulebook.Problems) (compared, nonzero int) {
+// noting each problem in bad; it returns the pinned elements it compared.
+func compareElements(x *rulebook.X, rank int, et eventTruth, n int, c cbRec, f factRec, all []cbRec, bad *rulebook.Problems) (compared []pinnedElement) {
 	for e, name := range et.Elems {
 		if name == "" {
 			continue
@@ -250,16 +277,13 @@ func compareElements(x *rulebook.X, rank int, et eventTruth, n int, c cbRec, f f
 		}
 		want, src := expectedValue(x, name, f, rank, all)
 		got, _ := hexValue(c.Elems[e])
-		compared++
-		if want != 0 {
-			nonzero++
-		}
+		compared = append(compared, pinnedElement{want})
 		if want != got {
 			bad.Add(fmt.Sprintf("callback:\n%sfacts of action %d: %v", jsonOf([]cbRec{c}), n, f.Facts),
 				"rank %d: element %d of %s in callback %d is 0x%x, but %s is 0x%x", rank, e, et.Name, n, got, src, want)
 		}
 	}
-	return compared, nonzero
+	return compared
 }
 
 func expectedValue(x *rulebook.X, name string, f factRec, rank int, all []cbRec) (uint64, string) {
@@ -308,6 +332,10 @@ func crashInCallback(j *jobOut) string {
 	return ""
 }
 
+// cb14Exposure: every count of an event MPI_Init raises could have been
+// off.
+var cb14Exposure = rulebook.Exposure[callbackCount]{Items: "callback counts (an event type MPI_Init raises, on an observing rank)"}
+
 // judgePreInit judges the delivery job's mpi_init phases: handles allocated
 // and callbacks registered before MPI_Init, the events raised inside it.
 func judgePreInit(x *rulebook.X) verdict.Verdict {
@@ -319,7 +347,7 @@ func judgePreInit(x *rulebook.X) verdict.Verdict {
 	phases := mpi.DecodeRanked[phaseRec](d.Recs, "phase")
 	cbs := mpi.DecodeRanked[cbRec](d.Recs, "cb")
 	var bad, ev, judged []string
-	counts := 0 // callback counts compared: an event type MPI_Init raises, on an observing rank
+	var counts []callbackCount // an event type MPI_Init raises, on an observing rank
 	for _, pr := range r.Profiles {
 		for _, ph := range pr.Phases {
 			if ph.Action != "mpi_init" {
@@ -345,7 +373,7 @@ func judgePreInit(x *rulebook.X) verdict.Verdict {
 					if n != ph.K {
 						bad = append(bad, fmt.Sprintf("rank %d: with a callback registered before MPI_Init, MPI_Init raised %s %d times, not %d", p.Rank, et.Name, n, ph.K))
 					}
-					counts++
+					counts = append(counts, callbackCount{p.Rank, et.Name, n})
 					judged = append(judged, fmt.Sprintf("rank %d: %s x%d", p.Rank, et.Name, n))
 				}
 			}
@@ -362,5 +390,5 @@ func judgePreInit(x *rulebook.X) verdict.Verdict {
 		}
 		x.Unsupported("not measurable here: profile %s names no event raised inside MPI_Init (%s)", profileIDs(r.Profiles), num)
 	}
-	return rulebook.Exposed(counts, "callback counts (an event type MPI_Init raises, on an observing rank)", "registered before MPI_Init: %s", strings.Join(judged, ", "))
+	return cb14Exposure.Pass(counts, "registered before MPI_Init: %s", strings.Join(judged, ", "))
 }

@@ -9,6 +9,10 @@ import (
 	"github.com/mpits/mpits/harness/verdict"
 )
 
+// drop4Exposure: every dropped-handler call could have got a wrong source
+// or no safety level.
+var drop4Exposure = rulebook.Exposure[droppedRec]{Items: "dropped-handler calls"}
+
 // judgeDroppedArgs judges the source index and cb_safety of every
 // dropped-handler call of the probe and delivery jobs: the source is the
 // one the callbacks of the same phase on that rank report for their
@@ -16,7 +20,7 @@ import (
 func judgeDroppedArgs(x *rulebook.X) verdict.Verdict {
 	r := needEvents(x)
 	var bad, ev []string
-	n := 0
+	var calls []droppedRec
 	for _, j := range []*jobOut{r.Probe, r.Deliver} {
 		reported := map[[2]int]map[int]bool{} // (rank, phase) -> sources
 		for _, c := range mpi.DecodeRanked[cbRec](j.Recs, "cb") {
@@ -30,7 +34,7 @@ func judgeDroppedArgs(x *rulebook.X) verdict.Verdict {
 			reported[k][c.Src] = true
 		}
 		for _, d := range mpi.DecodeRanked[droppedRec](j.Recs, "dropped") {
-			n++
+			calls = append(calls, d)
 			add := func(format string, args ...any) {
 				bad = append(bad, fmt.Sprintf(format, args...))
 				ev = append(ev, jsonOf([]droppedRec{d}))
@@ -48,10 +52,10 @@ func judgeDroppedArgs(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	x.FailOn(bad, strings.Join(ev, ""))
-	if n == 0 {
+	if len(calls) == 0 {
 		x.Unsupported("not measurable here: no dropped handler ran")
 	}
-	return rulebook.Exposed(n, "dropped-handler calls", "%d dropped-handler call(s) got the source of their event and a safety level", n)
+	return drop4Exposure.Pass(calls, "%d dropped-handler call(s) got the source of their event and a safety level", len(calls))
 }
 
 func setList(m map[int]bool) string {

@@ -53,12 +53,14 @@ var handleCheck = rulebook.Define(rulebook.Check{
 		// handle gets every instance.
 		{ID: "EH-4", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "two handles on one event each get every instance; after MPI_T_event_handle_free of one, it gets none while the other still gets every instance",
-			Injectors: []string{"inject_events_free_keeps_delivering", "inject_events_cb_twice"}, Judge: judgeHandleDelivery},
+			Injectors: []string{"inject_events_free_keeps_delivering", "inject_events_cb_twice"},
+			Exposure:  eh4Exposure.Declared(), Judge: judgeHandleDelivery},
 		// §15.3.8.4: MPI_T_EVENT_HANDLE_FREE of a valid handle returns
 		// MPI_SUCCESS (the error classes of §15.3.10 are for invalid handles).
 		{ID: "EH-2", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_handle_free of a valid handle returns MPI_SUCCESS",
-			Injectors: []string{"inject_events_free_bad"}, Judge: judgeHandleFreeRC},
+			Injectors: []string{"inject_events_free_bad"},
+			Exposure:  eh2Exposure.Declared(), Judge: judgeHandleFreeRC},
 		// §15.3.8.4: "The callback function free_cb_function is called by the
 		// MPI implementation, when it is able to guarantee that no further
 		// event instances for the corresponding event-registration handle will
@@ -67,7 +69,8 @@ var handleCheck = rulebook.Define(rulebook.Check{
 		// free_cb_function on invocation."
 		{ID: "EH-5", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "free_cb_function is called once, with the freed handle and the user_data given to MPI_T_event_handle_free",
-			Injectors: []string{"inject_events_free_bad"}, Judge: judgeFreeCallback},
+			Injectors: []string{"inject_events_free_bad"},
+			Exposure:  eh5Exposure.Declared(), Judge: judgeFreeCallback},
 		// §15.3.8.4: "The handle can be used to identify the specific event
 		// registration information, such as event type and bound object, or
 		// even to deallocate the handle from within the callback invocation."
@@ -75,7 +78,8 @@ var handleCheck = rulebook.Define(rulebook.Check{
 		// MPI_T_ERR_NOT_ACCESSIBLE, which leaves this unmeasurable.)
 		{ID: "CB-15", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "a callback that calls MPI_T_event_handle_free on its own registration handle gets MPI_SUCCESS, and the handle gets none of the instances raised after that callback (MPI_T_ERR_NOT_ACCESSIBLE, which §15.3.8.2 allows, leaves it unmeasured)",
-			Injectors: []string{"inject_events_in_cb_refused"}, Judge: judgeSelfFree},
+			Injectors: []string{"inject_events_in_cb_refused"},
+			Exposure:  cb15Exposure.Declared(), Judge: judgeSelfFree},
 		// §15.3.8.4: "typedef void MPI_T_event_free_cb_function(
 		// MPI_T_event_registration event_registration, MPI_T_cb_safety
 		// cb_safety, void *user_data);" with §15.3.8.2: "The MPI
@@ -83,14 +87,16 @@ var handleCheck = rulebook.Define(rulebook.Check{
 		// callback when it is invoked." (Table 21's levels.)
 		{ID: "EH-6", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "free_cb_function is invoked with a cb_safety that is one of the four levels of Table 21",
-			Injectors: []string{"inject_events_cb_wrong_identity"}, Judge: judgeFreeSafety},
+			Injectors: []string{"inject_events_cb_wrong_identity"},
+			Exposure:  eh6Exposure.Declared(), Judge: judgeFreeSafety},
 		// §15.3.8.4 (MPI_T_EVENT_HANDLE_ALLOC): "Furthermore, if required by
 		// the event type, the registration handle is bound to the object
 		// referred to by the argument obj_handle.": a bound handle receives the
 		// events of that object only.
 		{ID: "CB-12", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "a handle bound to an object receives that object's events only (each action on it once, none from another object)",
-			Injectors: []string{"inject_events_cb_twice"}, Judge: judgeBound},
+			Injectors: []string{"inject_events_cb_twice"},
+			Exposure:  cb12Exposure.Declared(), Judge: judgeBound},
 	},
 })
 
@@ -110,14 +116,18 @@ func handleViews(x *rulebook.X) (*eventsRun, []probeView, map[int]handlesRec) {
 	return r, views, hs
 }
 
+// eh4Exposure: every instance, before the free and after, could have
+// missed a handle or reached the freed one.
+var eh4Exposure = rulebook.Exposure[raisedInstance]{Items: "instances (each counted at both handles)"}
+
 func judgeHandleDelivery(x *rulebook.X) verdict.Verdict {
 	r, views, hs := handleViews(x)
 	var bad, ev []string
-	n := 0 // instances raised on the observing ranks, before and after the free
+	var raised []raisedInstance // on the observing ranks, before and after the free
 	for _, v := range views {
 		h := hs[v.rank]
 		k := v.pr.Probe.K
-		n += 2 * k
+		raised = append(raised, v.raised(2*k)...)
 		count := func(sub string, slot int) (n int) {
 			for _, c := range v.cbs[sub] {
 				if c.Slot == slot {
@@ -143,8 +153,11 @@ func judgeHandleDelivery(x *rulebook.X) verdict.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(ev, "\n"), "%s", verdict.FirstAndMore(bad))
 	}
-	return rulebook.Exposed(n, "instances (each counted at both handles)", "both handles got all %d before the free; the freed one got nothing more while the other got all %d", r.Profiles[0].Probe.K, r.Profiles[0].Probe.K)
+	return eh4Exposure.Pass(raised, "both handles got all %d before the free; the freed one got nothing more while the other got all %d", r.Profiles[0].Probe.K, r.Profiles[0].Probe.K)
 }
+
+// eh2Exposure: every free of a valid handle could have been refused.
+var eh2Exposure = rulebook.Exposure[freeRec]{Items: "MPI_T_event_handle_free calls"}
 
 func judgeHandleFreeRC(x *rulebook.X) verdict.Verdict {
 	r, _, _ := handleViews(x)
@@ -166,8 +179,12 @@ func judgeHandleFreeRC(x *rulebook.X) verdict.Verdict {
 	if len(frees) == 0 {
 		x.Unsupported("not measurable here: the probe job freed no handle")
 	}
-	return rulebook.Exposed(len(frees), "MPI_T_event_handle_free calls", "%d MPI_T_event_handle_free calls returned MPI_SUCCESS", len(frees))
+	return eh2Exposure.Pass(frees, "%d MPI_T_event_handle_free calls returned MPI_SUCCESS", len(frees))
 }
+
+// eh5Exposure: on every observing rank the free callback could have run
+// other than once, or with another handle or user_data.
+var eh5Exposure = rulebook.Exposure[probeView]{Items: "handle frees (one per observing rank)"}
 
 func judgeFreeCallback(x *rulebook.X) verdict.Verdict {
 	_, views, _ := handleViews(x)
@@ -186,7 +203,7 @@ func judgeFreeCallback(x *rulebook.X) verdict.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(ev, "\n"), "%s", verdict.FirstAndMore(bad))
 	}
-	return rulebook.Exposed(len(views), "handle frees (one per observing rank)", "on %d rank(s) the free callback ran once with the freed handle and its user_data", len(views))
+	return eh5Exposure.Pass(views, "on %d rank(s) the free callback ran once with the freed handle and its user_data", len(views))
 }
 
 // mainFrees leaves out the free callbacks of handles their own callback
@@ -201,6 +218,14 @@ func mainFrees(fs []freecbRec) []freecbRec {
 	return out
 }
 
+// boundPhase is a phase of an event type bound to an object, judged on one
+// observing rank.
+type boundPhase struct{ event, bind string }
+
+// cb12Exposure: on every observing rank a bound handle could have missed
+// its object's events or got another's.
+var cb12Exposure = rulebook.Exposure[boundPhase]{Items: "bound phases on observing ranks"}
+
 // judgeBound judges the delivery job's phases of bound event types: the
 // fixture names the object in every action and renames another between.
 func judgeBound(x *rulebook.X) verdict.Verdict {
@@ -209,13 +234,15 @@ func judgeBound(x *rulebook.X) verdict.Verdict {
 	phases := mpi.DecodeRanked[phaseRec](d.Recs, "phase")
 	cbs, facts := mpi.DecodeRanked[cbRec](d.Recs, "cb"), mpi.DecodeRanked[factRec](d.Recs, "fact")
 	var bound []string
-	ranks := 0 // bound phases judged on an observing rank
+	var judged []boundPhase
 	for _, pr := range r.Profiles {
 		for _, ph := range pr.Phases {
 			for _, p := range phases {
 				if p.Action == ph.Action && p.Present && p.Rank == 0 && !strings.Contains(strings.Join(p.Binds, ","), "no_object") {
 					if n := checkPhase(x, ph, "deliver", phases, cbs, facts, d); n > 0 {
-						ranks += n
+						for i := 0; i < n; i++ {
+							judged = append(judged, boundPhase{ph.Events[0].Name, p.Binds[0]})
+						}
 						bound = append(bound, fmt.Sprintf("%s (bound to %s)", ph.Events[0].Name, p.Binds[0]))
 					}
 				}
@@ -225,7 +252,7 @@ func judgeBound(x *rulebook.X) verdict.Verdict {
 	if len(bound) == 0 {
 		x.Unsupported("not measurable here: no event type of profile %s is bound to an object", profileIDs(r.Profiles))
 	}
-	return rulebook.Exposed(ranks, "bound phases on observing ranks", "bound handles saw only their object: %s", strings.Join(bound, ", "))
+	return cb12Exposure.Pass(judged, "bound handles saw only their object: %s", strings.Join(bound, ", "))
 }
 
 // MPI_T_event_handle_set_info / _get_info and MPI_T_event_callback_set_info /
@@ -244,7 +271,8 @@ var infoCheck = rulebook.Define(rulebook.Check{
 		// user is responsible for freeing info_used via MPI_INFO_FREE."
 		{ID: "EH-7", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_handle_set_info succeeds and MPI_T_event_handle_get_info returns a new info object (never MPI_INFO_NULL), even with no hints",
-			Injectors: []string{"inject_events_info_null"}, Judge: infoJudge("handle")},
+			Injectors: []string{"inject_events_info_null"},
+			Exposure:  eh7Exposure.Declared(), Judge: infoJudge("handle", eh7Exposure)},
 		// §15.3.8.4: "MPI_T_EVENT_CALLBACK_GET_INFO returns a new info object
 		// containing the hints of the callback function registered for the
 		// callback safety level specified by cb_safety [...] If no such hints
@@ -252,13 +280,15 @@ var infoCheck = rulebook.Define(rulebook.Check{
 		// contains no key/value pairs."
 		{ID: "EH-7a", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_callback_set_info succeeds and MPI_T_event_callback_get_info returns a new info object (never MPI_INFO_NULL), even with no hints",
-			Injectors: []string{"inject_events_info_null"}, Judge: infoJudge("callback")},
+			Injectors: []string{"inject_events_info_null"},
+			Exposure:  eh7aExposure.Declared(), Judge: infoJudge("callback", eh7aExposure)},
 		// §15.3.8.4 (both get_info calls): "An MPI implementation is required
 		// to return [...] any user-supplied hints that were not ignored by the
 		// implementation": a hint that comes back is the one set, with its value.
 		{ID: "EH-8", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "a hint set with MPI_T_event_handle_set_info or MPI_T_event_callback_set_info that get_info returns comes back with the value set",
-			Injectors: []string{"inject_events_info_hint_wrong"}, Judge: judgeHintKept},
+			Injectors: []string{"inject_events_info_hint_wrong"},
+			Exposure:  eh8Exposure.Declared(), Judge: judgeHintKept},
 	},
 })
 
@@ -278,9 +308,16 @@ func infoRecs(x *rulebook.X) []infoRec {
 	return infos
 }
 
+// eh7Exposure, eh7aExposure: every round trip could have refused the set
+// or returned no info object.
+var (
+	eh7Exposure  = rulebook.Exposure[infoRec]{Items: "info round trips"}
+	eh7aExposure = rulebook.Exposure[infoRec]{Items: "info round trips"}
+)
+
 // infoJudge judges the set_info/get_info pair of which ("handle" or
-// "callback") in every round trip.
-func infoJudge(which string) func(x *rulebook.X) verdict.Verdict {
+// "callback") in every round trip; it passes through exp.
+func infoJudge(which string, exp rulebook.Exposure[infoRec]) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		infos := infoRecs(x)
 		name := "MPI_T_event_" + which
@@ -303,20 +340,27 @@ func infoJudge(which string) func(x *rulebook.X) verdict.Verdict {
 		if len(bad) > 0 {
 			x.Failf(jsonOf(infos), "%s", verdict.FirstAndMore(bad))
 		}
-		return rulebook.Exposed(len(infos), "info round trips", "%d round trips: %s_set_info succeeds and _get_info returns a new info object", len(infos), name)
+		return exp.Pass(infos, "%d round trips: %s_set_info succeeds and _get_info returns a new info object", len(infos), name)
 	}
 }
+
+// returnedHint is the hint a get_info returned, for the handle or the
+// callback (which).
+type returnedHint struct{ which, value string }
+
+// eh8Exposure: every hint that came back could have had another value.
+var eh8Exposure = rulebook.Exposure[returnedHint]{Items: "hints that came back"}
 
 func judgeHintKept(x *rulebook.X) verdict.Verdict {
 	infos := infoRecs(x)
 	var bad []string
-	back := 0
+	var back []returnedHint
 	for _, in := range infos {
 		for _, h := range []struct{ which, info, hint string }{{"handle", in.HandleInfo, in.HandleHint}, {"callback", in.CallbackInfo, in.CallbackHint}} {
 			if h.info != "object" || h.hint == "" {
 				continue
 			}
-			back++
+			back = append(back, returnedHint{h.which, h.hint})
 			if h.hint != "1" {
 				bad = append(bad, fmt.Sprintf("MPI_T_event_%s_get_info gives mpits_hint=%q, set as \"1\"", h.which, h.hint))
 			}
@@ -325,11 +369,15 @@ func judgeHintKept(x *rulebook.X) verdict.Verdict {
 	if len(bad) > 0 {
 		x.Failf(jsonOf(infos), "%s", verdict.FirstAndMore(bad))
 	}
-	if back == 0 {
+	if len(back) == 0 {
 		x.Unsupported("not measurable here: no get_info returned the hint set (ignored hints, or no info object: EH-7, EH-7a)")
 	}
-	return rulebook.Exposed(back, "hints that came back", "%d hints came back with the value set", back)
+	return eh8Exposure.Pass(back, "%d hints came back with the value set", len(back))
 }
+
+// cb15Exposure: on every rank whose callback freed its own handle, a later
+// instance could have reached it.
+var cb15Exposure = rulebook.Exposure[probeView]{Items: "frees of a handle inside its own callback"}
 
 // judgeSelfFree judges the h_self sub-phase of the probe job: the first
 // callback frees its own handle; the later instances must not reach it.
@@ -337,7 +385,7 @@ func judgeSelfFree(x *rulebook.X) verdict.Verdict {
 	r, views, _ := handleViews(x)
 	frees := mpi.DecodeRanked[selffreeRec](r.Probe.Recs, "selffree")
 	var bad, ev []string
-	n := 0
+	var freed []probeView // ranks whose callback freed its handle
 	for _, v := range views {
 		var mine []selffreeRec
 		for _, f := range frees {
@@ -362,7 +410,7 @@ func judgeSelfFree(x *rulebook.X) verdict.Verdict {
 			ev = append(ev, jsonOf(mine)+jsonOf(got))
 			continue
 		}
-		n++
+		freed = append(freed, v)
 		later := 0
 		for _, c := range got {
 			if c.Slot == f.Slot && c.Seq > f.Seq {
@@ -377,8 +425,11 @@ func judgeSelfFree(x *rulebook.X) verdict.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(ev, "\n"), "%s", verdict.FirstAndMore(bad))
 	}
-	return rulebook.Exposed(n, "frees of a handle inside its own callback", "on %d rank(s) a callback freed its own handle (MPI_SUCCESS) and the later %d instances did not reach it", n, r.Profiles[0].Probe.K-1)
+	return cb15Exposure.Pass(freed, "on %d rank(s) a callback freed its own handle (MPI_SUCCESS) and the later %d instances did not reach it", len(freed), r.Profiles[0].Probe.K-1)
 }
+
+// eh6Exposure: every free callback could have got no safety level.
+var eh6Exposure = rulebook.Exposure[freecbRec]{Items: "free callbacks"}
 
 // judgeFreeSafety judges the cb_safety of every free callback of the
 // probe job (the main thread's free and the callback's own).
@@ -405,5 +456,5 @@ func judgeFreeSafety(x *rulebook.X) verdict.Verdict {
 	for _, f := range fs {
 		lv = append(lv, levelName(f.Safety))
 	}
-	return rulebook.Exposed(len(fs), "free callbacks", "%d free callbacks got a safety level: %s", len(fs), strings.Join(lv, ", "))
+	return eh6Exposure.Pass(fs, "%d free callbacks got a safety level: %s", len(fs), strings.Join(lv, ", "))
 }

@@ -30,24 +30,28 @@ var safetyCheck = rulebook.Define(rulebook.Check{
 		// callback function must fulfill in the current invocation."
 		{ID: "CB-2", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "with callbacks at all four levels, the one of the lowest level valid where the event is raised runs for every instance, with cb_safety that level",
-			Injectors: []string{"inject_events_cb_wrong_safety", "inject_events_cb_never"}, Judge: safetyJudge("all")},
+			Injectors: []string{"inject_events_cb_wrong_safety", "inject_events_cb_never"},
+			Exposure:  cb2Exposure.Declared(), Judge: safetyJudge("all")},
 		// §15.3.8.4 (MPI_T_EVENT_REGISTER_CALLBACK): registering for a safety
 		// level that already has a callback replaces it (and its info).
 		{ID: "CB-3", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "registering a callback again at a level replaces that level's callback: only the new one runs",
-			Injectors: []string{"inject_events_cb_never"}, Judge: safetyJudge("replace")},
+			Injectors: []string{"inject_events_cb_never"},
+			Exposure:  cb3Exposure.Declared(), Judge: safetyJudge("replace")},
 		// §15.3.8.4: registering NULL for a level removes its callback; the
 		// next valid level's callback runs instead.
 		{ID: "CB-4", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "registering NULL at a level removes its callback: the next higher level's callback runs instead",
-			Injectors: []string{"inject_events_cb_never", "inject_events_cb_null_ignored"}, Judge: safetyJudge("null")},
+			Injectors: []string{"inject_events_cb_never", "inject_events_cb_null_ignored"},
+			Exposure:  cb4Exposure.Declared(), Judge: safetyJudge("null")},
 		// §15.3.8.4: "In situations where the required callback safety level
 		// exceeds the highest level for which a callback function is
 		// registered for a given registration handle, the event instance is
 		// dropped."
 		{ID: "CB-5", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "with callbacks only below the level required where the event is raised, no callback runs (the instance is dropped)",
-			Injectors: []string{"inject_events_cb_null_ignored"}, Judge: safetyJudge("drop")},
+			Injectors: []string{"inject_events_cb_null_ignored"},
+			Exposure:  cb5Exposure.Declared(), Judge: safetyJudge("drop")},
 		// §15.3.8.5: "The argument count provides a best effort estimation of
 		// the number of invocations to a registered event callback [...] that
 		// were not executed since the registration of the dropped-callback
@@ -55,26 +59,30 @@ var safetyCheck = rulebook.Define(rulebook.Check{
 		// handler."
 		{ID: "DROP-1", Source: "MPI-5.0 §15.3.8.5", Basis: rulebook.Normative,
 			Text:      "instances dropped for lack of a valid callback are reported to the dropped handler with their count",
-			Injectors: []string{"inject_events_cb_never"}, Judge: safetyJudge("count")},
+			Injectors: []string{"inject_events_cb_never"},
+			Exposure:  drop1Exposure.Declared(), Judge: safetyJudge("count")},
 		// §15.3.8.5: "If dropped event notifications have been observed for a
 		// specific source since the last event notification of that source,
 		// the corresponding dropped handler callback function must be called
 		// before other events are raised for that source."
 		{ID: "DROP-2", Source: "MPI-5.0 §15.3.8.5", Basis: rulebook.Normative,
 			Text:      "the dropped handler runs before the callback of the next instance of the source whose instances were dropped",
-			Injectors: []string{"inject_events_dropped_handler_off"}, Judge: safetyJudge("before")},
+			Injectors: []string{"inject_events_dropped_handler_off"},
+			Exposure:  drop2Exposure.Declared(), Judge: safetyJudge("before")},
 		// §15.3.8.5: "Subsequent calls to MPI_T_EVENT_SET_DROPPED_HANDLER with
 		// the same registration handle will replace previously-registered
 		// callback functions for that registration handle."
 		{ID: "DROP-5", Source: "MPI-5.0 §15.3.8.5", Basis: rulebook.Normative,
 			Text:      "after MPI_T_event_set_dropped_handler is called again on a handle, only the new handler is told of dropped instances, never the replaced one",
-			Injectors: []string{"inject_events_dropped_handler_off"}, Judge: safetyJudge("replaced")},
+			Injectors: []string{"inject_events_dropped_handler_off"},
+			Exposure:  drop5Exposure.Declared(), Judge: safetyJudge("replaced")},
 		// §15.3.8.5: "If the pointer to dropped_cb_function is the NULL
 		// pointer, no data loss is recorded or reported until a new valid
 		// callback function is registered."
 		{ID: "DROP-6", Source: "MPI-5.0 §15.3.8.5", Basis: rulebook.Normative,
 			Text:      "instances dropped while the dropped handler is NULL are reported to no handler, neither then nor to the handler set after",
-			Injectors: []string{"inject_events_dropped_handler_off"}, Judge: safetyJudge("dnull")},
+			Injectors: []string{"inject_events_dropped_handler_off"},
+			Exposure:  drop6Exposure.Declared(), Judge: safetyJudge("dnull")},
 		// §15.3.8.5: "The source_index provides the index of the source that
 		// dropped the corresponding event information. The argument cb_safety
 		// describes the safety requirements the callback function must fulfill
@@ -82,9 +90,40 @@ var safetyCheck = rulebook.Define(rulebook.Check{
 		// described in Table 21."
 		{ID: "DROP-4", Source: "MPI-5.0 §15.3.8.5", Basis: rulebook.Normative,
 			Text:      "the dropped handler gets the index of the source of the dropped event (the one its delivered instances report) and a cb_safety that is one of the four levels",
-			Injectors: []string{"inject_events_cb_wrong_identity"}, Judge: judgeDroppedArgs},
+			Injectors: []string{"inject_events_cb_wrong_identity"},
+			Exposure:  drop4Exposure.Declared(), Judge: judgeDroppedArgs},
 	},
 })
+
+// replacingInstance is an instance raised after its level's callback was
+// registered again, with the slot of the callback replaced (-1: unknown,
+// s_all called none).
+type replacingInstance struct{ replaced int }
+
+// droppedCount is what the dropped handler was told on one observing rank.
+type droppedCount struct {
+	rank int
+	told int64
+}
+
+// The exposures of safetyJudge's rules: every instance raised could have
+// reached the wrong callback (or, dropped, any callback or handler), every
+// rank's count of dropped instances could have been off, every
+// dropped-handler call could have come late or to the replaced handler;
+// a replacing callback can be told from the replaced one only where the
+// replaced one is known.
+var (
+	cb2Exposure = rulebook.Exposure[raisedInstance]{Items: "instances"}
+	cb3Exposure = rulebook.Exposure[replacingInstance]{Items: "instances",
+		When:  "when the replaced callback is known (s_all called it): only then can the replacing one at its level be told from it",
+		Could: func(i replacingInstance) bool { return i.replaced >= 0 }}
+	cb4Exposure   = rulebook.Exposure[raisedInstance]{Items: "instances"}
+	cb5Exposure   = rulebook.Exposure[raisedInstance]{Items: "dropped instances"}
+	drop1Exposure = rulebook.Exposure[droppedCount]{Items: "dropped counts (one per observing rank)"}
+	drop2Exposure = rulebook.Exposure[droppedRec]{Items: "dropped-handler calls"}
+	drop5Exposure = rulebook.Exposure[droppedRec]{Items: "dropped-handler calls"}
+	drop6Exposure = rulebook.Exposure[raisedInstance]{Items: "instances dropped while the dropped handler was NULL"}
+)
 
 // safetyJudge judges one sub-phase of the probe job.
 func safetyJudge(kind string) func(x *rulebook.X) verdict.Verdict {
@@ -92,7 +131,14 @@ func safetyJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 		r := needEvents(x)
 		var bad []string
 		var ev []string
-		judged, exposed := 0, 0 // the items of the kind (see items below)
+		// The items of the kind: instances raised (all, null, drop,
+		// dnull), instances after the replacement (replace), the count
+		// told on each rank (count), dropped-handler calls (before,
+		// replaced).
+		var raised []raisedInstance
+		var replacing []replacingInstance
+		var counts []droppedCount
+		var calls []droppedRec
 		for _, v := range probeViews(x, r) {
 			k, c := v.pr.Probe.K, v.pr.Context
 			var first = -1
@@ -101,18 +147,11 @@ func safetyJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 			}
 			switch kind {
 			case "all", "null", "drop":
-				judged += k
-				exposed += k
+				raised = append(raised, v.raised(k)...)
 			case "replace":
-				// Only a replaced callback that is known (the one s_all
-				// called) can be told from the replacing one at its level.
-				judged += k
-				if first >= 0 {
-					exposed += k
+				for i := 0; i < k; i++ {
+					replacing = append(replacing, replacingInstance{first})
 				}
-			case "count":
-				judged++
-				exposed++
 			}
 			switch kind {
 			case "all":
@@ -138,6 +177,7 @@ func safetyJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 				for _, d := range drops {
 					count += d.Count
 				}
+				counts = append(counts, droppedCount{v.rank, count})
 				if count != int64(k) {
 					bad = append(bad, fmt.Sprintf("rank %d: %d instances were dropped (no valid callback); the dropped handler was told %d (up to the next delivery)", v.rank, k, count))
 					ev = append(ev, jsonOf(drops)+jsonOf(v.cbs["s_after"]))
@@ -148,8 +188,7 @@ func safetyJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 				if len(after) == 0 || len(drops) == 0 {
 					x.Unsupported("not measurable here: rank %d: %d dropped-handler calls and %d callbacks for the instance after the dropped ones (DROP-1, CB-10)", v.rank, len(drops), len(after))
 				}
-				judged += len(drops)
-				exposed += len(drops)
+				calls = append(calls, drops...)
 				for _, d := range drops {
 					if d.Seq > after[0].Seq {
 						bad = append(bad, fmt.Sprintf("rank %d: the dropped handler (count %d) ran after the callback of the next instance of the source", v.rank, d.Count))
@@ -162,8 +201,7 @@ func safetyJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 				if len(drops) == 0 {
 					x.Unsupported("not measurable here: rank %d: no dropped handler ran for %d dropped instances (DROP-1)", v.rank, k)
 				}
-				judged += len(drops)
-				exposed += len(drops)
+				calls = append(calls, drops...)
 				for _, d := range drops {
 					if d.Handler != "current" {
 						bad = append(bad, fmt.Sprintf("rank %d: the dropped handler replaced by a second MPI_T_event_set_dropped_handler was told of %d dropped instances", v.rank, d.Count))
@@ -178,8 +216,7 @@ func safetyJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 				if n := len(v.cbs["s_dnull"]); n > 0 {
 					x.Unsupported("not measurable here: rank %d: %d callbacks ran where the instances should have been dropped (CB-5)", v.rank, n)
 				}
-				judged += k
-				exposed += k
+				raised = append(raised, v.raised(k)...)
 				if got := append(append([]droppedRec{}, v.dropped["s_dnull"]...), v.dropped["s_dnull_after"]...); len(got) > 0 {
 					bad = append(bad, fmt.Sprintf("rank %d: %d instances were dropped while the dropped handler was NULL; a dropped handler was then told of %d", v.rank, k, got[0].Count))
 					ev = append(ev, jsonOf(got)+jsonOf(v.cbs["s_dnull_after"]))
@@ -191,8 +228,25 @@ func safetyJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 		}
 		pr := r.Profiles[0]
 		what := map[string]string{"all": "the lowest valid level's callback ran for every instance", "replace": "the replacing callback ran, not the replaced one", "null": "with the level removed, the next level's callback ran", "drop": "no callback below the required level ran", "count": fmt.Sprintf("%d dropped instances counted to the dropped handler", pr.Probe.K), "before": "the dropped handler ran before the callback of the next instance", "replaced": "only the replacing dropped handler was told of the dropped instances", "dnull": fmt.Sprintf("%d instances dropped while the handler was NULL were reported to no handler, then or after a new one was set", pr.Probe.K)}[kind]
-		items := map[string]string{"all": "instances", "replace": "instances", "null": "instances", "drop": "dropped instances", "count": "dropped counts (one per observing rank)", "before": "dropped-handler calls", "replaced": "dropped-handler calls", "dnull": "instances dropped while the dropped handler was NULL"}[kind]
-		return rulebook.Passed(judged, exposed, items, "raised at %s (profile %s): %s", levelName(pr.Context), profileIDs(r.Profiles), what)
+		const format = "raised at %s (profile %s): %s"
+		args := []any{levelName(pr.Context), profileIDs(r.Profiles), what}
+		switch kind {
+		case "all":
+			return cb2Exposure.Pass(raised, format, args...)
+		case "replace":
+			return cb3Exposure.Pass(replacing, format, args...)
+		case "null":
+			return cb4Exposure.Pass(raised, format, args...)
+		case "drop":
+			return cb5Exposure.Pass(raised, format, args...)
+		case "count":
+			return drop1Exposure.Pass(counts, format, args...)
+		case "before":
+			return drop2Exposure.Pass(calls, format, args...)
+		case "replaced":
+			return drop5Exposure.Pass(calls, format, args...)
+		}
+		return drop6Exposure.Pass(raised, format, args...) // dnull
 	}
 }
 
@@ -239,21 +293,26 @@ var asyncCheck = rulebook.Define(rulebook.Check{
 		// handle, the event instance is dropped."
 		{ID: "CB-7", Source: "MPI-5.0 §15.3.8.2, §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "a callback registered alone at MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE meets every lower requirement and gets every instance (none is dropped)",
-			Injectors: []string{"inject_events_cb_never"}, Judge: judgeAsyncCount},
+			Injectors: []string{"inject_events_cb_never"},
+			Exposure:  cb7Exposure.Declared(), Judge: judgeAsyncCount},
 		// §15.3.8.4: "The argument cb_safety describes the safety requirements
 		// the callback function must fulfill in the current invocation."
 		{ID: "CB-1a", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "a callback registered at MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE is invoked with cb_safety equal to the level required where the event is raised (the profile's)",
-			Injectors: []string{"inject_events_cb_wrong_safety"}, Judge: judgeAsyncSafety},
+			Injectors: []string{"inject_events_cb_wrong_safety"},
+			Exposure:  cb1aExposure.Declared(), Judge: judgeAsyncSafety},
 	},
 })
+
+// cb7Exposure: every instance could have been dropped.
+var cb7Exposure = rulebook.Exposure[raisedInstance]{Items: "instances"}
 
 func judgeAsyncCount(x *rulebook.X) verdict.Verdict {
 	r := needEvents(x)
 	var bad, ev []string
-	n := 0 // instances raised on the observing ranks
+	var raised []raisedInstance // on the observing ranks
 	for _, v := range probeViews(x, r) {
-		n += v.pr.Probe.K
+		raised = append(raised, v.raised(v.pr.Probe.K)...)
 		got := v.cbs["s_async"]
 		if len(got) != v.pr.Probe.K {
 			bad = append(bad, fmt.Sprintf("rank %d: with a callback registered only at %s, %d of %d instances of %s reached it (dropped-handler calls: %d)", v.rank, levelName(levelAsyncSignalSafe), len(got), v.pr.Probe.K, v.pr.Probe.Events[0].Name, len(v.dropped["s_async"])))
@@ -263,16 +322,19 @@ func judgeAsyncCount(x *rulebook.X) verdict.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(ev, "\n"), "%s", verdict.FirstAndMore(bad))
 	}
-	return rulebook.Exposed(n, "instances", "raised at %s: the ASYNC_SIGNAL_SAFE callback got all %d instances", levelName(r.Profiles[0].Context), r.Profiles[0].Probe.K)
+	return cb7Exposure.Pass(raised, "raised at %s: the ASYNC_SIGNAL_SAFE callback got all %d instances", levelName(r.Profiles[0].Context), r.Profiles[0].Probe.K)
 }
+
+// cb1aExposure: every callback could have got another cb_safety.
+var cb1aExposure = rulebook.Exposure[cbRec]{Items: "callbacks"}
 
 func judgeAsyncSafety(x *rulebook.X) verdict.Verdict {
 	r := needEvents(x)
 	var bad, ev []string
-	n := 0
+	var cbs []cbRec
 	for _, v := range probeViews(x, r) {
 		for _, c := range v.cbs["s_async"] {
-			n++
+			cbs = append(cbs, c)
 			if c.Level != levelAsyncSignalSafe || c.Safety != v.pr.Context {
 				bad = append(bad, fmt.Sprintf("rank %d, %s: the callback registered at %s got cb_safety %s; the event is raised where %s is required (profile %s)", v.rank, c.Event, levelName(c.Level), levelName(c.Safety), levelName(v.pr.Context), v.pr.ID))
 				ev = append(ev, jsonOf([]cbRec{c}))
@@ -282,10 +344,10 @@ func judgeAsyncSafety(x *rulebook.X) verdict.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(ev, "\n"), "%s", verdict.FirstAndMore(bad))
 	}
-	if n == 0 {
+	if len(cbs) == 0 {
 		x.Unsupported("not measurable here: the callback registered only at %s never ran (CB-7)", levelName(levelAsyncSignalSafe))
 	}
-	return rulebook.Exposed(n, "callbacks", "%d ASYNC_SIGNAL_SAFE callbacks got cb_safety %s", n, levelName(r.Profiles[0].Context))
+	return cb1aExposure.Pass(cbs, "%d ASYNC_SIGNAL_SAFE callbacks got cb_safety %s", len(cbs), levelName(r.Profiles[0].Context))
 }
 
 // probeSubs gives the probe phase's callbacks, dropped-handler calls and
@@ -296,6 +358,22 @@ type probeView struct {
 	cbs     map[string][]cbRec
 	dropped map[string][]droppedRec
 	frees   []freecbRec
+}
+
+// raisedInstance is one instance of an event type raised on an observing
+// rank.
+type raisedInstance struct {
+	rank  int
+	event string
+}
+
+// raised is n instances of v's probe event raised on its rank.
+func (v probeView) raised(n int) []raisedInstance {
+	out := make([]raisedInstance, n)
+	for i := range out {
+		out[i] = raisedInstance{v.rank, v.pr.Probe.Events[0].Name}
+	}
+	return out
 }
 
 func probeViews(x *rulebook.X, r *eventsRun) []probeView {
