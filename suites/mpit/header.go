@@ -30,25 +30,25 @@ var headerCheck = rulebook.Define(rulebook.Check{
 		// Annex A.1.1-A.1.3 (constants, types, callback prototypes) and A.3.16
 		// (routines).
 		{ID: "NATIVE-HDR-01", Source: "MPI-5.0 §15.3, §A.1.1, §A.3.16", Basis: rulebook.Normative,
-			Text:  "mpi.h declares every MPI_T_ constant, type and routine prototype of the MPI version its MPI_VERSION and MPI_SUBVERSION claim",
-			Judge: judgeHeaderNames},
+			Text:     "mpi.h declares every MPI_T_ constant, type and routine prototype of the MPI version its MPI_VERSION and MPI_SUBVERSION claim",
+			Exposure: hdr01Exposure.Declared(), Judge: judgeHeaderNames},
 		// Nothing in the text lets a constant of mpi.h need another header: a
 		// tool that includes only mpi.h should compile.
 		{ID: "NATIVE-HDR-04", Source: "MPI-5.0 §15.3, §A.1.1", Basis: rulebook.Quality,
-			Text:  "every MPI_T_ constant of mpi.h compiles in a file that includes nothing but mpi.h",
-			Judge: judgeSelfContained},
+			Text:     "every MPI_T_ constant of mpi.h compiles in a file that includes nothing but mpi.h",
+			Exposure: hdr04Exposure.Declared(), Judge: judgeSelfContained},
 		// The same sentence of §15.3: the routines are provided, i.e. a
 		// process linked with the library finds each of them.
 		{ID: "NATIVE-HDR-03", Source: "MPI-5.0 §15.3, §A.3.16", Basis: rulebook.Normative,
 			Text:      "the MPI library defines every MPI_T_ routine of the MPI version its header claims (a process linked with it finds each)",
-			Injectors: []string{"inject_mpit_symbol_hidden"}, Judge: judgeSymbols("MPI_")},
+			Injectors: []string{"inject_mpit_symbol_hidden"}, Exposure: symbolExposures["MPI_"].Declared(), Judge: judgeSymbols("MPI_")},
 		// §15.3.11: "All requirements for the profiling interface, as described
 		// in Section Profiling Interface [§15.2], also apply to the MPI tool
 		// information interface." §15.2 requires every MPI procedure to be
 		// callable by its PMPI_ name.
 		{ID: "ERR-6", Source: "MPI-5.0 §15.3.11, §15.2", Basis: rulebook.Normative,
 			Text:      "every MPI_T_ routine of the claimed version has a PMPI_T_ twin in the library (a process linked with it finds each)",
-			Injectors: []string{"inject_mpit_symbol_hidden"}, Judge: judgeSymbols("PMPI_")},
+			Injectors: []string{"inject_mpit_symbol_hidden"}, Exposure: symbolExposures["PMPI_"].Declared(), Judge: judgeSymbols("PMPI_")},
 	},
 })
 
@@ -209,12 +209,33 @@ func constantsProbe(major, minor int, includes ...string) (string, []string) {
 
 var noteRE = regexp.MustCompile(`in expansion of macro (?:'|‘)(MPI_T_\w+)(?:'|’)`)
 
+// headerName is one MPI_T name a probe uses, and whether mpi.h declares it.
+type headerName struct {
+	name     string
+	declared bool
+}
+
+// hdr04Exposure: a name mpi.h lacks cannot show whether mpi.h alone
+// suffices (it is NATIVE-HDR-01's).
+var hdr04Exposure = rulebook.Exposure[headerName]{Items: "MPI_T constants and types",
+	When:  "when mpi.h declares it (a name mpi.h lacks cannot show whether mpi.h alone suffices)",
+	Could: func(n headerName) bool { return n.declared }}
+
+// headerNames are the names, each declared unless missing.
+func headerNames(names []string, missing map[string]bool) []headerName {
+	out := make([]headerName, 0, len(names))
+	for _, n := range names {
+		out = append(out, headerName{name: n, declared: !missing[n]})
+	}
+	return out
+}
+
 func judgeSelfContained(x *rulebook.X) verdict.Verdict {
 	major, minor := claimedVersion(x)
 	src, names := constantsProbe(major, minor, "mpi.h")
 	out, ok := probe(x, "alone", src)
 	if ok {
-		return rulebook.Exposed(len(names), "MPI_T constants and types", "all %d MPI_T constants and types of MPI %d.%d compile with only mpi.h included", len(names), major, minor)
+		return hdr04Exposure.Pass(headerNames(names, nil), "all %d MPI_T constants and types of MPI %d.%d compile with only mpi.h included", len(names), major, minor)
 	}
 	failing, missing := map[string]bool{}, map[string]bool{}
 	for _, m := range noteRE.FindAllStringSubmatch(out, -1) {
@@ -230,9 +251,14 @@ func judgeSelfContained(x *rulebook.X) verdict.Verdict {
 	}
 	sort.Strings(list)
 	if len(list) == 0 {
-		// a name mpi.h lacks cannot show whether mpi.h alone suffices
-		declared := max(len(names)-len(missing), 0)
-		return rulebook.Passed(len(names), declared, "MPI_T constants and types", "the %d MPI_T constants and types that mpi.h declares compile with only mpi.h included (the %d missing are NATIVE-HDR-01's)", declared, len(missing))
+		probed := headerNames(names, missing)
+		declared := 0
+		for _, n := range probed {
+			if hdr04Exposure.Could(n) {
+				declared++
+			}
+		}
+		return hdr04Exposure.Pass(probed, "the %d MPI_T constants and types that mpi.h declares compile with only mpi.h included (the %d missing are NATIVE-HDR-01's)", declared, len(missing))
 	}
 	x.Failf(out, "with only mpi.h included, %d MPI_T constants do not compile: %s (%s)", len(list), examples(list), verdict.FirstLine(errorLine(out)))
 	return verdict.Verdict{}
@@ -247,6 +273,11 @@ func errorLine(out string) string {
 	}
 	return out
 }
+
+// hdr01Exposure: the probe uses every name the claimed version owes, and
+// each could be missing.
+var hdr01Exposure = rulebook.Exposure[string]{Items: "MPI_T constants, types and routines",
+	When: "every name the claimed version owes (each could be missing)"}
 
 func judgeHeaderNames(x *rulebook.X) verdict.Verdict {
 	major, minor := claimedVersion(x)
@@ -277,12 +308,19 @@ func judgeHeaderNames(x *rulebook.X) verdict.Verdict {
 	if len(list) > 0 {
 		x.Failf(strings.Join(list, "\n")+"\n\n"+out, "mpi.h claims MPI %d.%d but lacks %d of its %d MPI_T constants, types and routines: %s", major, minor, len(list), len(names), examples(list))
 	}
-	return rulebook.Exposed(len(names), "MPI_T constants, types and routines", "mpi.h (MPI %d.%d) declares all %d MPI_T constants, types and routines of that version", major, minor, len(names))
+	return hdr01Exposure.Pass(names, "mpi.h (MPI %d.%d) declares all %d MPI_T constants, types and routines of that version", major, minor, len(names))
 }
 
 type symbolRec struct {
 	Name  string `json:"name"`
 	Found int    `json:"found"`
+}
+
+// symbolExposures by prefix (NATIVE-HDR-03, ERR-6): each routine looked up
+// could be missing.
+var symbolExposures = map[string]rulebook.Exposure[symbolRec]{
+	"MPI_":  {Items: "MPI_T_ routines", When: "every routine looked up (each could be missing)"},
+	"PMPI_": {Items: "PMPI_T_ routines", When: "every routine looked up (each could be missing)"},
 }
 
 func judgeSymbols(prefix string) func(x *rulebook.X) verdict.Verdict {
@@ -294,22 +332,23 @@ func judgeSymbols(prefix string) func(x *rulebook.X) verdict.Verdict {
 		}
 		_, recs := x.JobOnce(mpi.Job{Name: "mpit_symbols", Program: x.Fixture("mpit_symbols"), Args: args})
 		var missing []string
-		n := 0
+		var looked []symbolRec
 		for _, r := range mpi.Decode[symbolRec](recs, "symbol") {
 			if !strings.HasPrefix(r.Name, prefix) {
 				continue
 			}
-			n++
+			looked = append(looked, r)
 			if r.Found == 0 {
 				missing = append(missing, r.Name)
 			}
 		}
+		n := len(looked)
 		if n == 0 {
 			x.Errorf("", "mpit_symbols looked up no %sT_ routine", prefix)
 		}
 		if len(missing) > 0 {
 			x.Failf(strings.Join(missing, "\n"), "the library (mpi.h claims MPI %d.%d) lacks %d of the %d %sT_ routines: %s", major, minor, len(missing), n, prefix, examples(missing))
 		}
-		return rulebook.Exposed(n, prefix+"T_ routines", "all %d %sT_ routines of MPI %d.%d are found in a process linked with the library", n, prefix, major, minor)
+		return symbolExposures[prefix].Pass(looked, "all %d %sT_ routines of MPI %d.%d are found in a process linked with the library", n, prefix, major, minor)
 	}
 }
