@@ -28,24 +28,25 @@ var robustCheck = rulebook.Define(rulebook.Check{
 		// value for the parameter."
 		{ID: "CVAR-4", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_cvar_get_info with any OUT argument NULL (each in turn, then all) ignores it: MPI_SUCCESS, no crash",
-			Injectors: []string{"inject_mpit_null_out_crash"}, Judge: judgeNullOut("MPI_T_cvar_get_info")},
+			Injectors: []string{"inject_mpit_null_out_crash"}, Exposure: cvar4Exposure.Declared(), Judge: judgeNullOut("MPI_T_cvar_get_info", cvar4Exposure)},
 		// §15.3.7.2: "If any OUT parameter to MPI_T_PVAR_GET_INFO is a NULL
 		// pointer, the implementation will ignore the parameter and not return a
 		// value for the parameter."
 		{ID: "PVAR-4", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_get_info with any OUT argument NULL (each in turn, then all) ignores it: MPI_SUCCESS, no crash",
-			Injectors: []string{"inject_mpit_null_out_crash"}, Judge: judgeNullOut("MPI_T_pvar_get_info")},
+			Injectors: []string{"inject_mpit_null_out_crash"}, Exposure: pvar4Exposure.Declared(), Judge: judgeNullOut("MPI_T_pvar_get_info", pvar4Exposure)},
 		// §15.3.9.1: "If any OUT parameter to MPI_T_CATEGORY_GET_INFO is the NULL
 		// pointer, the implementation will ignore the parameter and not return a
 		// value for the parameter."
 		{ID: "CAT-3", Source: "MPI-5.0 §15.3.9.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_category_get_info with any OUT argument NULL (each in turn, then all) ignores it: MPI_SUCCESS, no crash",
-			Injectors: []string{"inject_mpit_null_out_crash"}, Judge: judgeNullOut("MPI_T_category_get_info")},
+			Injectors: []string{"inject_mpit_null_out_crash"}, Exposure: cat3Exposure.Declared(), Judge: judgeNullOut("MPI_T_category_get_info", cat3Exposure)},
 		// §15.3.10 (undefined); Table 23: MPI_T_ERR_INVALID_HANDLE "The handle is
 		// invalid".
 		{ID: "ERR-4a", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_cvar_read and MPI_T_cvar_write on MPI_T_CVAR_HANDLE_NULL return an error code (MPI_T_ERR_INVALID_HANDLE the one Table 23 names) and do not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
+			Exposure:  erroneousCallsExposure.Declared(),
 			Judge: judgeInvalid([]string{"MPI_T_cvar_read(MPI_T_CVAR_HANDLE_NULL)", "MPI_T_cvar_write(MPI_T_CVAR_HANDLE_NULL)"},
 				"MPI_T_ERR_INVALID_HANDLE", anyError)},
 		// §15.3.10: "The MPI implementation is not required to check all
@@ -60,6 +61,7 @@ var robustCheck = rulebook.Define(rulebook.Check{
 		{ID: "ERR-4b", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_pvar_read and MPI_T_pvar_start on MPI_T_PVAR_HANDLE_NULL return an error code (MPI_T_ERR_INVALID_HANDLE the one Table 23 names) and do not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
+			Exposure:  erroneousCallsExposure.Declared(),
 			Judge: judgeInvalid([]string{"MPI_T_pvar_read(MPI_T_PVAR_HANDLE_NULL)", "MPI_T_pvar_start(MPI_T_PVAR_HANDLE_NULL)"},
 				"MPI_T_ERR_INVALID_HANDLE", anyError)},
 		// §15.3.10 (undefined); Table 23: MPI_T_ERR_INVALID_INDEX "The variable
@@ -68,6 +70,7 @@ var robustCheck = rulebook.Define(rulebook.Check{
 		{ID: "ERR-3", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_cvar_handle_alloc and MPI_T_pvar_handle_alloc with the index just past the count return an error code (MPI_T_ERR_INVALID_INDEX the one Table 23 names) and do not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
+			Exposure:  erroneousCallsExposure.Declared(),
 			Judge: judgeInvalid([]string{"MPI_T_cvar_handle_alloc(index = count)", "MPI_T_pvar_handle_alloc(index = count)"},
 				"MPI_T_ERR_INVALID_INDEX", anyError)},
 		// Freeing a null control variable handle or a null session: no
@@ -76,6 +79,7 @@ var robustCheck = rulebook.Define(rulebook.Check{
 		{ID: "ERR-4c", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_cvar_handle_free of MPI_T_CVAR_HANDLE_NULL and MPI_T_pvar_session_free of MPI_T_PVAR_SESSION_NULL do not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
+			Exposure:  erroneousCallsExposure.Declared(),
 			Judge: judgeInvalid([]string{"MPI_T_cvar_handle_free(MPI_T_CVAR_HANDLE_NULL)", "MPI_T_pvar_session_free(MPI_T_PVAR_SESSION_NULL)"},
 				"MPI_T_ERR_INVALID_HANDLE|MPI_T_ERR_INVALID_SESSION", anyCode)},
 		// §15.3.10 (undefined), as ERR-4b: the null handle is an invalid
@@ -83,23 +87,27 @@ var robustCheck = rulebook.Define(rulebook.Check{
 		{ID: "ERR-4e", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_pvar_handle_free of MPI_T_PVAR_HANDLE_NULL returns an error code (MPI_T_ERR_INVALID_HANDLE the one Table 23 names) and does not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
+			Exposure:  erroneousCallsExposure.Declared(),
 			Judge:     judgeInvalid([]string{"MPI_T_pvar_handle_free(MPI_T_PVAR_HANDLE_NULL)"}, "MPI_T_ERR_INVALID_HANDLE", anyError)},
 		// Table 23: MPI_T_ERR_INVALID_SESSION "Session argument is not a valid
 		// session".
 		{ID: "ERR-4d", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_pvar_read with a freed session returns an error code (MPI_T_ERR_INVALID_SESSION or MPI_T_ERR_INVALID_HANDLE the ones Table 23 names) and does not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
+			Exposure:  erroneousCallsExposure.Declared(),
 			Judge:     judgeInvalid([]string{"MPI_T_pvar_read(freed session)"}, "MPI_T_ERR_INVALID_SESSION|MPI_T_ERR_INVALID_HANDLE", anyError)},
 		// Table 23: MPI_T_ERR_INVALID_INDEX "The enumeration index is invalid".
 		{ID: "META-15", Source: "MPI-5.0 §15.3.5, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_enum_get_info(MPI_T_ENUM_NULL) returns an error code (MPI_T_ERR_INVALID_INDEX or MPI_T_ERR_INVALID_HANDLE) and does not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
+			Exposure:  erroneousCallsExposure.Declared(),
 			Judge:     judgeInvalid([]string{"MPI_T_enum_get_info(MPI_T_ENUM_NULL)"}, "MPI_T_ERR_INVALID_INDEX|MPI_T_ERR_INVALID_HANDLE", anyError)},
 		// MPI_T_CATEGORY_GET_CVARS "OUT indices | an integer array of size len":
 		// NULL with len 4 is an invalid argument (§15.3.10).
 		{ID: "CAT-X1", Source: "MPI-5.0 §15.3.9.2, §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_category_get_cvars with a NULL indices array and len 4 returns an error code and does not crash",
 			Injectors: []string{"inject_mpit_unchecked"},
+			Exposure:  erroneousCallsExposure.Declared(),
 			Judge:     judgeInvalid([]string{"MPI_T_category_get_cvars(indices NULL)"}, "MPI_T_ERR_INVALID", anyError)},
 	},
 })
@@ -142,56 +150,69 @@ func robustJob(x *rulebook.X) *robustRun {
 // runs a function's null_out cases on.
 var nullOutTarget = map[string]string{"MPI_T_pvar_get_info": " (for a variable bound to no object, as the cases need)"}
 
-func judgeNullOut(fn string) func(x *rulebook.X) verdict.Verdict {
+// The calls of CVAR-4, PVAR-4 and CAT-3 (judgeNullOut), one function's
+// each: every call could have failed or crashed.
+var (
+	cvar4Exposure = nullOutExposure("MPI_T_cvar_get_info")
+	pvar4Exposure = nullOutExposure("MPI_T_pvar_get_info")
+	cat3Exposure  = nullOutExposure("MPI_T_category_get_info")
+)
+
+func nullOutExposure(fn string) rulebook.Exposure[robustCase] {
+	return rulebook.Exposure[robustCase]{Items: fn + " calls with NULL OUT arguments"}
+}
+
+// judgeNullOut judges fn's calls with NULL OUT arguments; its pass goes
+// through e, the rule's exposure.
+func judgeNullOut(fn string, e rulebook.Exposure[robustCase]) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		r := robustJob(x)
 		var bad []string
-		n := 0
+		var calls []robustCase
 		var ended *robustExit // the process of the function's cases, where it ran
-		for _, e := range r.exits {
-			if e.Group != "null_out" || e.Case != fn {
+		for _, ex := range r.exits {
+			if ex.Group != "null_out" || ex.Case != fn {
 				continue
 			}
-			ended = &e
+			ended = &ex
 			// the function's cases ran in this one process, in order: the
 			// first attempted without a result is where it ended
 			for _, a := range r.attempts {
 				if a.Group != "null_out" || a.Case != fn {
 					continue
 				}
-				n++
+				calls = append(calls, a)
 				what := fmt.Sprintf("%s with %s NULL", a.Case, nullArgs(a.Case, a.Arg))
 				rc, done := r.rcs[fmt.Sprintf("%s/%d", a.Case, a.Arg)]
 				switch {
-				case !done && e.Signal != 0:
-					bad = append(bad, fmt.Sprintf("%s: the process died of %s", what, mpi.SignalName(e.Signal)))
+				case !done && ex.Signal != 0:
+					bad = append(bad, fmt.Sprintf("%s: the process died of %s", what, mpi.SignalName(ex.Signal)))
 				case !done:
-					bad = append(bad, fmt.Sprintf("%s: the process exited with %d", what, e.Exit))
+					bad = append(bad, fmt.Sprintf("%s: the process exited with %d", what, ex.Exit))
 				case rc != "MPI_SUCCESS":
 					bad = append(bad, fmt.Sprintf("%s returned %s, not MPI_SUCCESS (NULL OUT arguments are to be ignored)", what, rc))
 				}
 			}
-			if e.Signal == 0 && e.Exit != 0 && len(bad) == 0 {
-				bad = append(bad, fmt.Sprintf("%s with NULL OUT arguments: the process exited with %d", fn, e.Exit))
+			if ex.Signal == 0 && ex.Exit != 0 && len(bad) == 0 {
+				bad = append(bad, fmt.Sprintf("%s with NULL OUT arguments: the process exited with %d", fn, ex.Exit))
 			}
 		}
 		x.FailOn(bad, "")
-		if n == 0 && ended != nil {
+		if len(calls) == 0 && ended != nil {
 			how := fmt.Sprintf("ended with exit %d", ended.Exit)
 			if ended.Signal != 0 {
 				how = "died of " + mpi.SignalName(ended.Signal)
 			}
 			x.Unsupported("not measurable here: the process of the %s cases %s before its first case", fn, how)
 		}
-		if n == 0 {
+		if len(calls) == 0 {
 			// no exit record: the case's process found no index before
 			// MPI_Init, initialized MPI as a singleton, found none after it
 			// either, and exited 3 (robust.c, case_main), which the parent
 			// does not record
 			x.Unsupported("not measurable here: no index answered %s%s before MPI_Init, nor after MPI_Init (the case's process, finding none before, initializes MPI as a singleton and looks again)", fn, nullOutTarget[fn])
 		}
-		// each call could have failed or crashed
-		return rulebook.Exposed(n, fn+" calls with NULL OUT arguments", "%d calls of %s with NULL OUT arguments succeeded", n, fn)
+		return e.Pass(calls, "%d calls of %s with NULL OUT arguments succeeded", len(calls), fn)
 	}
 }
 
@@ -211,6 +232,11 @@ const (
 	namedCode                   // the code named (normative: the text names it)
 )
 
+// erroneousCallsExposure, shared by the rules of judgeInvalid: each call
+// that returned could have crashed (or returned a code the acceptance does
+// not take).
+var erroneousCallsExposure = rulebook.Exposure[robustExit]{Items: "erroneous calls"}
+
 // judgeInvalid judges erroneous calls: a crash fails, and so does a code
 // the acceptance does not take.
 func judgeInvalid(cases []string, named string, accept acceptance) func(x *rulebook.X) verdict.Verdict {
@@ -218,10 +244,12 @@ func judgeInvalid(cases []string, named string, accept acceptance) func(x *ruleb
 		r := robustJob(x)
 		in := set(cases...)
 		var bad, got []string
+		var returned []robustExit
 		for _, e := range r.exits {
 			if e.Group != "invalid" || !in[e.Case] {
 				continue
 			}
+			n := len(got) // a call taken adds to got
 			rc := r.rcs[fmt.Sprintf("%s/%d", e.Case, e.Arg)]
 			switch {
 			case e.Signal != 0:
@@ -239,14 +267,15 @@ func judgeInvalid(cases []string, named string, accept acceptance) func(x *ruleb
 			default:
 				got = append(got, fmt.Sprintf("%s %s (not the code Table 23 names)", e.Case, rc))
 			}
+			if len(got) > n {
+				returned = append(returned, e)
+			}
 		}
 		x.FailOn(bad, "other cases: "+strings.Join(got, "; "))
 		if len(got) == 0 {
 			x.Errorf(r.res.Evidence(), "no case of %s was recorded", strings.Join(cases, ", "))
 		}
-		// each call that returned could have crashed (or returned a code the
-		// acceptance does not take)
-		return rulebook.Exposed(len(got), "erroneous calls", "%s", strings.Join(got, "; "))
+		return erroneousCallsExposure.Pass(returned, "%s", strings.Join(got, "; "))
 	}
 }
 
