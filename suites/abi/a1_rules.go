@@ -65,7 +65,7 @@ var abiDecl = rulebook.Define(rulebook.Check{
 		{ID: "ABI-DECL-01", Source: "MPI-5.0 §A.1.1, §2.5.4, §2.6.3, §20.3.3", Basis: rulebook.Normative,
 			Text:      "the ABI header declares every constant of Annex A.1.1 that has a C binding (but the four Fortran status sentinels §20.4.4 leaves out of the C header), each with the C type its group gives: an integer constant expression of int (or of MPI_Offset) where the annex says so, the handle, pointer or function type it names, a preprocessor macro for the version macros",
 			Injectors: []string{"inject_abi_header_const_type"},
-			Judge:     judgeABIConstantDecls},
+			Exposure:  decl1Exposure.Declared(), Judge: judgeABIConstantDecls},
 		// Annex A.1.2 above; §20.4: "the functions defined in Section
 		// Transfer of Handles [§19.3.4] and Section Status [§19.3.5] as well
 		// as MPI_F08_Status are not part of this ABI" (A.1.2 spells it
@@ -79,7 +79,7 @@ var abiDecl = rulebook.Define(rulebook.Check{
 		{ID: "ABI-DECL-02", Source: "MPI-5.0 §A.1.2, §20.4", Basis: rulebook.Normative,
 			Text:      "the ABI header declares every C type of Annex A.1.2 (but MPI_F08_status, which §20.4 leaves out of the ABI, and MPI_Fint, whose size §20.4 says no ABI can fix) as a type",
 			Injectors: []string{"inject_abi_header_type_missing"},
-			Judge:     judgeABITypeDecls},
+			Exposure:  decl2Exposure.Declared(), Judge: judgeABITypeDecls},
 	},
 })
 
@@ -108,12 +108,12 @@ var nativeDecl = rulebook.Define(rulebook.Check{
 			Text:       "where the library says it is MPI 5.0, its own mpi.h declares every constant of Annex A.1.1 that has a C binding (the C++ and optional Fortran datatypes where it has them; the MPI_T_ ones' presence is NATIVE-HDR-01's; not the ABI version macros, NATIVE-DECL-03's), each with the C type its group gives",
 			Injectors:  []string{"inject_native_header_const_type"},
 			Conformers: []string{"conform_native_header_decls"},
-			Judge:      judgeNativeConstantDecls},
+			Exposure:   nativeDecl1Exposure.Declared(), Judge: judgeNativeConstantDecls},
 		// Annex A.1.2 above; the MPI_T_ types are NATIVE-HDR-01's.
 		{ID: "NATIVE-DECL-02", Source: "MPI-5.0 §A.1.2", Basis: rulebook.Normative,
 			Text:      "where the library says it is MPI 5.0, its own mpi.h declares every C type of Annex A.1.2 but the MPI_T_ ones (NATIVE-HDR-01's) as a type",
 			Injectors: []string{"inject_native_header_type_missing"},
-			Judge:     judgeNativeTypeDecls},
+			Exposure:  nativeDecl2Exposure.Declared(), Judge: judgeNativeTypeDecls},
 		// §20.2: "The ABI version macros MPI_ABI_VERSION and
 		// MPI_ABI_SUBVERSION are present in the MPI header and modules so
 		// that applications can check for consistency between the
@@ -130,10 +130,40 @@ var nativeDecl = rulebook.Define(rulebook.Check{
 		// "should MPI_ABI_VERSION and MPI_ABI_SUBVERSION be defined in
 		// non-ABI mpi.h include files".
 		{ID: "NATIVE-DECL-03", Source: "MPI-5.0 §20.2, §A.1.1", Basis: rulebook.Interpretation,
-			Text:  "where the library says it is MPI 5.0, its own mpi.h leaves out the ABI version macros MPI_ABI_VERSION and MPI_ABI_SUBVERSION (reading 1: they are the ABI header's) or defines them (reading 2: every MPI 5.0 header has them), and with which values: which reading the header follows (open question mpi-issues #1098)",
-			Judge: judgeNativeABIVersionMacros},
+			Text:     "where the library says it is MPI 5.0, its own mpi.h leaves out the ABI version macros MPI_ABI_VERSION and MPI_ABI_SUBVERSION (reading 1: they are the ABI header's) or defines them (reading 2: every MPI 5.0 header has them), and with which values: which reading the header follows (open question mpi-issues #1098)",
+			Exposure: nativeDecl3Exposure.Declared(), Judge: judgeNativeABIVersionMacros},
 	},
 })
+
+var (
+	// A constant the header lacks (where it may) has no type to get wrong;
+	// a declared one could have had another.
+	decl1Exposure = rulebook.Exposure[a11Decl]{Items: "A.1.1 constants",
+		When:  "when declared (one the header may lack and does has no C type to get wrong)",
+		Could: func(d a11Decl) bool { return d.declared }}
+	nativeDecl1Exposure = rulebook.Exposure[a11Decl]{Items: "A.1.1 constants",
+		When:  "when declared (one the header may lack and does has no C type to get wrong)",
+		Could: func(d a11Decl) bool { return d.declared }}
+	// Each type could have been missing, or no type.
+	decl2Exposure       = rulebook.Exposure[a12Type]{Items: "A.1.2 types"}
+	nativeDecl2Exposure = rulebook.Exposure[a12Type]{Items: "A.1.2 types"}
+	// An interpretation, never failed: both macros are read, either could
+	// have shown either reading.
+	nativeDecl3Exposure = rulebook.Exposure[versionMacro]{Items: "ABI version macros"}
+)
+
+// a11Decl is a constant of Annex A.1.1 judged in a header: whether the
+// header declares it.
+type a11Decl struct {
+	name     string
+	declared bool
+}
+
+// versionMacro is the name of an ABI version macro.
+type versionMacro string
+
+// abiVersionMacroNames are the macros NATIVE-DECL-03 reads, in order.
+var abiVersionMacroNames = []versionMacro{"MPI_ABI_VERSION", "MPI_ABI_SUBVERSION"}
 
 // notInABIHeader are the constants §20.4.4 says the C header does not
 // specify.
@@ -193,13 +223,13 @@ func judgeABIConstantDecls(x *rulebook.X) verdict.Verdict {
 	if overlay != "" {
 		defer os.RemoveAll(overlay)
 	}
-	return judgeConstantDecls(x, x.Impl.ID+"'s ABI header", headerArgs(x, x.Impl, overlay), abiScope)
+	return judgeConstantDecls(x, decl1Exposure, x.Impl.ID+"'s ABI header", headerArgs(x, x.Impl, overlay), abiScope)
 }
 
 func judgeNativeConstantDecls(x *rulebook.X) verdict.Verdict {
 	args, what, done := nativeDeclArgs(x)
 	defer done()
-	return judgeConstantDecls(x, what, args, nativeScope)
+	return judgeConstantDecls(x, nativeDecl1Exposure, what, args, nativeScope)
 }
 
 func judgeABITypeDecls(x *rulebook.X) verdict.Verdict {
@@ -207,7 +237,7 @@ func judgeABITypeDecls(x *rulebook.X) verdict.Verdict {
 	if overlay != "" {
 		defer os.RemoveAll(overlay)
 	}
-	return judgeTypeDecls(x, x.Impl.ID+"'s ABI header", headerArgs(x, x.Impl, overlay), func(t string) string {
+	return judgeTypeDecls(x, decl2Exposure, x.Impl.ID+"'s ABI header", headerArgs(x, x.Impl, overlay), func(t string) string {
 		switch t {
 		case "MPI_F08_status":
 			return "§20.4: MPI_F08_Status is not part of the ABI"
@@ -221,7 +251,7 @@ func judgeABITypeDecls(x *rulebook.X) verdict.Verdict {
 func judgeNativeTypeDecls(x *rulebook.X) verdict.Verdict {
 	args, what, done := nativeDeclArgs(x)
 	defer done()
-	return judgeTypeDecls(x, what, args, func(t string) string {
+	return judgeTypeDecls(x, nativeDecl2Exposure, what, args, func(t string) string {
 		if strings.HasPrefix(t, "MPI_T_") {
 			return "NATIVE-HDR-01's"
 		}
@@ -271,7 +301,8 @@ func lineErrors(p *a1Probe, errs map[int][]string) (map[string]map[string]string
 	return bad, other
 }
 
-func judgeConstantDecls(x *rulebook.X, what string, args []string, scope a11Scope) verdict.Verdict {
+// judgeConstantDecls passes through the rule's exposure e.
+func judgeConstantDecls(x *rulebook.X, e rulebook.Exposure[a11Decl], what string, args []string, scope a11Scope) verdict.Verdict {
 	p := newA1Probe()
 	var judged []a11C
 	skipped := map[string]string{}
@@ -292,9 +323,11 @@ func judgeConstantDecls(x *rulebook.X, what string, args []string, scope a11Scop
 	var found []string // sorted, then the rule's problems
 	lacking := map[string][]string{}
 	var wrong []a11C
+	var decls []a11Decl
 	exposed := 0
 	for _, c := range judged {
 		b := bad[c.Name]
+		decls = append(decls, a11Decl{c.Name, b["declared"] == ""})
 		if b["declared"] != "" {
 			if why := scope.mayLack(c); why != "" {
 				lacking[why] = append(lacking[why], c.Name)
@@ -335,7 +368,7 @@ func judgeConstantDecls(x *rulebook.X, what string, args []string, scope a11Scop
 		names := slices.Sorted(maps.Keys(skipped))
 		reason += fmt.Sprintf("; not judged (%s): %s", skipped[names[0]], strings.Join(names, ", "))
 	}
-	return rulebook.Passed(len(judged), exposed, "A.1.1 constants", "%s", reason)
+	return e.Pass(decls, "%s", reason)
 }
 
 func orNone(s string) string {
@@ -379,9 +412,11 @@ func shownTypes(x *rulebook.X, consts []a11C, flags []string) map[string]string 
 	return out
 }
 
-func judgeTypeDecls(x *rulebook.X, what string, args []string, skip func(string) string) verdict.Verdict {
+// judgeTypeDecls passes through the rule's exposure e.
+func judgeTypeDecls(x *rulebook.X, e rulebook.Exposure[a12Type], what string, args []string, skip func(string) string) verdict.Verdict {
 	p := newA1Probe()
 	var judged []string
+	var types []a12Type
 	skipped := map[string]string{}
 	for _, t := range standardA12 {
 		if why := skip(t.Name); why != "" {
@@ -390,6 +425,7 @@ func judgeTypeDecls(x *rulebook.X, what string, args []string, skip func(string)
 		}
 		p.typeDef(len(judged), t.Name)
 		judged = append(judged, t.Name)
+		types = append(types, t)
 	}
 	flags := append(append([]string{}, probeFlags...), args...)
 	errs, out := compileProbe(x, p.b.String(), flags...)
@@ -413,7 +449,7 @@ func judgeTypeDecls(x *rulebook.X, what string, args []string, skip func(string)
 		}
 		reason += "; not judged: " + strings.Join(why, ", ")
 	}
-	return rulebook.Exposed(len(judged), "A.1.2 types", "%s", reason)
+	return e.Pass(types, "%s", reason)
 }
 
 // abiVersionProbe tests each ABI version macro on lines of its own: an
@@ -462,11 +498,11 @@ func judgeNativeABIVersionMacros(x *rulebook.X) verdict.Verdict {
 	sd, sv := value(9, "0")
 	switch {
 	case !vd && !sd:
-		return rulebook.Exposed(2, "ABI version macros", "reading 1: %s defines neither MPI_ABI_VERSION nor MPI_ABI_SUBVERSION (they are the ABI header's; #if defined(MPI_ABI_VERSION) tells an ABI build)", what)
+		return nativeDecl3Exposure.Pass(abiVersionMacroNames, "reading 1: %s defines neither MPI_ABI_VERSION nor MPI_ABI_SUBVERSION (they are the ABI header's; #if defined(MPI_ABI_VERSION) tells an ABI build)", what)
 	case vd && sd:
-		return rulebook.Exposed(2, "ABI version macros", "reading 2: %s defines MPI_ABI_VERSION (%s) and MPI_ABI_SUBVERSION (%s)", what, vv, sv)
+		return nativeDecl3Exposure.Pass(abiVersionMacroNames, "reading 2: %s defines MPI_ABI_VERSION (%s) and MPI_ABI_SUBVERSION (%s)", what, vv, sv)
 	case vd:
-		return rulebook.Exposed(2, "ABI version macros", "neither reading: %s defines MPI_ABI_VERSION (%s) but not MPI_ABI_SUBVERSION", what, vv)
+		return nativeDecl3Exposure.Pass(abiVersionMacroNames, "neither reading: %s defines MPI_ABI_VERSION (%s) but not MPI_ABI_SUBVERSION", what, vv)
 	}
-	return rulebook.Exposed(2, "ABI version macros", "neither reading: %s defines MPI_ABI_SUBVERSION (%s) but not MPI_ABI_VERSION", what, sv)
+	return nativeDecl3Exposure.Pass(abiVersionMacroNames, "neither reading: %s defines MPI_ABI_SUBVERSION (%s) but not MPI_ABI_VERSION", what, sv)
 }

@@ -25,9 +25,13 @@ var crossRun = rulebook.Define(rulebook.Check{
 		{ID: "ABI-LIB-02", Source: "MPI-5.0 §20.1, §20.2.1", Basis: rulebook.Normative,
 			Text:      "a binary built once against the first ABI implementation's header runs unchanged on 2 ranks on this implementation's libmpi_abi: the ranks meet (MPI_Allreduce), MPI_Abi_get_version answers 1.0 and MPI_Get_library_version names this implementation",
 			Injectors: []string{"inject_abi_version_off"},
-			Judge:     runCrossRun},
+			Exposure:  lib2Exposure.Declared(), Judge: runCrossRun},
 	},
 })
+
+// Each rank could have failed to meet the other, answered another version
+// or run on another library.
+var lib2Exposure = rulebook.Exposure[runRec]{Items: "ranks"}
 
 type versionRec struct {
 	When  string `json:"when"`
@@ -81,11 +85,9 @@ func runCrossRun(x *rulebook.X) verdict.Verdict {
 		x.Expect(r.Sum).To(Equal(1), "MPI_Allreduce(MPI_SUM) of the ranks")
 		x.Expect(r.Library).To(HavePrefix(family), "library the binary ran on")
 	}
-	// Each rank could have failed to meet the other, answered another
-	// version or run on another library.
 	reason := fmt.Sprintf("built with %s: the 2 ranks met (MPI_Allreduce), MPI_Abi_get_version answered 1.0 before and after MPI_Init on each, MPI_Get_library_version names %s", b.Impl.ID, family)
 	if b.Impl.ID == x.Impl.ID {
 		reason += " (the builder itself: here the binary runs on the library whose header it was built with)"
 	}
-	return rulebook.Exposed(len(runs), "ranks", "%s", reason)
+	return lib2Exposure.Pass(runs, "%s", reason)
 }

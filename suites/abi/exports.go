@@ -29,7 +29,7 @@ var exports = rulebook.Define(rulebook.Check{
 		{ID: "ABI-LIB-01", Source: "MPI-5.0 §20.2.1", Basis: rulebook.Normative,
 			Text:      "the object the loader binds MPI_Init to in an ABI build is a library named mpi_abi (soname libmpi_abi.so.<major>)",
 			Injectors: []string{"inject_abi_export_shadow"},
-			Judge:     judgeLibName},
+			Exposure:  lib1Exposure.Declared(), Judge: judgeLibName},
 		// §20.2.1: "ABI-compliant implementations must not require more than
 		// mpi_abi or its versioned variant as the sole direct dependency of the
 		// application binary", so every function of the ABI must come from
@@ -42,9 +42,19 @@ var exports = rulebook.Define(rulebook.Check{
 		{ID: "ABI-EXP-01", Source: "MPI-5.0 §15.2, §20.2.1, §20.4", Basis: rulebook.Normative,
 			Text:      "libmpi_abi exports, as functions, every MPI_ function of the standard ABI and its PMPI_ twin: the functions any implementation's ABI header declares, less the §19.3.4/§19.3.5 conversions (§20.4), the features deprecated in MPI-3.1 or earlier (§20.2.1) and the _c partitioned initializers MPI-5.0 does not define (Annex A.3.2)",
 			Injectors: []string{"inject_abi_export_shadow"},
-			Judge:     judgeExports},
+			Exposure:  exp1Exposure.Declared(), Judge: judgeExports},
 	},
 })
+
+var (
+	// The object MPI_Init is bound to could have had another name.
+	lib1Exposure = rulebook.Exposure[boundObject]{Items: "objects the loader binds MPI_Init to"}
+	// Each name looked up could have been missing or no function.
+	exp1Exposure = rulebook.Exposure[bindingName]{Items: "MPI_ and PMPI_ names"}
+)
+
+// boundObject is an object the loader binds a name to.
+type boundObject struct{ path, soname string }
 
 // partitionedC are large-count partitioned initializers a header may
 // declare that MPI-5.0 does not define: Annex A.3.2 has MPI_Psend_init and
@@ -183,8 +193,10 @@ func judgeExports(x *rulebook.X) verdict.Verdict {
 	v := loaderLayers(x)
 	in, out, headers := abiFunctionList(x)
 	var missing, wrong []string
+	var looked []bindingName
 	for _, base := range slices.Sorted(maps.Keys(in)) {
 		for _, name := range []string{base, "P" + base} {
+			looked = append(looked, bindingName(name))
 			switch why := v.resolve(name); why {
 			case "":
 			case "missing":
@@ -209,8 +221,7 @@ func judgeExports(x *rulebook.X) verdict.Verdict {
 	info := "declared by an ABI header, outside the ABI (not judged):\n  " + strings.Join(left, "\n  ")
 	p.Also(info)
 	p.FailAbout(x, x.Impl.ID+"'s libmpi_abi exports")
-	// Each name looked up could have been missing or no function.
-	pass := rulebook.Exposed(2*len(in), "MPI_ and PMPI_ names", "all %d functions of the ABI (as the ABI headers of %s declare them, less %d outside the ABI) and their PMPI_ twins are exported functions of %s",
+	pass := exp1Exposure.Pass(looked, "all %d functions of the ABI (as the ABI headers of %s declare them, less %d outside the ABI) and their PMPI_ twins are exported functions of %s",
 		len(in), strings.Join(headers, ", "), len(out), filepath.Base(v.lib.Path))
 	pass.Evidence = info
 	return pass
@@ -223,7 +234,7 @@ func judgeLibName(x *rulebook.X) verdict.Verdict {
 			if !strings.HasPrefix(l.Soname, "libmpi_abi.so.") {
 				x.Failf(l.Path, "the loader binds MPI_Init to %s, soname %q, not libmpi_abi.so.<major>", l.Path, l.Soname)
 			}
-			return rulebook.Exposed(1, "objects the loader binds MPI_Init to", "MPI_Init comes from %s, soname %s", filepath.Base(l.Path), l.Soname)
+			return lib1Exposure.Pass([]boundObject{{l.Path, l.Soname}}, "MPI_Init comes from %s, soname %s", filepath.Base(l.Path), l.Soname)
 		}
 	}
 	x.Failf("", "no object the loader searches defines MPI_Init (%s)", v.lib.Path)

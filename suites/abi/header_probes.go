@@ -42,7 +42,7 @@ var headerCheck = rulebook.Define(rulebook.Check{
 		{ID: "ABI-HND-01", Source: "MPI-5.0 §20.3.2", Basis: rulebook.Normative,
 			Text:      "each of the 11 handle types is a pointer to the incomplete struct the standard names (MPI_Comm is struct MPI_ABI_Comm *, ...): sizeof(*h) does not compile, and assigning a handle of one kind to another kind is a type error",
 			Injectors: []string{"inject_abi_header_complete"},
-			Judge:     judgeHandleTypes},
+			Exposure:  hnd1Exposure.Declared(), Judge: judgeHandleTypes},
 		// §20.1: "A standard ABI for MPI serves many purposes, including
 		// support for applications compiled with one implementation of MPI to
 		// be executed with another implementation."; §20.3.6: "ABI
@@ -57,9 +57,21 @@ var headerCheck = rulebook.Define(rulebook.Check{
 		{ID: "ABI-PROTO-01", Source: "MPI-5.0 §20.1, §20.3.6, Annex A", Basis: rulebook.Normative,
 			Text:      "every function both ABI headers declare has compatible prototypes in both (C's own test: redeclaring one header's prototype after the other header is not a conflict), and the header's prototypes agree with the standard's C bindings (MPI-5.0 Annex A.3, every chapter)",
 			Injectors: []string{"inject_abi_header_proto"},
-			Judge:     judgePrototypes},
+			Exposure:  abiProto1Exposure.Declared(), Judge: judgePrototypes},
 	},
 })
+
+var (
+	// Each probe could have compiled where it must not, or not where it
+	// must.
+	hnd1Exposure = rulebook.Exposure[probeLine]{Items: "compile probes"}
+	// Each prototype redeclared after the header could have conflicted.
+	abiProto1Exposure = rulebook.Exposure[protoLine]{Items: "prototypes compared"}
+)
+
+// probeLine is one line of a compile probe: what it shows if the compiler
+// answers otherwise than it must.
+type probeLine string
 
 // overlayDir writes the header overlays of x's preloaded injectors into a
 // new folder and returns it ("" when no injector carries one).
@@ -173,8 +185,14 @@ func judgeHandleTypes(x *rulebook.X) verdict.Verdict {
 	}
 	p.Also("gcc " + strings.Join(args, " ") + "\n" + shorten(out, 2000) + "\n" + shorten(bout, 2000))
 	p.FailAbout(x, x.Impl.ID+"'s ABI header handle types")
-	// Each probe could have compiled where it must not, or not where it must.
-	return rulebook.Exposed(len(okLine)+len(badLine), "compile probes", "the %d handle types are pointers to their incomplete structs struct MPI_ABI_<Kind>: %d probes (sizeof of the struct, a handle of one kind where another is wanted) are compile errors",
+	var probes []probeLine
+	for _, n := range slices.Sorted(maps.Keys(okLine)) {
+		probes = append(probes, probeLine(okLine[n]+" is a pointer to its struct"))
+	}
+	for _, n := range slices.Sorted(maps.Keys(badLine)) {
+		probes = append(probes, probeLine(badLine[n]))
+	}
+	return hnd1Exposure.Pass(probes, "the %d handle types are pointers to their incomplete structs struct MPI_ABI_<Kind>: %d probes (sizeof of the struct, a handle of one kind where another is wanted) are compile errors",
 		len(handleTypes), len(badLine))
 }
 
@@ -344,6 +362,9 @@ func judgePrototypes(x *rulebook.X) verdict.Verdict {
 		names := slices.Sorted(maps.Keys(skipped))
 		reason += fmt.Sprintf("; not compared: %s (%s)", strings.Join(names, ", "), skipped[names[0]])
 	}
-	// Each prototype redeclared after the header could have conflicted.
-	return rulebook.Exposed(len(lines), "prototypes compared", "%s", reason)
+	var compared []protoLine
+	for _, n := range slices.Sorted(maps.Keys(lines)) {
+		compared = append(compared, protoLine{name: lines[n].name})
+	}
+	return abiProto1Exposure.Pass(compared, "%s", reason)
 }

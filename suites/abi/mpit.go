@@ -28,9 +28,20 @@ var mpitThroughABI = rulebook.Define(rulebook.Check{
 		// MPI_T_SCOPE_*, MPI_T_PVAR_CLASS_* and MPI_THREAD_* its ABI value.
 		{ID: "ABI-MPIT-01", Source: "MPI-5.0 §20.1, Annex A", Basis: rulebook.Normative,
 			Text:      "through libmpi_abi, MPI_T_init_thread's provided level and every variable's verbosity, bind, scope and class are one of the ABI values of their kind",
-			Injectors: []string{"inject_abi_mpit_native"}, Judge: judgeMPITThroughABI},
+			Injectors: []string{"inject_abi_mpit_native"},
+			Exposure:  mpit1Exposure.Declared(), Judge: judgeMPITThroughABI},
 	},
 })
+
+// Each value compared could have been a native one.
+var mpit1Exposure = rulebook.Exposure[mpitReading]{Items: "MPI_T values (thread level, verbosity, bind, scope, class)"}
+
+// mpitReading is one value MPI_T handed the application: of one kind, for
+// one variable (or the thread level).
+type mpitReading struct {
+	of    string
+	value int64
+}
 
 type mpitValue struct {
 	Of      string `json:"of"`
@@ -72,12 +83,16 @@ func judgeMPITThroughABI(x *rulebook.X) verdict.Verdict {
 	recs := mpitRun(x)
 	var p rulebook.Problems
 	seen := map[string]int{}
+	var read []mpitReading
 	for _, v := range mpi.Decode[mpitValue](recs, "value") {
 		prefix := abiKinds[v.Of]
 		if prefix == "" {
 			x.Errorf("", "abi_mpit recorded an unknown kind %q", v.Of)
 		}
 		seen[v.Of] += v.Count
+		for range v.Count {
+			read = append(read, mpitReading{v.Of, v.Value})
+		}
 		if _, ok := abiValues(prefix)[v.Value]; !ok {
 			p.Add("", "%s %d (%d variables, e.g. %s) is no ABI value of %s*", v.Of, v.Value, v.Count, v.Example, prefix)
 		}
@@ -87,14 +102,12 @@ func judgeMPITThroughABI(x *rulebook.X) verdict.Verdict {
 		x.Unsupported("not measurable here: MPI_T_init_thread failed through libmpi_abi")
 	}
 	var kinds []string
-	values := 0
 	for k, n := range seen {
 		kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
-		values += n
 	}
 	sort.Strings(kinds)
-	// Each value compared could have been a native one. Say which
-	// variables they came from, and what had nothing to compare.
+	// Say which variables the values came from, and what had nothing to
+	// compare.
 	cvars, pvars := seen["cvar_verbosity"], seen["pvar_class"]
 	from := fmt.Sprintf("%d cvars, %d pvars", cvars, pvars)
 	var none []string
@@ -111,5 +124,5 @@ func judgeMPITThroughABI(x *rulebook.X) verdict.Verdict {
 	if len(none) > 0 {
 		reason += "; " + strings.Join(none, "; ")
 	}
-	return rulebook.Exposed(values, "MPI_T values (thread level, verbosity, bind, scope, class)", "%s", reason)
+	return mpit1Exposure.Pass(read, "%s", reason)
 }

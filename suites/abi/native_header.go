@@ -37,7 +37,7 @@ var nativeHeader = rulebook.Define(rulebook.Check{
 		{ID: "NATIVE-PROTO-01", Source: "MPI-5.0 §A.3", Basis: rulebook.Normative,
 			Text:      "where the library says it is MPI 5.0 (MPI 4.1: for the functions of MPI-4.1's Annex A.3.13-A.3.15, the part of its Annex A.3 the reference holds), every function of Annex A.3 that its own mpi.h declares as a function (and its PMPI_ twin) has the standard's prototype: redeclaring the standard's after the header is no conflict",
 			Injectors: []string{"inject_abi_header_proto"},
-			Judge:     judgeNativePrototypes},
+			Exposure:  nativeProto1Exposure.Declared(), Judge: judgeNativePrototypes},
 		// MPI-5.0 §2.6.4 (and MPI-4.1's, word for word): "An implementation
 		// is allowed to implement MPI_AINT_ADD, PMPI_AINT_ADD, MPI_AINT_DIFF,
 		// and PMPI_AINT_DIFF, and no others, as macros in C." What MPI-4.0
@@ -53,9 +53,31 @@ var nativeHeader = rulebook.Define(rulebook.Check{
 		{ID: "NATIVE-MACRO-01", Source: "MPI-5.0 §2.6.4, §B.2.2", Basis: rulebook.Normative,
 			Text:      "where the library says it is MPI 4.0, 4.1 or 5.x, its own mpi.h defines no function of Annex A.3, nor its PMPI_ twin, as a macro, but MPI_Aint_add and MPI_Aint_diff (MPI 4.0: also MPI_Wtime, MPI_Wtick and the handle conversions MPI_<handle>_c2f/_f2c, which MPI-4.1 removed from the list) and the predefined functions such as MPI_COMM_DUP_FN, which Annex A.1 lists as constants",
 			Injectors: []string{"inject_native_header_macro"},
-			Judge:     judgeNativeMacros},
+			Exposure:  nativeMacro1Exposure.Declared(), Judge: judgeNativeMacros},
 	},
 })
+
+var (
+	// Each standard binding redeclared after the header could have
+	// conflicted, but for the names the header also defines as macros: the
+	// #ifndef leaves those out.
+	nativeProto1Exposure = rulebook.Exposure[protoLine]{Items: "prototypes",
+		When:  "unless the header also defines the name as a macro (the #ifndef leaves its redeclaration out: NATIVE-MACRO-01's)",
+		Could: func(l protoLine) bool { return !l.macro }}
+	// Each function name judged could have been defined as a macro.
+	nativeMacro1Exposure = rulebook.Exposure[bindingName]{Items: "function names"}
+)
+
+// protoLine is one standard binding redeclared after the header; macro:
+// the header also defines the name as a macro.
+type protoLine struct {
+	name  string
+	macro bool
+}
+
+// bindingName is the name of a function of the standard's C bindings (or
+// its PMPI_ twin).
+type bindingName string
 
 // macroAllowed are the functions §2.6.4 lets be macros in C.
 var macroAllowed = map[string]bool{"MPI_Aint_add": true, "PMPI_Aint_add": true, "MPI_Aint_diff": true, "PMPI_Aint_diff": true}
@@ -110,7 +132,7 @@ func judgeNativeMacros(x *rulebook.X) verdict.Verdict {
 	}
 	defined := headerMacros(x, what, args)
 	var bad []string
-	judged := 0
+	var judged []bindingName
 	var allowedMacros []string
 	eachStandard(func(n, base, _, section string) {
 		if predefinedFunction(base) {
@@ -122,7 +144,7 @@ func judgeNativeMacros(x *rulebook.X) verdict.Verdict {
 			}
 			return
 		}
-		judged++
+		judged = append(judged, bindingName(n))
 		if defined[n] {
 			bad = append(bad, fmt.Sprintf("%s (Annex %s)", n, section))
 		}
@@ -131,12 +153,12 @@ func judgeNativeMacros(x *rulebook.X) verdict.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(bad, "\n"), "%s defines %d functions as macros: %s", what, len(bad), verdict.FirstAndMore(bad))
 	}
-	reason := fmt.Sprintf("none of the %d functions of Annex A.3 and their PMPI_ twins (%s and the predefined functions aside) is a macro in %s", judged, aside, what)
+	reason := fmt.Sprintf("none of the %d functions of Annex A.3 and their PMPI_ twins (%s and the predefined functions aside) is a macro in %s", len(judged), aside, what)
 	if len(allowedMacros) > 0 {
 		sort.Strings(allowedMacros)
 		reason += fmt.Sprintf(" (the library says it is MPI %s: %d macros that MPI-4.0 allowed, not judged: %s)", v, len(allowedMacros), verdict.FirstAndMore(allowedMacros))
 	}
-	return rulebook.Exposed(judged, "function names", "%s", reason)
+	return nativeMacro1Exposure.Pass(judged, "%s", reason)
 }
 
 // nativeHeaderArgs are the include flags of the implementation's own C
@@ -233,12 +255,11 @@ func judgeNativePrototypes(x *rulebook.X) verdict.Verdict {
 	}
 	p.Also("gcc " + strings.Join(args, " ") + "\n" + shorten(out, 4000))
 	p.FailAbout(x, what)
-	// Each standard binding redeclared after the header could have
-	// conflicted, but for the names the header also defines as macros: the
-	// #ifndef leaves those out.
 	defined := headerMacros(x, what, args)
+	var redeclared []protoLine
 	compared := 0
 	for _, o := range lines {
+		redeclared = append(redeclared, protoLine{o.name, defined[o.name]})
 		if !defined[o.name] {
 			compared++
 		}
@@ -250,5 +271,5 @@ func judgeNativePrototypes(x *rulebook.X) verdict.Verdict {
 	if n := len(lines) - compared; n > 0 {
 		reason += fmt.Sprintf("; %d more are also macros, not compared (NATIVE-MACRO-01's)", n)
 	}
-	return rulebook.Passed(len(lines), compared, "prototypes", "%s", reason)
+	return nativeProto1Exposure.Pass(redeclared, "%s", reason)
 }
