@@ -27,7 +27,7 @@ var acrossCheck = rulebook.Define(rulebook.Check{
 		// what it stands for: its name and items; handles are local.)
 		{ID: "META-16", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "control variables of the same name on two ranks have the same verbosity, datatype, enumeration, binding, scope and description",
-			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeMetadataAcrossRanks("cvar")},
+			Injectors: []string{"inject_mpit_meta_drift"}, Exposure: meta16Exposure.Declared(), Judge: judgeMetadataAcrossRanks("cvar", meta16Exposure)},
 		// §15.3.7.2: "If a performance variable has an equivalent name and has
 		// the same class across connected MPI processes, the following OUT
 		// parameters must be identical: verbosity, varclass, datatype,
@@ -35,7 +35,7 @@ var acrossCheck = rulebook.Define(rulebook.Check{
 		// description must be equivalent."
 		{ID: "META-17", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "performance variables of the same name and class on two ranks have the same verbosity, datatype, enumeration, binding, flags and description",
-			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeMetadataAcrossRanks("pvar")},
+			Injectors: []string{"inject_mpit_meta_drift"}, Exposure: meta17Exposure.Declared(), Judge: judgeMetadataAcrossRanks("pvar", meta17Exposure)},
 		// §15.3.9.1: "If the name of a category is equivalent across connected
 		// MPI processes, then the returned description must be equivalent."
 		// Two ranks of one binary, one environment and one node register the
@@ -45,7 +45,7 @@ var acrossCheck = rulebook.Define(rulebook.Check{
 		// the categories whose members then differ between the ranks.
 		{ID: "META-19", Source: "MPI-5.0 §15.3.9.1", Basis: rulebook.Normative,
 			Text:      "categories of the same name on two ranks have the same description, judged also with the ranks launched with different settings (rank 1 with a component closed)",
-			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeMeta19},
+			Injectors: []string{"inject_mpit_meta_drift"}, Exposure: meta19Exposure.Declared(), Judge: judgeMeta19},
 		// §15.3.6.1: "MPI implementations are not allowed to change the index
 		// of a control variable or to delete a variable once it has been added
 		// to the set." An index that get_info refuses later may be a deleted
@@ -56,18 +56,18 @@ var acrossCheck = rulebook.Define(rulebook.Check{
 		// variable is judged.
 		{ID: "CVAR-2", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "the number of control variables never decreases and no index comes to name another variable, before MPI_Init, after it and after traffic",
-			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeIndicesStay("cvar")},
+			Injectors: []string{"inject_mpit_meta_drift"}, Exposure: indicesFollowedExposure.Declared(), Judge: judgeIndicesStay("cvar")},
 		// §15.3.7.2: the same sentence for performance variables.
 		{ID: "PVAR-2", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "the number of performance variables never decreases and no index comes to name another variable, before MPI_Init, after it and after traffic",
-			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeIndicesStay("pvar")},
+			Injectors: []string{"inject_mpit_meta_drift"}, Exposure: indicesFollowedExposure.Declared(), Judge: judgeIndicesStay("pvar")},
 		// §15.3.9: "MPI implementations are not allowed to change the index of
 		// a category or delete it once it has been added to the set." and
 		// "they are not allowed to remove variables from categories or change
 		// the order in which they are returned."
 		{ID: "CAT-10", Source: "MPI-5.0 §15.3.9", Basis: rulebook.Normative,
 			Text:      "the number of categories never decreases, no index comes to name another category, and a category's members are never removed or reordered, before MPI_Init, after it and after traffic",
-			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeIndicesStay("category")},
+			Injectors: []string{"inject_mpit_meta_drift"}, Exposure: indicesFollowedExposure.Declared(), Judge: judgeIndicesStay("category")},
 		// §15.3.9.2: "Starting from array index 0, each function writes up to
 		// len elements into the array. If the category contains more than len
 		// elements, the function returns an arbitrary subset of size len.
@@ -76,13 +76,13 @@ var acrossCheck = rulebook.Define(rulebook.Check{
 		// modified."
 		{ID: "CAT-7", Source: "MPI-5.0 §15.3.9.2", Basis: rulebook.Normative,
 			Text:      "with len above a category's member count the member queries write the whole set first and leave the rest of the array alone; with len below it, len distinct members and nothing past len",
-			Injectors: []string{"inject_mpit_category_drift"}, Judge: judgeCat7},
+			Injectors: []string{"inject_mpit_category_drift"}, Exposure: cat7Exposure.Declared(), Judge: judgeCat7},
 		// §15.3.9.2: "If two calls to this routine return the same update
 		// number, it is guaranteed that the category information has not
 		// changed between the two calls."
 		{ID: "CAT-9", Source: "MPI-5.0 §15.3.9.2", Basis: rulebook.Normative,
 			Text:      "while MPI_T_category_changed returns the same update number, every category keeps its name, description and members",
-			Injectors: []string{"inject_mpit_category_drift"}, Judge: judgeCat9},
+			Injectors: []string{"inject_mpit_category_drift"}, Exposure: cat9Exposure.Declared(), Judge: judgeCat9},
 		// §15.3.6.1: "After a successful call to MPI_T_CVAR_GET_INFO for a
 		// particular variable, subsequent calls to this routine that query
 		// information about the same variable must return the same
@@ -90,22 +90,22 @@ var acrossCheck = rulebook.Define(rulebook.Check{
 		// returned values."
 		{ID: "CVAR-3", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "MPI_T_cvar_get_info of one index returns the same information every time, before MPI_Init, after it and after traffic",
-			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameOverTime("cvar")},
+			Injectors: []string{"inject_mpit_meta_drift"}, Exposure: repeatedAnswersExposure.Declared(), Judge: judgeSameOverTime("cvar")},
 		// §15.3.7.2: the same sentences for MPI_T_PVAR_GET_INFO.
 		{ID: "PVAR-3", Source: "MPI-5.0 §15.3.7.2", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_get_info of one index returns the same information every time, before MPI_Init, after it and after traffic",
-			Injectors: []string{"inject_mpit_meta_drift"}, Judge: judgeSameOverTime("pvar")},
+			Injectors: []string{"inject_mpit_meta_drift"}, Exposure: repeatedAnswersExposure.Declared(), Judge: judgeSameOverTime("pvar")},
 		// §15.3.5: "Therefore, within the context of the MPI tool information
 		// interface, it is permissible to use a subset of MPI datatypes as
 		// specified below before MPI initialization." (judge: across_local.go)
 		{ID: "INIT-12", Source: "MPI-5.0 §15.3.5", Basis: rulebook.Normative,
 			Text:      "the datatype handles MPI_T_cvar_get_info and MPI_T_pvar_get_info return before MPI_Init are, compared after MPI_Init, the predefined Table 19 handles (MPI_INT, MPI_UNSIGNED, ...) get_info returns for the same variables then",
-			Injectors: []string{"inject_mpit_dt_before_init"}, Judge: judgeInit12},
+			Injectors: []string{"inject_mpit_dt_before_init"}, Exposure: init12Exposure.Declared(), Judge: judgeInit12},
 		// Table 20: "MPI_T_SCOPE_LOCAL | may be writeable, writing only
 		// affects the calling MPI process" (judge: across_local.go).
 		{ID: "CVAR-17", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "a write of a LOCAL-scope control variable on rank 0 that takes (reads back) leaves the value rank 1 reads unchanged",
-			Injectors: []string{"inject_mpit_cvar_local_leak"}, Judge: judgeCvar17},
+			Injectors: []string{"inject_mpit_cvar_local_leak"}, Exposure: cvar17Exposure.Declared(), Judge: judgeCvar17},
 	},
 })
 
@@ -216,9 +216,26 @@ func metaDiff(a, b string) string {
 	return strings.Join(d, ", ")
 }
 
+// The variables of rank 0 META-16 and META-17 judge (judgeMetadataAcrossRanks):
+// only a name both ranks have can be compared.
+var (
+	meta16Exposure = rulebook.Exposure[rankObject]{Items: kindWords("cvar") + " of rank 0",
+		When: "when rank 1 has one of the same name", Could: func(o rankObject) bool { return o.onBoth }}
+	meta17Exposure = rulebook.Exposure[rankObject]{Items: kindWords("pvar") + " of rank 0",
+		When: "when rank 1 has one of the same name", Could: func(o rankObject) bool { return o.onBoth }}
+)
+
+// rankObject is a variable or category of rank 0, and whether rank 1 has
+// one of the same name.
+type rankObject struct {
+	obj    acrossObj
+	onBoth bool
+}
+
 // judgeMetadataAcrossRanks judges that the variables or categories (kind)
-// of one name have the same metadata on ranks 0 and 1 of the across job.
-func judgeMetadataAcrossRanks(kind string) func(x *rulebook.X) verdict.Verdict {
+// of one name have the same metadata on ranks 0 and 1 of the across job;
+// its pass goes through e, the rule's exposure.
+func judgeMetadataAcrossRanks(kind string, e rulebook.Exposure[rankObject]) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		r := acrossJob(x)
 		byRank := [2]map[string]acrossObj{{}, {}}
@@ -228,9 +245,11 @@ func judgeMetadataAcrossRanks(kind string) func(x *rulebook.X) verdict.Verdict {
 			}
 		}
 		var bad []string
+		var rank0 []rankObject
 		both := 0
 		for k, a := range byRank[0] {
 			b, ok := byRank[1][k]
+			rank0 = append(rank0, rankObject{a, ok})
 			if !ok {
 				continue
 			}
@@ -244,10 +263,15 @@ func judgeMetadataAcrossRanks(kind string) func(x *rulebook.X) verdict.Verdict {
 		}
 		sort.Strings(bad)
 		x.FailOn(bad, "")
-		// only a name both ranks have can be compared
-		return rulebook.Passed(len(byRank[0]), both, kindWords(kind)+" of rank 0", "%d of the same name (%s) on both ranks have the same metadata (of %d on rank 0)", both, kindWord[kind], len(byRank[0]))
+		return e.Pass(rank0, "%d of the same name (%s) on both ranks have the same metadata (of %d on rank 0)", both, kindWord[kind], len(byRank[0]))
 	}
 }
+
+// meta19Exposure: a description could only differ where what is
+// registered does.
+var meta19Exposure = rulebook.Exposure[[2]acrossObj]{Items: "categories of the same name on both ranks",
+	When:  "when, with rank 1 under another setting, its members (counts or indices) differ between the ranks (their registration differed, so their description could have)",
+	Could: func(p [2]acrossObj) bool { return p[0].Members != p[1].Members }}
 
 // judgeMeta19 judges category descriptions across ranks in the across job
 // and in the one whose ranks differ in a setting; exposed are the
@@ -273,7 +297,7 @@ func judgeMeta19(x *rulebook.X) verdict.Verdict {
 	if setting == "none" {
 		x.Errorf("", "mpit_across_settings recorded no setting on rank 1")
 	}
-	return rulebook.Passed(len(both), len(differ), "categories of the same name on both ranks", "%d of the same name on both ranks have the same description (launched alike, and with rank 1 under %s); with the setting, %d had different members (counts or indices) on the two ranks, where a description could differ too%s", len(both), setting, len(differ), inParens(examples(differ)))
+	return meta19Exposure.Pass(both, "%d of the same name on both ranks have the same description (launched alike, and with rank 1 under %s); with the setting, %d had different members (counts or indices) on the two ranks, where a description could differ too%s", len(both), setting, len(differ), inParens(examples(differ)))
 }
 
 func inParens(s string) string {
@@ -305,6 +329,17 @@ func categoriesOnBoth(r *acrossRun) (pairs [][2]acrossObj, differ []string) {
 	return pairs, differ
 }
 
+// indicesFollowedExposure, shared by CVAR-2, PVAR-2 and CAT-10: an index
+// refused later is not judged (CVAR-1's readings), so only one that
+// answered in the next walk too could show a change.
+var indicesFollowedExposure = rulebook.Exposure[followedIndex]{Items: "indices followed from one walk to the next",
+	When:  "when the index answered get_info in the next walk too",
+	Could: func(i followedIndex) bool { return i.answered }}
+
+// followedIndex is an index of one walk looked for in the next: whether it
+// answered there.
+type followedIndex struct{ answered bool }
+
 func judgeIndicesStay(kind string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		r := acrossJob(x)
@@ -312,7 +347,8 @@ func judgeIndicesStay(kind string) func(x *rulebook.X) verdict.Verdict {
 		measured := false
 		// followed: an index of one walk looked for in the next; compared:
 		// those that answered in both (one refused later is not judged)
-		followed, compared := 0, 0
+		var followed []followedIndex
+		compared := 0
 		for rank := 0; rank < 2; rank++ {
 			names := make([]map[int]acrossObj, len(walks))
 			for i := range names {
@@ -333,7 +369,7 @@ func judgeIndicesStay(kind string) func(x *rulebook.X) verdict.Verdict {
 					o := names[w-1][i]
 					measured = true
 					n, ok := names[w][i]
-					followed++
+					followed = append(followed, followedIndex{ok})
 					if ok {
 						compared++
 					}
@@ -359,7 +395,7 @@ func judgeIndicesStay(kind string) func(x *rulebook.X) verdict.Verdict {
 		if len(inactive) > 0 {
 			reason += fmt.Sprintf("; %d indices that answered get_info in one walk refused it in a later one (inactive, see CVAR-1): %s", len(inactive), examples(inactive))
 		}
-		return rulebook.Passed(followed, compared, "indices followed from one walk to the next", "%s", reason)
+		return indicesFollowedExposure.Pass(followed, "%s", reason)
 	}
 }
 
@@ -387,6 +423,17 @@ func membersGrew(before, now string) bool {
 	return grew
 }
 
+// repeatedAnswersExposure, shared by CVAR-3 and PVAR-3: another object at
+// the index is CVAR-2's and PVAR-2's, so only an answer about the object
+// the first named is compared.
+var repeatedAnswersExposure = rulebook.Exposure[repeatedAnswer]{Items: "repeated get_info answers",
+	When:  "when it names the object the first answer at the index named",
+	Could: func(a repeatedAnswer) bool { return a.sameObject }}
+
+// repeatedAnswer is a get_info answer at an index after the first there:
+// whether it names the same object.
+type repeatedAnswer struct{ sameObject bool }
+
 func judgeSameOverTime(kind string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		r := acrossJob(x)
@@ -394,7 +441,8 @@ func judgeSameOverTime(kind string) func(x *rulebook.X) verdict.Verdict {
 		var bad []string
 		// n repeated answers; compared: those naming the same object as the
 		// first (another object at the index is CVAR-2's and PVAR-2's)
-		n, compared := 0, 0
+		var repeated []repeatedAnswer
+		compared := 0
 		objs := append([]acrossObj{}, r.objs[kind]...)
 		sort.SliceStable(objs, func(i, j int) bool { return walkNo(objs[i].When) < walkNo(objs[j].When) })
 		for _, o := range objs {
@@ -404,7 +452,7 @@ func judgeSameOverTime(kind string) func(x *rulebook.X) verdict.Verdict {
 				first[k] = o
 				continue
 			}
-			n++
+			repeated = append(repeated, repeatedAnswer{f.key() == o.key()})
 			if f.key() == o.key() {
 				compared++
 			}
@@ -412,12 +460,12 @@ func judgeSameOverTime(kind string) func(x *rulebook.X) verdict.Verdict {
 				bad = append(bad, fmt.Sprintf("rank %d: %s %d (%s): %s %s", o.rank, kindWord[kind], o.Index, o.Name, metaDiff(f.Meta, o.Meta), "("+f.When+" vs "+o.When+")"))
 			}
 		}
-		if n == 0 {
+		if len(repeated) == 0 {
 			x.Unsupported("not measurable here: no %s answered get_info twice", kindWord[kind])
 		}
 		sort.Strings(bad)
 		x.FailOn(bad, "")
-		return rulebook.Passed(n, compared, "repeated get_info answers", "%d repeated get_info answers, each the same as the first (%d of them about the object the first named)", n, compared)
+		return repeatedAnswersExposure.Pass(repeated, "%d repeated get_info answers, each the same as the first (%d of them about the object the first named)", len(repeated), compared)
 	}
 }
 
@@ -432,17 +480,31 @@ type lenRec struct {
 	UnderTried int    `json:"under_tried"`
 }
 
+// cat7Exposure: the arrays are filled with a sentinel first, so each query
+// could show what it wrote.
+var cat7Exposure = rulebook.Exposure[memberQuery]{Items: "member queries"}
+
+// memberQuery is one member query of a category, with len above its member
+// count or below it.
+type memberQuery struct {
+	index int
+	over  bool
+}
+
 func judgeCat7(x *rulebook.X) verdict.Verdict {
 	_, recs := x.JobOnce(mpi.Job{Name: "mpit_across", Ranks: 2, Program: x.Fixture("mpit_across")})
 	var bad []string
 	over, under := 0, 0
+	var queries []memberQuery
 	for _, r := range mpi.Decode[lenRec](recs, "len") {
 		over++
+		queries = append(queries, memberQuery{r.Index, true})
 		if r.OverOK == 0 {
 			bad = append(bad, fmt.Sprintf("category %d, %s (%d): len %d gave rc %d and did not write the whole set first, leaving the rest alone", r.Index, r.Members, r.N, r.N+3, r.OverRC))
 		}
 		if r.UnderTried == 1 {
 			under++
+			queries = append(queries, memberQuery{r.Index, false})
 			if r.UnderOK == 0 {
 				bad = append(bad, fmt.Sprintf("category %d, %s (%d): len %d gave rc %d and not %d distinct members with nothing past them", r.Index, r.Members, r.N, r.N-1, r.UnderRC, r.N-1))
 			}
@@ -452,8 +514,7 @@ func judgeCat7(x *rulebook.X) verdict.Verdict {
 		x.Unsupported("not measurable here: no category has members")
 	}
 	x.FailOn(bad, "")
-	// the arrays are filled with a sentinel first: each query could show
-	return rulebook.Exposed(over+under, "member queries", "%d member queries with len above the count and %d below it (both ranks) wrote what §15.3.9.2 says", over, under)
+	return cat7Exposure.Pass(queries, "%d member queries with len above the count and %d below it (both ranks) wrote what §15.3.9.2 says", over, under)
 }
 
 type updateRec struct {
@@ -463,13 +524,18 @@ type updateRec struct {
 	Update int    `json:"update"`
 }
 
+// cat9Exposure: each category of a pair of walks with the same update
+// number could have changed.
+var cat9Exposure = rulebook.Exposure[acrossObj]{Items: "categories compared across walks"}
+
 func judgeCat9(x *rulebook.X) verdict.Verdict {
 	_, recs := x.JobOnce(mpi.Job{Name: "mpit_across", Ranks: 2, Program: x.Fixture("mpit_across")})
 	r := acrossJob(x)
 	var bad []string
 	// compared: pairs of walks with the same update number; cats: the
 	// categories of those pairs, each of which could have changed
-	compared, cats := 0, 0
+	compared := 0
+	var cats []acrossObj
 	for rank := 0; rank < 2; rank++ {
 		upd := map[string]int{}
 		for _, rec := range recs.Kind("changed", rank) {
@@ -495,7 +561,7 @@ func judgeCat9(x *rulebook.X) verdict.Verdict {
 			}
 			compared++
 			for i, o := range byWalk[a] {
-				cats++
+				cats = append(cats, o)
 				n, ok := byWalk[b][i]
 				switch {
 				case !ok:
@@ -511,5 +577,5 @@ func judgeCat9(x *rulebook.X) verdict.Verdict {
 	}
 	sort.Strings(bad)
 	x.FailOn(bad, "")
-	return rulebook.Exposed(cats, "categories compared across walks", "categories were the same across %d pairs of walks with the same update number (%d categories compared)", compared, cats)
+	return cat9Exposure.Pass(cats, "categories were the same across %d pairs of walks with the same update number (%d categories compared)", compared, len(cats))
 }

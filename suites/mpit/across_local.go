@@ -31,6 +31,10 @@ type dtBeforeSum struct {
 	Bad        int    `json:"bad"`
 }
 
+// init12Exposure: each datatype compared could have been another handle;
+// the fixture gives their number only.
+var init12Exposure = rulebook.Exposure[countedItem]{Items: "variables' datatype handles"}
+
 // §15.3.5: "Since the initialization of the MPI tool information interface
 // is separate from the initialization of MPI, MPI tool information interface
 // routines can be called before MPI initialization. Consequently, these
@@ -89,7 +93,7 @@ func judgeInit12(x *rulebook.X) verdict.Verdict {
 	if compared == 0 {
 		x.Unsupported("not measurable here: no variable answered get_info before MPI_Init with a Table 19 datatype (%d answered with another type)", other)
 	}
-	return rulebook.Exposed(compared, "variables' datatype handles", "on both ranks, the datatypes of %s variables got before MPI_Init are, after MPI_Init, the predefined handles get_info returns then (%d of a type outside Table 19 left to META-6)",
+	return init12Exposure.Pass(countedItems(compared), "on both ranks, the datatypes of %s variables got before MPI_Init are, after MPI_Init, the predefined handles get_info returns then (%d of a type outside Table 19 left to META-6)",
 		strings.Join(parts, " and "), other)
 }
 
@@ -131,6 +135,18 @@ type localDone struct {
 	Ranks      int `json:"ranks"`
 }
 
+// cvar17Exposure: a write of a value rank 1 held already would read the
+// same whether the write reached it or not.
+var cvar17Exposure = rulebook.Exposure[localWrite]{Items: "writes that took on rank 0",
+	When:  "when rank 1 did not hold the value written before the write",
+	Could: func(w localWrite) bool { return !w.rank1Before.same(w.written, false) }}
+
+// localWrite is a write that took on rank 0, beside what rank 1 read of
+// the variable before it.
+type localWrite struct {
+	written, rank1Before vals
+}
+
 // Table 20 (§15.3.6.1): "MPI_T_SCOPE_LOCAL | may be writeable, writing only
 // affects the calling MPI process". Rank 0 writes, rank 1 reads the same
 // variable (by name) before and after: its value must not move.
@@ -168,9 +184,8 @@ func judgeCvar17(x *rulebook.X) verdict.Verdict {
 		}
 	}
 	var bad, seen, moved []string
-	// exposed: writes of a value rank 1 did not hold already (one it held
-	// would read the same whether the write reached it or not)
-	exposed := 0
+	var took []localWrite
+	exposed := 0 // writes of a value rank 1 did not hold already
 	for _, r := range mpi.Decode[localReadRec](recs, "local_read") {
 		w, ok := writes[r.Name]
 		if !ok || w.Took == 0 {
@@ -182,6 +197,7 @@ func judgeCvar17(x *rulebook.X) verdict.Verdict {
 		switch {
 		case r.Unchanged == 1:
 			seen = append(seen, fmt.Sprintf("%s %s→%s", r.Name, w.Old, w.Written))
+			took = append(took, localWrite{w.Written, r.Before})
 			if !r.Before.same(w.Written, false) {
 				exposed++
 			}
@@ -210,5 +226,5 @@ func judgeCvar17(x *rulebook.X) verdict.Verdict {
 		}
 		x.Unsupported("not measurable here: no control variable of scope LOCAL took a write whose effect rank 1 could judge (%d LOCAL-scope integer variables bound to no object, %d tried on %d ranks; writes: %s%s)", d.Candidates, d.Tried, d.Ranks, reason, note)
 	}
-	return rulebook.Passed(len(seen), exposed, "writes that took on rank 0", "rank 0 wrote %s (of %d LOCAL-scope variables tried); rank 1 read each unchanged (%d of them a value rank 1 did not hold)%s", strings.Join(seen, ", "), d.Tried, exposed, note)
+	return cvar17Exposure.Pass(took, "rank 0 wrote %s (of %d LOCAL-scope variables tried); rank 1 read each unchanged (%d of them a value rank 1 did not hold)%s", strings.Join(seen, ", "), d.Tried, exposed, note)
 }

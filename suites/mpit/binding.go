@@ -23,13 +23,13 @@ var bindingCheck = rulebook.Define(rulebook.Check{
 		// stores the object's handle." (§15.3.7.4 alike for pvars)
 		{ID: "META-4", Source: "MPI-5.0 §15.3.2, §15.3.6.2, §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "a control or performance variable bound to a kind of object (communicator, datatype, error handler, group, info, operation, request, window) gets a handle on a valid object of that kind",
-			Injectors: []string{"inject_mpit_bind_refused"}, Judge: judgeBinding("bound")},
+			Injectors: []string{"inject_mpit_bind_refused"}, Exposure: bindingExposure.Declared(), Judge: judgeBinding("bound")},
 		// §15.3.6.2: "The argument obj_handle is ignored if the
 		// MPI_T_CVAR_GET_INFO call for this control variable returned
 		// MPI_T_BIND_NO_OBJECT in the argument bind." (§15.3.7.4 alike)
 		{ID: "META-5", Source: "MPI-5.0 §15.3.6.2, §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "for a variable bound to no object, handle allocation ignores obj_handle: it succeeds with a pointer to nothing valid",
-			Injectors: []string{"inject_mpit_bind_refused"}, Judge: judgeBinding("noobject")},
+			Injectors: []string{"inject_mpit_bind_refused"}, Exposure: bindingExposure.Declared(), Judge: judgeBinding("noobject")},
 	},
 })
 
@@ -40,6 +40,10 @@ type bindRec struct {
 	Object string `json:"object"`
 	RC     string `json:"rc"`
 }
+
+// bindingExposure, shared by META-4 and META-5: each handle_alloc returned
+// and could have refused.
+var bindingExposure = rulebook.Exposure[bindRec]{Items: "handle allocations"}
 
 func judgeBinding(mode string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
@@ -83,8 +87,7 @@ func judgeBinding(mode string) func(x *rulebook.X) verdict.Verdict {
 		for k, n := range seen {
 			kinds = append(kinds, fmt.Sprintf("%d %s", n, k))
 		}
-		// each handle_alloc returned and could have refused
-		return rulebook.Exposed(len(got), "handle allocations", "%d handles allocated: %s", len(got), strings.Join(sortedStrings(kinds), ", "))
+		return bindingExposure.Pass(got, "%d handles allocated: %s", len(got), strings.Join(sortedStrings(kinds), ", "))
 	}
 }
 

@@ -23,12 +23,12 @@ var enduranceCheck = rulebook.Define(rulebook.Check{
 		// bounded, nor is it said that resources are returned: quality.
 		{ID: "END-1", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Quality,
 			Text:      "MPI_T init/finalize cycles after MPI_Init (up to 4000, or 3 s) all succeed without a crash",
-			Injectors: []string{"inject_mpit_cycle_breaks"}, Judge: judgeEndurance("tool")},
+			Injectors: []string{"inject_mpit_cycle_breaks"}, Exposure: end1Exposure.Declared(), Judge: judgeEndurance("tool", end1Exposure)},
 		// §15.3.7.3-4: sessions and handles are created and freed; nothing
 		// bounds how often: quality.
 		{ID: "END-2", Source: "MPI-5.0 §15.3.7.3, §15.3.7.4", Basis: rulebook.Quality,
 			Text:      "pvar session create/free cycles, each allocating and freeing a handle of every NO_OBJECT performance variable, and control variable handle cycles all succeed without a crash",
-			Injectors: []string{"inject_mpit_cycle_breaks"}, Judge: judgeEndurance("handles")},
+			Injectors: []string{"inject_mpit_cycle_breaks"}, Exposure: end2Exposure.Declared(), Judge: judgeEndurance("handles", end2Exposure)},
 		// Table 23 (§15.3.10) names MPI_T_ERR_OUT_OF_HANDLES "No more handles
 		// available" for the handle procedures and MPI_T_ERR_OUT_OF_SESSIONS
 		// "No more sessions available" for the session procedures. The text
@@ -38,7 +38,7 @@ var enduranceCheck = rulebook.Define(rulebook.Check{
 		// library that gives them all passes with the count.
 		{ID: "ERR-5", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Quality,
 			Text:      "allocating control variable handles, pvar sessions and pvar handles without freeing them (up to 100000 each) either succeeds every time or ends with MPI_T_ERR_OUT_OF_HANDLES / MPI_T_ERR_OUT_OF_SESSIONS, never another error or a crash",
-			Injectors: []string{"inject_mpit_out_of_handles"}, Judge: judgeErr5},
+			Injectors: []string{"inject_mpit_out_of_handles"}, Exposure: err5Exposure.Declared(), Judge: judgeErr5},
 	},
 })
 
@@ -54,7 +54,16 @@ type cycleFailed struct {
 	RC    string `json:"rc"`
 }
 
-func judgeEndurance(mode string) func(x *rulebook.X) verdict.Verdict {
+// The cycles of END-1 and END-2 (judgeEndurance), known by their count (a
+// checkpoint every 25): each cycle could have failed or killed the process.
+var (
+	end1Exposure = rulebook.Exposure[countedItem]{Items: "MPI_T init/finalize cycles"}
+	end2Exposure = rulebook.Exposure[countedItem]{Items: "session and handle cycles"}
+)
+
+// judgeEndurance judges the cycles of one mode of the endurance fixture;
+// its pass goes through e, the rule's exposure.
+func judgeEndurance(mode string, e rulebook.Exposure[countedItem]) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		res, recs, err := x.LaunchOnce(mpi.Job{Name: "mpit_endurance_" + mode, Ranks: 1, Program: x.Fixture("mpit_endurance"), Args: []string{mode}})
 		if recs == nil {
@@ -92,9 +101,7 @@ func judgeEndurance(mode string) func(x *rulebook.X) verdict.Verdict {
 		if end.Cycle > mid.Cycle {
 			per = float64(end.RSSKiB-mid.RSSKiB) * 1024 / float64(end.Cycle-mid.Cycle)
 		}
-		// each cycle could have failed or killed the process
-		items := map[string]string{"tool": "MPI_T init/finalize cycles", "handles": "session and handle cycles"}[mode]
-		return rulebook.Exposed(end.Cycle, items, "%d cycles in %.1f s, all succeeded; resident set %d KiB to %d KiB, %+.0f bytes per cycle over the second half", end.Cycle, end.Seconds, first.RSSKiB, end.RSSKiB, per)
+		return e.Pass(countedItems(end.Cycle), "%d cycles in %.1f s, all succeeded; resident set %d KiB to %d KiB, %+.0f bytes per cycle over the second half", end.Cycle, end.Seconds, first.RSSKiB, end.RSSKiB, per)
 	}
 }
 
@@ -120,6 +127,10 @@ type exhaustRec struct {
 	FreeFailed int     `json:"free_failed"`
 }
 
+// err5Exposure: each kind's allocations could have ended in another error
+// or a crash.
+var err5Exposure = rulebook.Exposure[exhaustRec]{Items: "kinds of handle or session allocated without freeing"}
+
 // Table 23: "MPI_T_ERR_OUT_OF_HANDLES | No more handles available" (handle
 // procedures), "MPI_T_ERR_OUT_OF_SESSIONS | No more sessions available"
 // (session procedures).
@@ -134,9 +145,13 @@ func judgeErr5(x *rulebook.X) verdict.Verdict {
 	want := map[string]string{"cvar_handle": "MPI_T_ERR_OUT_OF_HANDLES", "pvar_handle": "MPI_T_ERR_OUT_OF_HANDLES", "session": "MPI_T_ERR_OUT_OF_SESSIONS"}
 	word := map[string]string{"cvar_handle": "control variable handles", "pvar_handle": "pvar handles in one session", "session": "pvar sessions"}
 	var bad, seen []string
+	var kinds []exhaustRec
 	finished := map[string]bool{}
 	for _, e := range mpi.Decode[exhaustRec](recs, "exhaust") {
 		finished[e.What] = true
+		if e.RC == "MPI_SUCCESS" || e.RC == want[e.What] {
+			kinds = append(kinds, e) // the kinds the switch below counts as seen
+		}
 		switch {
 		case e.RC == "MPI_SUCCESS" && e.Bound == 1:
 			seen = append(seen, fmt.Sprintf("%d %s held (the bound)", e.Held, word[e.What]))
@@ -159,6 +174,5 @@ func judgeErr5(x *rulebook.X) verdict.Verdict {
 	if len(seen) == 0 {
 		x.Unsupported("not measurable here: nothing to allocate (no control variable or performance variable bound to no object)")
 	}
-	// each kind's allocations could have ended in another error or a crash
-	return rulebook.Exposed(len(seen), "kinds of handle or session allocated without freeing", "%s", strings.Join(seen, "; "))
+	return err5Exposure.Pass(kinds, "%s", strings.Join(seen, "; "))
 }

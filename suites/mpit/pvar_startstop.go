@@ -204,15 +204,6 @@ func countedX(u unstartedRec) (int, bool) {
 	return 0, false
 }
 
-// judgePvar23: R3 runs after session A's handles were stopped (and D's
-// started); B's, started at allocation and never stopped, must count what
-// D's count. A stop that reached B's handle shows as B frozen while D
-// moves, whatever the stop did to A's own handle: a stop sent to the wrong
-// session's handle leaves A counting on (PVAR-32's fault as well) and B
-// frozen. B frozen is blamed on the operations in sessions A and D only
-// where B's handle was seen counting before them (traffic P and R2 moved it,
-// sum record): a handle that never counted is not one a stop elsewhere
-// stopped.
 // pvar23Exposure: only a variable R3 moves (as D's handle saw) whose B
 // handle counted before the stop could show B's handle stopped by it.
 var pvar23Exposure = rulebook.Exposure[lateStop]{Items: "stopped variables with a handle in session D",
@@ -227,6 +218,15 @@ type lateStop struct {
 	bCountedOn     bool // B's handle moved across R3
 }
 
+// judgePvar23: R3 runs after session A's handles were stopped (and D's
+// started); B's, started at allocation and never stopped, must count what
+// D's count. A stop that reached B's handle shows as B frozen while D
+// moves, whatever the stop did to A's own handle: a stop sent to the wrong
+// session's handle leaves A counting on (PVAR-32's fault as well) and B
+// frozen. B frozen is blamed on the operations in sessions A and D only
+// where B's handle was seen counting before them (traffic P and R2 moved it,
+// sum record): a handle that never counted is not one a stop elsewhere
+// stopped.
 func judgePvar23(x *rulebook.X) verdict.Verdict {
 	r := pvarJob(x)
 	countedBefore := map[int]bool{} // B's handle moved between its allocation and A's stop

@@ -28,19 +28,19 @@ var threadsCheck = rulebook.Define(rulebook.Check{
 		// same twice reads the same from four threads at once.
 		{ID: "INIT-10", Source: "MPI-5.0 §15.3.4", Basis: rulebook.Normative,
 			Text:      "with MPI_T at MPI_THREAD_MULTIPLE, 4 threads reading every control variable and (in their own sessions) performance variables at once: no crash, no failed call, and every control variable that reads the same twice in one thread reads that value in all four",
-			Injectors: []string{"inject_mpit_cvar_read_unsafe"}, Judge: judgeMPITOnThreads},
+			Injectors: []string{"inject_mpit_cvar_read_unsafe"}, Exposure: init10Exposure.Declared(), Judge: judgeMPITOnThreads},
 		// Table 20 (§15.3.6.1): MPI_T_SCOPE_CONSTANT "read-only, value is
 		// constant".
 		{ID: "CVAR-16", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Normative,
 			Text:      "a control variable of scope MPI_T_SCOPE_CONSTANT reads the same value twice",
-			Injectors: []string{"inject_mpit_cvar_drift"}, Judge: judgeCvar16},
+			Injectors: []string{"inject_mpit_cvar_drift"}, Exposure: cvar16Exposure.Declared(), Judge: judgeCvar16},
 		// Table 20: MPI_T_SCOPE_READONLY "read-only, cannot be written, but
 		// can change"; of the writable scopes the text does not say a value
 		// may change with nobody writing it, nor that it may not: a robust
 		// library does not hand out what lies on the reader's stack.
 		{ID: "CVAR-X2", Source: "MPI-5.0 §15.3.6.1", Basis: rulebook.Quality,
 			Text:      "a control variable of a writable scope that nobody writes reads the same value twice in one thread, the second 8 KiB deeper in its stack",
-			Injectors: []string{"inject_mpit_cvar_drift"}, Judge: judgeCvarX2},
+			Injectors: []string{"inject_mpit_cvar_drift"}, Exposure: cvarX2Exposure.Declared(), Judge: judgeCvarX2},
 	},
 })
 
@@ -51,6 +51,10 @@ type unstableRec struct {
 	ReadOnly int    `json:"readonly"`
 	Scope    int    `json:"scope"`
 }
+
+// cvar16Exposure: each constant that answered a read was read twice, and
+// could have differed (the fixture gives their number only).
+var cvar16Exposure = rulebook.Exposure[countedItem]{Items: "constant control variables"}
 
 func judgeCvar16(x *rulebook.X) verdict.Verdict {
 	res, recs, err := x.LaunchOnce(threadsJob(x))
@@ -81,8 +85,7 @@ func judgeCvar16(x *rulebook.X) verdict.Verdict {
 	if len(other) > 0 {
 		reason += fmt.Sprintf("; %d others (their scope lets them change) did not: %s", len(other), examples(other))
 	}
-	// each constant that answered a read was read twice, and could have differed
-	return rulebook.Exposed(cs[0].N, "constant control variables", "%s", reason)
+	return cvar16Exposure.Pass(countedItems(cs[0].N), "%s", reason)
 }
 
 type levelsRec struct {
@@ -161,6 +164,10 @@ func threadPvars(x *rulebook.X) string {
 	return pv
 }
 
+// init10Exposure: each read could have failed (or, of a stable control
+// variable, differed); the threads give their number only.
+var init10Exposure = rulebook.Exposure[countedItem]{Items: "control and performance variable reads from 4 threads"}
+
 // judgeMPITOnThreads judges MPI_T calls made from 4 threads at once: every
 // control and performance variable read succeeds and they agree.
 func judgeMPITOnThreads(x *rulebook.X) verdict.Verdict {
@@ -219,9 +226,12 @@ func judgeMPITOnThreads(x *rulebook.X) verdict.Verdict {
 	if decreases > 0 {
 		reason += fmt.Sprintf("; %d SUM-class reads went down (judged by MPIT-PVAR-OPS)", decreases)
 	}
-	// each read could have failed (or, of a stable control variable, differed)
-	return rulebook.Exposed(reads+preads, "control and performance variable reads from 4 threads", "%s", reason)
+	return init10Exposure.Pass(countedItems(reads+preads), "%s", reason)
 }
+
+// cvarX2Exposure: each writable-scope control variable the walk lists was
+// read twice, and could have differed.
+var cvarX2Exposure = rulebook.Exposure[cvarRec]{Items: "control variables of a writable scope"}
 
 func judgeCvarX2(x *rulebook.X) verdict.Verdict {
 	res, recs, err := x.LaunchOnce(threadsJob(x))
@@ -243,15 +253,15 @@ func judgeCvarX2(x *rulebook.X) verdict.Verdict {
 	// mpit_threads records only the variables that read differently; how
 	// many of a writable scope there are to read twice, the walk says (the
 	// same control variables after MPI_Init)
-	writable := 0
+	var writable []cvarRec
 	for _, c := range walk(x).cvars {
 		if c.RC == "MPI_SUCCESS" && !readOnly(c.Scope) {
-			writable++
+			writable = append(writable, c)
 		}
 	}
-	reason := fmt.Sprintf("every writable-scope control variable (the walk lists %d) read the same twice in one thread where it could be read", writable)
+	reason := fmt.Sprintf("every writable-scope control variable (the walk lists %d) read the same twice in one thread where it could be read", len(writable))
 	if len(readonly) > 0 {
 		reason += fmt.Sprintf("; %d of scope READONLY (which can change) did not: %s", len(readonly), examples(readonly))
 	}
-	return rulebook.Exposed(writable, "control variables of a writable scope", "%s", reason)
+	return cvarX2Exposure.Pass(writable, "%s", reason)
 }
