@@ -39,9 +39,10 @@ type interceptedCall struct {
 	fn         string
 }
 
-// interceptedCalls is one item per call a summary counted of fn.
+// interceptedCalls is one item per call a summary counted of fn (none for
+// a count below zero, which only a broken summary gives).
 func interceptedCalls(rank, tool int, fn string, n int64) []interceptedCall {
-	calls := make([]interceptedCall, n)
+	calls := make([]interceptedCall, max(n, 0))
 	for i := range calls {
 		calls[i] = interceptedCall{rank, tool, fn}
 	}
