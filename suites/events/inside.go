@@ -37,7 +37,8 @@ var insideCheck = rulebook.Define(rulebook.Check{
 		// _GET_SOURCE, _GET_TIMESTAMP and _READ.
 		{ID: "CB-16", Source: "MPI-5.0 §15.3.8.2", Basis: rulebook.Normative,
 			Text:      "inside a callback MPI_T_event_read, _copy, _get_timestamp and _get_source never return MPI_T_ERR_NOT_ACCESSIBLE",
-			Injectors: []string{"inject_events_in_cb_refused"}, Judge: insideJudge("rc")},
+			Injectors: []string{"inject_events_in_cb_refused"},
+			Exposure:  cb16Exposure.Declared(), Judge: insideJudge("rc")},
 		// §15.3.8.6: "MPI_T_EVENT_READ allows users to copy one element of the
 		// event data to a user-specified buffer at a time." with
 		// "event_instance: event-instance handle provided to the callback
@@ -45,13 +46,15 @@ var insideCheck = rulebook.Define(rulebook.Check{
 		{ID: "ED-1", Source: "MPI-5.0 §15.3.8.6", Basis: rulebook.Normative,
 			Text:      "inside a callback MPI_T_event_read of every element of the instance returns MPI_SUCCESS",
 			Governs:   []string{"MPI_T_event_read"},
-			Injectors: []string{"inject_events_in_cb_refused", "inject_events_read_element_crash"}, Judge: insideJudge("read")},
+			Injectors: []string{"inject_events_in_cb_refused", "inject_events_read_element_crash"},
+			Exposure:  ed1Exposure.Declared(), Judge: insideJudge("read")},
 		// §15.3.8.7: "MPI_T_EVENT_GET_TIMESTAMP returns the timestamp of when
 		// the event was initially observed by the implementation."
 		{ID: "ED-4", Source: "MPI-5.0 §15.3.8.7", Basis: rulebook.Normative,
 			Text:      "inside a callback MPI_T_event_get_timestamp of the instance returns MPI_SUCCESS",
 			Governs:   []string{"MPI_T_event_get_timestamp"},
-			Injectors: []string{"inject_events_in_cb_refused"}, Judge: insideJudge("timestamp")},
+			Injectors: []string{"inject_events_in_cb_refused"},
+			Exposure:  ed4Exposure.Declared(), Judge: insideJudge("timestamp")},
 		// §15.3.8.6: "The user must ensure that the buffer is of at least the
 		// size of the extent of the event type, which can be computed from the
 		// type and displacement information returned by the corresponding call
@@ -61,7 +64,8 @@ var insideCheck = rulebook.Define(rulebook.Check{
 		// and leaves this rule not judged.
 		{ID: "ED-3", Source: "MPI-5.0 §15.3.8.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_copy writes nothing past the extent MPI_T_event_get_info describes (256 guard bytes after it stay untouched)",
-			Injectors: []string{"inject_events_copy_overrun"}, Judge: insideJudge("guard")},
+			Injectors: []string{"inject_events_copy_overrun"},
+			Exposure:  ed3Exposure.Declared(), Judge: insideJudge("guard")},
 		// §15.3.8.7: "MPI_T_EVENT_GET_TIMESTAMP returns the timestamp of when
 		// the event was initially observed by the implementation." §15.3.8.1:
 		// "a user can obtain a current timestamp using
@@ -69,14 +73,16 @@ var insideCheck = rulebook.Define(rulebook.Check{
 		// ran is not later than its source's current timestamp read there.
 		{ID: "ED-6", Source: "MPI-5.0 §15.3.8.7", Basis: rulebook.Normative,
 			Text:      "an instance's MPI_T_event_get_timestamp is not later than MPI_T_source_get_timestamp of its source read after it in the callback",
-			Injectors: []string{"inject_events_timestamp_back"}, Judge: insideJudge("observed")},
+			Injectors: []string{"inject_events_timestamp_back"},
+			Exposure:  ed6Exposure.Declared(), Judge: insideJudge("observed")},
 		// §15.3.8.2, the same sentence: Table 22 also lists MPI_T_PVAR_READ,
 		// _READRESET, _RESET, _START, _STOP, _WRITE and
 		// MPI_T_SOURCE_GET_TIMESTAMP. (Other errors, e.g.
 		// MPI_T_ERR_PVAR_NO_WRITE on a read-only variable, are not judged.)
 		{ID: "CB-17", Source: "MPI-5.0 §15.3.8.2", Basis: rulebook.Normative,
 			Text:      "inside a callback MPI_T_pvar_start, _stop, _read, _write, _reset, _readreset and MPI_T_source_get_timestamp never return MPI_T_ERR_NOT_ACCESSIBLE",
-			Injectors: []string{"inject_events_in_cb_refused"}, Judge: judgeCB17},
+			Injectors: []string{"inject_events_in_cb_refused"},
+			Exposure:  cb17Exposure.Declared(), Judge: judgeCB17},
 		// §15.3.8.6: "MPI_T_EVENT_COPY copies the event data as a whole into
 		// the user-provided buffer." §15.3.8.3: "The event data can either be
 		// queried element by element with MPI_T_EVENT_READ or copied into a
@@ -85,23 +91,55 @@ var insideCheck = rulebook.Define(rulebook.Check{
 		{ID: "ED-2", Source: "MPI-5.0 §15.3.8.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_copy in a callback returns MPI_SUCCESS and holds, at each element's displacement, what MPI_T_event_read gives for that element",
 			Governs:   []string{"MPI_T_event_copy"},
-			Injectors: []string{"inject_events_read_corrupt", "inject_events_query_bad"}, Judge: insideJudge("copy")},
+			Injectors: []string{"inject_events_read_corrupt", "inject_events_query_bad"},
+			Exposure:  ed2Exposure.Declared(), Judge: insideJudge("copy")},
 		// §15.3.8.7: "The source_index argument returns the index of the
 		// source of the event instance": an index of §15.3.8.1's sources, in
 		// [0, MPI_T_source_get_num).
 		{ID: "ED-7", Source: "MPI-5.0 §15.3.8.7", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_get_source in a callback returns MPI_SUCCESS and an index below MPI_T_source_get_num",
 			Governs:   []string{"MPI_T_event_get_source"},
-			Injectors: []string{"inject_events_query_bad"}, Judge: insideJudge("source")},
+			Injectors: []string{"inject_events_query_bad"},
+			Exposure:  ed7Exposure.Declared(), Judge: insideJudge("source")},
 		// §15.3.8.1: "The ordering argument [...] returns whether event
 		// callbacks of this source will be invoked in chronological order,
 		// i.e., the timestamps reported by MPI_T_EVENT_GET_TIMESTAMP of
 		// subsequent events of the same source are monotonically increasing."
 		{ID: "ED-5", Source: "MPI-5.0 §15.3.8.1", Basis: rulebook.Normative,
 			Text:      "the events of an ordered source reach their callbacks on a rank with non-decreasing timestamps",
-			Injectors: []string{"inject_events_instance_ts_back"}, Judge: insideJudge("order")},
+			Injectors: []string{"inject_events_instance_ts_back"},
+			Exposure:  ed5Exposure.Declared(), Judge: insideJudge("order")},
 	},
 })
+
+// callbackQuery is one query of its instance a callback made, with its
+// return code.
+type callbackQuery struct {
+	fn string
+	rc int
+}
+
+// The exposures of insideJudge's rules. Every query made could have
+// returned MPI_T_ERR_NOT_ACCESSIBLE or failed, every copy called could
+// have differed from the elements read; a copy's guard bytes are judged
+// only where it succeeded; a timestamp compared with the fixture's -1 (no
+// timestamp) says nothing of the library's clock.
+var (
+	cb16Exposure = rulebook.Exposure[callbackQuery]{Items: "queries of the instance in callbacks"}
+	ed1Exposure  = rulebook.Exposure[callbackQuery]{Items: "MPI_T_event_read calls in callbacks"}
+	ed4Exposure  = rulebook.Exposure[callbackQuery]{Items: "MPI_T_event_get_timestamp calls in callbacks"}
+	ed3Exposure  = rulebook.Exposure[callbackQuery]{Items: "MPI_T_event_copy calls in callbacks",
+		When:  "when the copy succeeded (only then are its guard bytes judged)",
+		Could: func(q callbackQuery) bool { return q.rc == 0 }}
+	ed6Exposure = rulebook.Exposure[timestampPair]{Items: "instance timestamps compared with their source's",
+		When:  "when both timestamps were written (a comparison with the fixture's -1, no timestamp, says nothing of the library's clock)",
+		Could: timestampPair.written}
+	ed2Exposure = rulebook.Exposure[callbackQuery]{Items: "MPI_T_event_copy calls in callbacks"}
+	ed7Exposure = rulebook.Exposure[callbackQuery]{Items: "MPI_T_event_get_source calls in callbacks"}
+	ed5Exposure = rulebook.Exposure[timestampPair]{Items: "pairs of successive instance timestamps of an ordered source",
+		When:  "when both timestamps were written (a comparison with the fixture's -1, no timestamp, says nothing of the library's clock)",
+		Could: timestampPair.written}
+)
 
 // insideJudge judges one kind of query in every recorded callback.
 func insideJudge(kind string) func(x *rulebook.X) verdict.Verdict {
@@ -116,15 +154,12 @@ func insideJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 		}
 		var bad, ev []string
 		n, pairs := 0, 0
-		// The items each kind judged, and of them those that could have
-		// shown a breach: "rc" the queries made, "read" the elements
-		// read, "timestamp" and "source" the calls, "copy" the copies
-		// called, "guard" the copies called, of which those that
-		// succeeded (only their guard bytes are judged), "observed" and
-		// "order" the pairs compared, of which those with both
-		// timestamps written (the fixture's -1 is no timestamp: a
-		// comparison with it says nothing of the library's clock).
-		judged, exposed := 0, 0
+		// The items each kind judged: "rc" the queries made, "read" the
+		// elements read, "timestamp" and "source" the calls, "copy" and
+		// "guard" the copies called, "observed" and "order" the pairs
+		// compared.
+		var queries []callbackQuery
+		var compared []timestampPair
 		for _, j := range []*jobOut{r.Probe, r.Deliver} {
 			last := map[[2]int]int64{} // (rank, source) -> last timestamp
 			for _, c := range mpi.DecodeRanked[cbRec](j.Recs, "cb") {
@@ -138,28 +173,27 @@ func insideJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 					// MPI_T_event_read of every element, MPI_T_event_copy
 					// unless not called (-1: no event type known, -2: no
 					// room), _get_timestamp and _get_source.
-					q := len(c.ReadRCs) + 2
-					if c.CopyRC != -1 && c.CopyRC != -2 {
-						q++
+					for _, rc := range c.ReadRCs {
+						queries = append(queries, callbackQuery{"MPI_T_event_read", rc})
 					}
-					judged += q
-					exposed += q
+					if c.CopyRC != -1 && c.CopyRC != -2 {
+						queries = append(queries, callbackQuery{"MPI_T_event_copy", c.CopyRC})
+					}
+					queries = append(queries, callbackQuery{"MPI_T_event_get_timestamp", c.TsRC}, callbackQuery{"MPI_T_event_get_source", c.SrcRC})
 					for _, q := range []string{"read", "copy", "timestamp", "source"} {
 						if c.NA[q] {
 							add("rank %d: %s inside the callback of %s returned MPI_T_ERR_NOT_ACCESSIBLE", c.Rank, queryName[q], c.Event)
 						}
 					}
 				case "read":
-					judged += len(c.ReadRCs)
-					exposed += len(c.ReadRCs)
 					for e, rc := range c.ReadRCs {
+						queries = append(queries, callbackQuery{"MPI_T_event_read", rc})
 						if rc != 0 {
 							add("rank %d: MPI_T_event_read(%s, element %d) returned %d inside the callback", c.Rank, c.Event, e, rc)
 						}
 					}
 				case "timestamp":
-					judged++
-					exposed++
+					queries = append(queries, callbackQuery{"MPI_T_event_get_timestamp", c.TsRC})
 					if c.TsRC != 0 {
 						add("rank %d: MPI_T_event_get_timestamp(%s) returned %d inside the callback", c.Rank, c.Event, c.TsRC)
 					}
@@ -167,12 +201,11 @@ func insideJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 					if c.CopyRC == -2 {
 						continue // an extent past the fixture's buffer: not copied
 					}
-					if c.CopyRC != -1 {
-						judged++ // a copy called (-1: no event type known, not called)
+					if c.CopyRC != -1 { // -1: no event type known, not called
+						queries = append(queries, callbackQuery{"MPI_T_event_copy", c.CopyRC})
 					}
 					if c.CopyRC == 0 {
-						pairs++
-						exposed++ // a copy that succeeded: its guard bytes were judged
+						pairs++ // a copy that succeeded: its guard bytes were judged
 					}
 					if c.CopyRC == 0 && c.GuardAt >= 0 {
 						add("rank %d: MPI_T_event_copy(%s) wrote byte %d past the extent %d that MPI_T_event_get_info describes", c.Rank, c.Event, c.GuardAt, c.Extent)
@@ -184,17 +217,13 @@ func insideJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 					ts, _ := parseCount(c.Ts)
 					now, _ := parseCount(c.Now)
 					pairs++
-					judged++
-					if ts != -1 && now != -1 {
-						exposed++
-					}
+					compared = append(compared, timestampPair{ts, now})
 					if ts > now {
 						add("rank %d: %s has timestamp %d, later than MPI_T_source_get_timestamp(%d) read after it in the callback, %d", c.Rank, c.Event, ts, c.Src, now)
 					}
 				case "copy":
 					if c.CopyRC != -2 {
-						judged++
-						exposed++
+						queries = append(queries, callbackQuery{"MPI_T_event_copy", c.CopyRC})
 					}
 					if c.CopyRC != 0 && c.CopyRC != -2 {
 						add("rank %d: MPI_T_event_copy(%s) returned %d inside the callback", c.Rank, c.Event, c.CopyRC)
@@ -203,8 +232,7 @@ func insideJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 						add("rank %d: MPI_T_event_copy(%s) does not hold, at each element's displacement, what MPI_T_event_read gave", c.Rank, c.Event)
 					}
 				case "source":
-					judged++
-					exposed++
+					queries = append(queries, callbackQuery{"MPI_T_event_get_source", c.SrcRC})
 					if c.SrcRC != 0 {
 						add("rank %d: MPI_T_event_get_source(%s) returned %d inside the callback", c.Rank, c.Event, c.SrcRC)
 					}
@@ -219,10 +247,7 @@ func insideJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 					k := [2]int{c.Rank, c.Src}
 					if prev, ok := last[k]; ok {
 						pairs++
-						judged++
-						if prev != -1 && ts != -1 {
-							exposed++
-						}
+						compared = append(compared, timestampPair{prev, ts})
 						if ts < prev {
 							add("rank %d: ordered source %d: %s has timestamp %d after an event of the same source with %d", c.Rank, c.Src, c.Event, ts, prev)
 						}
@@ -252,8 +277,23 @@ func insideJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 		if r.Deliver.Problem != "" {
 			reason += fmt.Sprintf(" (the callbacks recorded before the delivery job ended: %s, CB-X1)", r.Deliver.Problem)
 		}
-		items := map[string]string{"rc": "queries of the instance in callbacks", "read": "MPI_T_event_read calls in callbacks", "timestamp": "MPI_T_event_get_timestamp calls in callbacks", "guard": "MPI_T_event_copy calls in callbacks", "observed": "instance timestamps compared with their source's", "copy": "MPI_T_event_copy calls in callbacks", "source": "MPI_T_event_get_source calls in callbacks", "order": "pairs of successive instance timestamps of an ordered source"}[kind]
-		return rulebook.Passed(judged, exposed, items, "%s", reason)
+		switch kind {
+		case "rc":
+			return cb16Exposure.Pass(queries, "%s", reason)
+		case "read":
+			return ed1Exposure.Pass(queries, "%s", reason)
+		case "timestamp":
+			return ed4Exposure.Pass(queries, "%s", reason)
+		case "guard":
+			return ed3Exposure.Pass(queries, "%s", reason)
+		case "observed":
+			return ed6Exposure.Pass(compared, "%s", reason)
+		case "copy":
+			return ed2Exposure.Pass(queries, "%s", reason)
+		case "source":
+			return ed7Exposure.Pass(queries, "%s", reason)
+		}
+		return ed5Exposure.Pass(compared, "%s", reason) // order
 	}
 }
 
@@ -278,12 +318,17 @@ func nowRCs(r *eventsRun) string {
 	return strings.Join(out, ", ")
 }
 
+// cb17Exposure: every call returned a code, and any could have been
+// MPI_T_ERR_NOT_ACCESSIBLE.
+var cb17Exposure = rulebook.Exposure[libCall]{Items: "calls in callbacks (MPI_T_source_get_timestamp and pvar calls)"}
+
 // judgeCB17 judges MPI_T_source_get_timestamp in every callback and the
 // pvar calls of the probe job's cb_pvar sub-phase.
 func judgeCB17(x *rulebook.X) verdict.Verdict {
 	r := needEvents(x)
 	needNADefined(x, r)
 	var bad, ev []string
+	var made []libCall
 	nts, npv := 0, 0
 	for _, j := range []*jobOut{r.Probe, r.Deliver} {
 		for _, c := range mpi.DecodeRanked[cbRec](j.Recs, "cb") {
@@ -291,6 +336,7 @@ func judgeCB17(x *rulebook.X) verdict.Verdict {
 				continue
 			}
 			nts++
+			made = append(made, "MPI_T_source_get_timestamp")
 			if c.NA["source_timestamp"] {
 				bad = append(bad, fmt.Sprintf("rank %d: MPI_T_source_get_timestamp(%d) inside the callback of %s returned MPI_T_ERR_NOT_ACCESSIBLE", c.Rank, c.Src, c.Event))
 				ev = append(ev, jsonOf([]cbRec{c}))
@@ -301,6 +347,7 @@ func judgeCB17(x *rulebook.X) verdict.Verdict {
 	for _, p := range mpi.DecodeRanked[cbpvarRec](r.Probe.Recs, "cbpvar") {
 		npv++
 		for _, q := range calls {
+			made = append(made, libCall("MPI_T_pvar_"+q))
 			if p.NA[q] {
 				bad = append(bad, fmt.Sprintf("rank %d: MPI_T_pvar_%s(%s) inside a callback returned MPI_T_ERR_NOT_ACCESSIBLE", p.Rank, q, p.Pvar))
 				ev = append(ev, jsonOf([]cbpvarRec{p}))
@@ -327,9 +374,7 @@ func judgeCB17(x *rulebook.X) verdict.Verdict {
 	} else {
 		reason += "; no pvar call (" + pvarChoice(r) + ")"
 	}
-	// Every call returned a code, and any could have been
-	// MPI_T_ERR_NOT_ACCESSIBLE.
-	return rulebook.Exposed(nts+len(calls)*npv, "calls in callbacks (MPI_T_source_get_timestamp and pvar calls)", "%s: none returned MPI_T_ERR_NOT_ACCESSIBLE", reason)
+	return cb17Exposure.Pass(made, "%s: none returned MPI_T_ERR_NOT_ACCESSIBLE", reason)
 }
 
 // pvarChoice says which performance variable the probe job chose.

@@ -21,7 +21,8 @@ var seedCheck = rulebook.Define(rulebook.Check{
 		// event registration."
 		{ID: "SEED2-1", Source: "seed 002", Basis: rulebook.SeedBasis,
 			Text:      "every callback gets the user_data pointer the tool gave at registration",
-			Injectors: []string{"inject_events_cb_wrong_user_data"}, Judge: seedJudge("user")},
+			Injectors: []string{"inject_events_cb_wrong_user_data"},
+			Exposure:  seed21Exposure.Declared(), Judge: seedJudge("user")},
 		// §15.3.8.4: "The argument event_registration corresponds to the
 		// event-registration handle returned by MPI_T_EVENT_HANDLE_ALLOC for
 		// the user function to the same event type and bound object
@@ -29,31 +30,47 @@ var seedCheck = rulebook.Define(rulebook.Check{
 		// unambiguous identification".)
 		{ID: "CB-9", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "every callback gets as event_registration the handle MPI_T_event_handle_alloc gave for its event type",
-			Injectors: []string{"inject_events_cb_wrong_identity"}, Judge: seedJudge("handle")},
+			Injectors: []string{"inject_events_cb_wrong_identity"},
+			Exposure:  cb9Exposure.Declared(), Judge: seedJudge("handle")},
 		// §15.3.8.5: "The argument event_registration corresponds to the
 		// event registration handle to which the dropped data corresponds."
 		{ID: "DROP-3", Source: "MPI-5.0 §15.3.8.5", Basis: rulebook.Normative,
 			Text:      "every dropped handler gets as event_registration the handle whose events were dropped",
-			Injectors: []string{"inject_events_cb_wrong_identity"}, Judge: seedJudge("dropped")},
+			Injectors: []string{"inject_events_cb_wrong_identity"},
+			Exposure:  drop3Exposure.Declared(), Judge: seedJudge("dropped")},
 		// Seed 002: the same sentence: the callback runs in the process that
 		// registered it.
 		{ID: "SEED2-3", Source: "seed 002", Basis: rulebook.SeedBasis,
 			Text:      "every callback runs in the process that registered it",
-			Injectors: []string{"inject_events_cb_other_process"}, Judge: seedJudge("pid")},
+			Injectors: []string{"inject_events_cb_other_process"},
+			Exposure:  seed23Exposure.Declared(), Judge: seedJudge("pid")},
 		// §15.3.8.2/§15.3.8.4: cb_safety given at registration is the highest
 		// level the callback supports; it is never invoked where a higher one
 		// is required, and its cb_safety argument is one of the levels.
 		{ID: "CB-6", Source: "MPI-5.0 §15.3.8.2, §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "a callback is never invoked with a cb_safety that is no safety level or higher than the level it was registered for",
-			Injectors: []string{"inject_events_cb_wrong_safety"}, Judge: seedJudge("level")},
+			Injectors: []string{"inject_events_cb_wrong_safety"},
+			Exposure:  cb6Exposure.Declared(), Judge: seedJudge("level")},
 	},
 })
+
+// The exposures of seedJudge's rules: every callback could have got
+// another user_data or handle, run in another process or at a wrong
+// level; every dropped-handler call could have got another handle.
+var (
+	seed21Exposure = rulebook.Exposure[cbRec]{Items: "callbacks"}
+	cb9Exposure    = rulebook.Exposure[cbRec]{Items: "callbacks"}
+	drop3Exposure  = rulebook.Exposure[droppedRec]{Items: "dropped-handler calls"}
+	seed23Exposure = rulebook.Exposure[cbRec]{Items: "callbacks"}
+	cb6Exposure    = rulebook.Exposure[cbRec]{Items: "callbacks"}
+)
 
 // seedJudge judges one field of every callback record.
 func seedJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		r := needEvents(x)
-		n, dropped := 0, 0
+		var cbs []cbRec
+		var dropped []droppedRec
 		tids := map[[2]int]bool{}
 		var bad, ev []string
 		for _, j := range []*jobOut{r.Probe, r.Deliver} {
@@ -76,11 +93,11 @@ func seedJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 					add("rank %d: a callback of %s registered at %s was called with cb_safety %s: where a higher level is required than it supports", c.Rank, c.Event, levelName(c.Level), levelName(c.Safety))
 				}
 				tids[[2]int{c.Rank, c.Tid}] = true
-				n++
+				cbs = append(cbs, c)
 			}
 			if kind == "dropped" {
 				for _, d := range mpi.DecodeRanked[droppedRec](j.Recs, "dropped") {
-					dropped++
+					dropped = append(dropped, d)
 					if !d.HandleOK {
 						bad = append(bad, fmt.Sprintf("rank %d: a dropped handler got another registration handle than MPI_T_event_handle_alloc gave", d.Rank))
 						ev = append(ev, jsonOf([]droppedRec{d}))
@@ -92,15 +109,16 @@ func seedJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 			x.Failf(jsonOf(ev), "%s", verdict.FirstAndMore(bad))
 		}
 		if kind == "dropped" {
-			if dropped == 0 {
+			if len(dropped) == 0 {
 				x.Unsupported("not measurable here: no dropped handler ran")
 			}
-			return rulebook.Exposed(dropped, "dropped-handler calls", "%d dropped-handler calls got the registration handle whose events were dropped", dropped)
+			return drop3Exposure.Pass(dropped, "%d dropped-handler calls got the registration handle whose events were dropped", len(dropped))
 		}
-		if n == 0 {
+		if len(cbs) == 0 {
 			x.Unsupported("not measurable here: no callback ran")
 		}
 		what := map[string]string{"user": "got their user_data", "handle": "got their registration handle", "pid": "ran in the registering process", "level": "ran with a cb_safety at or below their level"}[kind]
-		return rulebook.Exposed(n, "callbacks", "%d callbacks on %d thread(s) %s", n, len(tids), what)
+		exp := map[string]rulebook.Exposure[cbRec]{"user": seed21Exposure, "handle": cb9Exposure, "pid": seed23Exposure, "level": cb6Exposure}[kind]
+		return exp.Pass(cbs, "%d callbacks on %d thread(s) %s", len(cbs), len(tids), what)
 	}
 }

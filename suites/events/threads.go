@@ -25,13 +25,15 @@ var threadsCheck = rulebook.Define(rulebook.Check{
 		// lose or repeat an instance.
 		{ID: "CB-13", Source: "MPI-5.0 §15.3.8.2, §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "under MPI_THREAD_MULTIPLE, instances raised by several threads at once each reach a THREAD_SAFE callback exactly once",
-			Injectors: []string{"inject_events_cb_twice", "inject_events_cb_never"}, Judge: judgeCallbacksOnThreads("count")},
+			Injectors: []string{"inject_events_cb_twice", "inject_events_cb_never"},
+			Exposure:  cb13Exposure.Declared(), Judge: judgeCallbacksOnThreads("count")},
 		// §15.3.8.4: "The argument user_data is the pointer to user-allocated
 		// memory that was passed to the MPI implementation during callback
 		// registration."
 		{ID: "CB-8t", Source: "MPI-5.0 §15.3.8.4", Basis: rulebook.Normative,
 			Text:      "under MPI_THREAD_MULTIPLE, with several threads raising events at once, every callback gets the user_data given at registration",
-			Injectors: []string{"inject_events_cb_wrong_user_data"}, Judge: judgeCallbacksOnThreads("user")},
+			Injectors: []string{"inject_events_cb_wrong_user_data"},
+			Exposure:  cb8tExposure.Declared(), Judge: judgeCallbacksOnThreads("user")},
 	},
 })
 
@@ -47,6 +49,14 @@ type threadsRec struct {
 type threadsSummary struct {
 	MaxConcurrent int `json:"max_concurrent_callbacks"`
 }
+
+// cb13Exposure: every instance the threads raised could have been lost
+// or repeated; cb8tExposure: every callback could have got another
+// user_data.
+var (
+	cb13Exposure = rulebook.Exposure[raisedInstance]{Items: "instances raised by the threads"}
+	cb8tExposure = rulebook.Exposure[cbRec]{Items: "callbacks"}
+)
 
 // judgeCallbacksOnThreads judges one kind of problem ("count" or "user")
 // of the callbacks of events raised by several threads (the threads job).
@@ -74,7 +84,8 @@ func judgeCallbacksOnThreads(kind string) func(x *rulebook.X) verdict.Verdict {
 		threads := trs[0].Threads
 		want := threads * ph.K
 		tids := map[int]bool{}
-		instances, callbacks := 0, 0 // instances the observing ranks' threads raised (counted); callbacks of their event types
+		var instances []raisedInstance // the observing ranks' threads raised (counted)
+		var callbacks []cbRec          // of their event types
 		for rank, tr := range trs {
 			if !tr.Observer {
 				continue
@@ -83,7 +94,7 @@ func judgeCallbacksOnThreads(kind string) func(x *rulebook.X) verdict.Verdict {
 				var got []cbRec
 				for _, c := range cbs {
 					if c.Rank == rank && c.Event == et.Name {
-						callbacks++
+						callbacks = append(callbacks, c)
 						got = append(got, c)
 						tids[c.Tid] = true
 						if !c.UserOK && kind == "user" {
@@ -94,7 +105,9 @@ func judgeCallbacksOnThreads(kind string) func(x *rulebook.X) verdict.Verdict {
 				if kind != "count" {
 					continue
 				}
-				instances += want
+				for i := 0; i < want; i++ {
+					instances = append(instances, raisedInstance{rank, et.Name})
+				}
 				if len(got) != want {
 					fail(jsonOf(got), "rank %d: %d threads x %d %s raised %s %d times, not %d", rank, threads, ph.K, ph.Action, et.Name, len(got), want)
 				}
@@ -135,8 +148,8 @@ func judgeCallbacksOnThreads(kind string) func(x *rulebook.X) verdict.Verdict {
 		what := map[string]string{"count": "every instance once", "user": "every callback got its user_data"}[kind]
 		reason := fmt.Sprintf("%d threads x %d %s: %s, callbacks ran on %d thread(s), at most %d at a time", threads, ph.K, ph.Action, what, len(tids), maxc)
 		if kind == "count" {
-			return rulebook.Exposed(instances, "instances raised by the threads", "%s", reason)
+			return cb13Exposure.Pass(instances, "%s", reason)
 		}
-		return rulebook.Exposed(callbacks, "callbacks", "%s", reason)
+		return cb8tExposure.Pass(callbacks, "%s", reason)
 	}
 }
