@@ -220,7 +220,7 @@ func uniqueExposure(items, among string) rulebook.Exposure[objectName] {
 // uniqueExposures by kind: CVAR-5, PVAR-8, CAT-2, META-12, META-13.
 var uniqueExposures = map[string]rulebook.Exposure[objectName]{
 	"cvar":     uniqueExposure("control variable names", "of a control variable"),
-	"pvar":     uniqueExposure("performance variable names", "of a performance variable"),
+	"pvar":     uniqueExposure("performance variable names", "of a performance variable of the same class (PVAR-8's pair is name and class)"),
 	"category": uniqueExposure("category names", "of a category"),
 	"enum":     uniqueExposure("enumeration names", "of an enumeration"),
 	"item":     uniqueExposure("enumeration item names", "in the same enumeration"),
@@ -277,7 +277,21 @@ func judgeUnique(kind string) func(x *rulebook.X) verdict.Verdict {
 				bad = append(bad, dups("item of enumeration "+e.Name, items)...)
 			}
 		}
-		if kind != "item" {
+		switch kind {
+		case "pvar":
+			// only two variables of one class could make the same pair
+			inClass := map[string]int{}
+			for _, v := range w.pvars {
+				if v.RC == "MPI_SUCCESS" {
+					inClass[v.Class]++
+				}
+			}
+			for _, n := range inClass {
+				for range n {
+					judged = append(judged, objectName{others: n - 1})
+				}
+			}
+		case "cvar", "category", "enum":
 			// any two names of the kind could have been the same
 			count := 0
 			for _, idx := range names {

@@ -185,8 +185,16 @@ func judgePvar36(x *rulebook.X) verdict.Verdict {
 		plural(distinctVars(errs), "read-only variable", "read-only variables"), plural(n["write_readonly"], "write", "writes"), plural(n["reset_readonly"], "reset", "resets"))
 }
 
-// pvar40Exposure: each readreset could have been taken.
-var pvar40Exposure = rulebook.Exposure[errRec]{Items: "readresets of non-atomic handles"}
+// pvar40Exposure: a readreset of a read-only variable may answer
+// MPI_T_ERR_PVAR_NO_WRITE, which a library that skips the atomic check
+// answers too: only a writable variable's readreset, or one that answered
+// MPI_T_ERR_PVAR_NO_ATOMIC (which only the atomic check gives), shows
+// whether the check is made.
+var pvar40Exposure = rulebook.Exposure[errRec]{Items: "readresets of non-atomic handles",
+	When: "when the variable is writable, or the call answered MPI_T_ERR_PVAR_NO_ATOMIC (a read-only one's MPI_T_ERR_PVAR_NO_WRITE is accepted, and a library that skips the atomic check answers it too)",
+	Could: func(e errRec) bool {
+		return !strings.Contains(e.Want, "MPI_T_ERR_PVAR_NO_WRITE") || e.RC == "MPI_T_ERR_PVAR_NO_ATOMIC"
+	}}
 
 // judgePvar40: the error cases readreset the handle of each variable that
 // is not atomic (a read-only one may give MPI_T_ERR_PVAR_NO_WRITE instead).

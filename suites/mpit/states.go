@@ -34,49 +34,49 @@ var statesCheck = rulebook.Define(rulebook.Check{
 		// are not updated until they have been started by the user."
 		{ID: "PVAR-32a", Source: "MPI-5.0 §15.3.7.2, §15.3.7.5", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_start of a handle of a non-continuous variable, never started, returns MPI_SUCCESS",
-			Injectors: []string{"inject_mpit_pvar_start_refused"}, Exposure: cellCallsExposure.Declared(), Judge: judgeCell(cellNeverStart)},
+			Injectors: []string{"inject_mpit_pvar_start_refused"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellNeverStart)},
 		// §15.3.7.2, the sentence of PVAR-32a; §15.3.7.5: "This functions
 		// stops the performance variable with the handle identified by the
 		// parameter handle in the performance experiment session identified by
 		// the parameter pe_session."
 		{ID: "PVAR-32b", Source: "MPI-5.0 §15.3.7.2, §15.3.7.5", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_stop of a started handle of a non-continuous variable returns MPI_SUCCESS",
-			Injectors: []string{"inject_mpit_pvar_stop_refused"}, Exposure: cellCallsExposure.Declared(), Judge: judgeCell(cellStartedStop)},
+			Injectors: []string{"inject_mpit_pvar_stop_refused"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellStartedStop)},
 		// §15.3.7.2, the sentence of PVAR-32a; §15.3.7.5: "This functions
 		// starts the performance variable with the handle identified by the
 		// parameter handle in the performance experiment session identified by
 		// the parameter pe_session."
 		{ID: "PVAR-32c", Source: "MPI-5.0 §15.3.7.2, §15.3.7.5", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_start of a stopped handle (started, then stopped) of a non-continuous variable returns MPI_SUCCESS",
-			Injectors: []string{"inject_mpit_pvar_stopped_state"}, Exposure: cellCallsExposure.Declared(), Judge: judgeCell(cellStoppedStart)},
+			Injectors: []string{"inject_mpit_pvar_stopped_state"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellStoppedStart)},
 		// §15.3.7.6 (MPI_T_PVAR_WRITE): "If it is not possible to change the
 		// variable, the function returns MPI_T_ERR_PVAR_NO_WRITE."
 		// §15.3.7.2: readonly "is set to one if the variable can only be read."
 		{ID: "PVAR-36a", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_write of a never-started handle of a read-only variable returns MPI_T_ERR_PVAR_NO_WRITE",
-			Injectors: []string{"inject_mpit_pvar_accept_write"}, Exposure: cellCallsExposure.Declared(), Judge: judgeCell(cellNeverWrite)},
+			Injectors: []string{"inject_mpit_pvar_accept_write"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellNeverWrite)},
 		// §15.3.7.6 (MPI_T_PVAR_RESET): "If it is not possible to change the
 		// variable, the function returns MPI_T_ERR_PVAR_NO_WRITE."
 		{ID: "PVAR-36b", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_reset of a never-started handle of a read-only variable returns MPI_T_ERR_PVAR_NO_WRITE",
-			Injectors: []string{"inject_mpit_pvar_accept_write"}, Exposure: cellCallsExposure.Declared(), Judge: judgeCell(cellNeverReset)},
+			Injectors: []string{"inject_mpit_pvar_accept_write"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellNeverReset)},
 		// The sentences of PVAR-36a.
 		{ID: "PVAR-36c", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_write of a stopped handle of a read-only variable returns MPI_T_ERR_PVAR_NO_WRITE",
-			Injectors: []string{"inject_mpit_pvar_accept_write"}, Exposure: cellCallsExposure.Declared(), Judge: judgeCell(cellStoppedWrite)},
+			Injectors: []string{"inject_mpit_pvar_accept_write"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellStoppedWrite)},
 		// The sentences of PVAR-36b.
 		{ID: "PVAR-36d", Source: "MPI-5.0 §15.3.7.2, §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_reset of a stopped handle of a read-only variable returns MPI_T_ERR_PVAR_NO_WRITE",
-			Injectors: []string{"inject_mpit_pvar_accept_write"}, Exposure: cellCallsExposure.Declared(), Judge: judgeCell(cellStoppedReset)},
+			Injectors: []string{"inject_mpit_pvar_accept_write"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellStoppedReset)},
 		// §15.3.7.6 (MPI_T_PVAR_READRESET): "If the variable cannot be read
 		// and reset atomically, this routine returns MPI_T_ERR_PVAR_NO_ATOMIC."
 		{ID: "PVAR-40a", Source: "MPI-5.0 §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_readreset of a never-started handle of a variable that is not atomic returns MPI_T_ERR_PVAR_NO_ATOMIC (MPI_T_ERR_PVAR_NO_WRITE accepted for a read-only one: the text does not say which error wins)",
-			Injectors: []string{"inject_mpit_pvar_stopped_state"}, Exposure: cellCallsExposure.Declared(), Judge: judgeCell(cellNeverReadreset)},
+			Injectors: []string{"inject_mpit_pvar_stopped_state"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellNeverReadreset)},
 		// The sentence of PVAR-40a.
 		{ID: "PVAR-40b", Source: "MPI-5.0 §15.3.7.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_readreset of a stopped handle of a variable that is not atomic returns MPI_T_ERR_PVAR_NO_ATOMIC (MPI_T_ERR_PVAR_NO_WRITE accepted for a read-only one)",
-			Injectors: []string{"inject_mpit_pvar_stopped_state"}, Exposure: cellCallsExposure.Declared(), Judge: judgeCell(cellStoppedReadreset)},
+			Injectors: []string{"inject_mpit_pvar_stopped_state"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellStoppedReadreset)},
 		// §15.3.7.4: "When a handle is no longer needed, a user of the MPI
 		// tool information interface should call MPI_T_PVAR_HANDLE_FREE to
 		// free the handle in the performance experiment session identified by
@@ -85,11 +85,11 @@ var statesCheck = rulebook.Define(rulebook.Check{
 		// MPI_T_PVAR_HANDLE_NULL."
 		{ID: "PVAR-28a", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_handle_free of a handle of a non-continuous variable, never started, returns MPI_SUCCESS and sets the handle to MPI_T_PVAR_HANDLE_NULL",
-			Injectors: []string{"inject_mpit_pvar_free_keeps"}, Exposure: cellCallsExposure.Declared(), Judge: judgeCell(cellNeverFree)},
+			Injectors: []string{"inject_mpit_pvar_free_keeps"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellNeverFree)},
 		// The sentences of PVAR-28a.
 		{ID: "PVAR-28b", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_handle_free of a stopped handle returns MPI_SUCCESS and sets the handle to MPI_T_PVAR_HANDLE_NULL",
-			Injectors: []string{"inject_mpit_pvar_free_keeps"}, Exposure: cellCallsExposure.Declared(), Judge: judgeCell(cellStoppedFree)},
+			Injectors: []string{"inject_mpit_pvar_free_keeps"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellStoppedFree)},
 		// §15.3.7.4: "For all routines in the rest of this section that take
 		// both handle and pe_session as IN or INOUT arguments, if the handle
 		// argument passed in is not associated with the pe_session argument,
@@ -97,22 +97,22 @@ var statesCheck = rulebook.Define(rulebook.Check{
 		// MPI_T_pvar_read; these the other routines.)
 		{ID: "PVAR-27a", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_start with a handle of another session returns MPI_T_ERR_INVALID_HANDLE (MPI_T_ERR_PVAR_NO_STARTSTOP accepted for a continuous variable: the text does not say which error wins)",
-			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCellExposed(cellOtherStart)},
+			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellOtherStart)},
 		{ID: "PVAR-27b", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_stop with a handle of another session returns MPI_T_ERR_INVALID_HANDLE (MPI_T_ERR_PVAR_NO_STARTSTOP accepted for a continuous variable)",
-			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCellExposed(cellOtherStop)},
+			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellOtherStop)},
 		{ID: "PVAR-27c", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_write with a handle of another session returns MPI_T_ERR_INVALID_HANDLE (MPI_T_ERR_PVAR_NO_WRITE accepted for a read-only variable)",
-			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCellExposed(cellOtherWrite)},
+			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellOtherWrite)},
 		{ID: "PVAR-27d", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_reset with a handle of another session returns MPI_T_ERR_INVALID_HANDLE (MPI_T_ERR_PVAR_NO_WRITE accepted for a read-only variable)",
-			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCellExposed(cellOtherReset)},
+			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellOtherReset)},
 		{ID: "PVAR-27e", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_readreset with a handle of another session returns MPI_T_ERR_INVALID_HANDLE (MPI_T_ERR_PVAR_NO_ATOMIC or _NO_WRITE accepted for a variable that is not atomic or read-only)",
-			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCellExposed(cellOtherReadreset)},
+			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellOtherReadreset)},
 		{ID: "PVAR-27f", Source: "MPI-5.0 §15.3.7.4", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_handle_free with a handle of another session returns MPI_T_ERR_INVALID_HANDLE",
-			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Exposure: cellCallsExposure.Declared(), Judge: judgeCell(cellOtherFree)},
+			Injectors: []string{"inject_mpit_pvar_session_from_handle"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellOtherFree)},
 		// §15.3.10 (undefined), as ERR-4b: MPI_T_PVAR_HANDLE_NULL, which a
 		// successful MPI_T_pvar_handle_free leaves, is no handle at all, not
 		// a handle of another session (§15.3.7.4's sentence, PVAR-27a-f),
@@ -120,16 +120,16 @@ var statesCheck = rulebook.Define(rulebook.Check{
 		// code Table 23 gives for an invalid handle.
 		{ID: "ERR-4f", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_pvar_stop on MPI_T_PVAR_HANDLE_NULL returns MPI_T_ERR_INVALID_HANDLE (the code Table 23 names for an invalid handle) and does not crash",
-			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Exposure: cellCallsExposure.Declared(), Judge: judgeCell(cellNullStop)},
+			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellNullStop)},
 		{ID: "ERR-4g", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_pvar_write on MPI_T_PVAR_HANDLE_NULL returns MPI_T_ERR_INVALID_HANDLE (the code Table 23 names for an invalid handle) and does not crash",
-			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Exposure: cellCallsExposure.Declared(), Judge: judgeCell(cellNullWrite)},
+			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellNullWrite)},
 		{ID: "ERR-4h", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_pvar_reset on MPI_T_PVAR_HANDLE_NULL returns MPI_T_ERR_INVALID_HANDLE (the code Table 23 names for an invalid handle) and does not crash",
-			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Exposure: cellCallsExposure.Declared(), Judge: judgeCell(cellNullReset)},
+			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellNullReset)},
 		{ID: "ERR-4i", Source: "MPI-5.0 §15.3.10", Basis: rulebook.Quality,
 			Text:      "MPI_T_pvar_readreset on MPI_T_PVAR_HANDLE_NULL returns MPI_T_ERR_INVALID_HANDLE (the code Table 23 names for an invalid handle) and does not crash",
-			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Exposure: cellCallsExposure.Declared(), Judge: judgeCell(cellNullReadreset)},
+			Injectors: []string{"inject_mpit_pvar_handle_unchecked"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellNullReadreset)},
 		// §15.3.7.3: "This call frees an existing performance experiment
 		// session. [...] On a successful return, MPI sets the performance
 		// experiment session identifier to MPI_T_PVAR_SESSION_NULL." Nothing
@@ -137,7 +137,7 @@ var statesCheck = rulebook.Define(rulebook.Check{
 		// session with none).
 		{ID: "PVAR-22a", Source: "MPI-5.0 §15.3.7.3", Basis: rulebook.Normative,
 			Text:      "MPI_T_pvar_session_free of a session that still holds handles (one of each variable, the non-continuous ones started) returns MPI_SUCCESS and sets the session to MPI_T_PVAR_SESSION_NULL",
-			Injectors: []string{"inject_mpit_pvar_free_keeps"}, Exposure: cellCallsExposure.Declared(), Judge: judgeCell(cellSessionFree)},
+			Injectors: []string{"inject_mpit_pvar_free_keeps"}, Exposure: oneFaultCallsExposure.Declared(), Judge: judgeCell(cellSessionFree)},
 		// §15.3.4: MPI_T_FINALIZE "may be called as often as the
 		// corresponding MPI_T_INIT_THREAD routine up to the current point of
 		// execution. Calling it more times returns a corresponding return
@@ -344,34 +344,26 @@ func (r *stRun) who(c stateCell, index int) string {
 	return fmt.Sprintf("variable %d", index)
 }
 
-// The calls of a cell, as judgeCell counts them (every call judged could
-// show a breach) and as judgeCellExposed does (only those that meet no
-// second fault): each shared by the rules of its judge.
-var (
-	cellCallsExposure     = rulebook.Exposure[cellCall]{Items: "calls"}
-	oneFaultCallsExposure = rulebook.Exposure[cellCall]{Items: "calls",
-		When:  "when the call met no second fault of the variable (a second fault's code is accepted too, so a library that skips the check would pass as well)",
-		Could: func(c cellCall) bool { return !c.secondFault }}
-)
+// oneFaultCallsExposure: a call of a cell that met a second fault of the
+// variable (MPI_T_pvar_readreset of a read-only variable that is not
+// atomic may answer MPI_T_ERR_PVAR_NO_WRITE) shows the rule's check only
+// when it answered the rule's own code: a library that skips the check
+// still answers the second fault's code and passes. Where no call shows
+// it, nothing could show the breach and the rule is unsupported.
+var oneFaultCallsExposure = rulebook.Exposure[cellCall]{Items: "calls",
+	When:  "when the call met no second fault of the variable, or answered the rule's own code (a second fault's code is accepted too, so a library that skips the check would pass as well)",
+	Could: func(c cellCall) bool { return !c.secondFault || c.ownCode }}
 
 // cellCall is one call of a cell: whether it met a second fault of the
-// variable, whose code the cell accepts too.
-type cellCall struct{ secondFault bool }
+// variable, whose code the cell accepts too, and whether it answered the
+// rule's own code.
+type cellCall struct{ secondFault, ownCode bool }
 
 // judgeCell judges the calls of one cell: each returned one of the codes
 // the cell wants (and a free left the null value); a call that killed the
-// process fails it. Every call that returned could have shown a breach; a
-// session freed with no handle in it is not in the cell's state.
-func judgeCell(c stateCell) func(x *rulebook.X) verdict.Verdict { return judgeCellBy(c, false) }
-
-// judgeCellExposed is judgeCell where only a call whose variable has no
-// second fault counts as exposed: a library that skips the check the rule
-// is about still answers the second fault's code (MPI_T_pvar_reset on a
-// read-only variable: MPI_T_ERR_PVAR_NO_WRITE) and passes, so where every
-// call met one, nothing could show the breach and the rule is unsupported.
-func judgeCellExposed(c stateCell) func(x *rulebook.X) verdict.Verdict { return judgeCellBy(c, true) }
-
-func judgeCellBy(c stateCell, exposedOnly bool) func(x *rulebook.X) verdict.Verdict {
+// process fails it. A session freed with no handle in it is not in the
+// cell's state.
+func judgeCell(c stateCell) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		r := statesJob(x)
 		var bad []string
@@ -389,12 +381,10 @@ func judgeCellBy(c stateCell, exposedOnly bool) func(x *rulebook.X) verdict.Verd
 			if rec.Index < 0 {
 				want = c.want(stVar{})
 			}
-			calls = append(calls, cellCall{secondFault: len(want) > 1})
-			if len(want) > 1 {
-				second++
-				for _, w := range want[1:] {
-					secondCodes[w] = true
-				}
+			calls = append(calls, cellCall{secondFault: len(want) > 1, ownCode: rec.RC == want[0]})
+			if len(want) > 1 && rec.RC != want[0] {
+				second++ // it could answer the second fault's code, and did
+				secondCodes[rec.RC] = true
 			}
 			got[rec.RC]++
 			switch {
@@ -429,15 +419,15 @@ func judgeCellBy(c stateCell, exposedOnly bool) func(x *rulebook.X) verdict.Verd
 			reason += fmt.Sprintf(" (%s in all: one of each variable, the non-continuous ones started)", plural(handles, "handle", "handles"))
 		}
 		if second > 0 {
-			reason += fmt.Sprintf("; %d of them met a second fault of the variable, whose code was accepted too (the text does not say which error wins)", second)
+			reason += fmt.Sprintf("; %d of them met a second fault of the variable and answered its code, which is accepted too (the text does not say which error wins)", second)
 		}
-		if exposedOnly {
-			if judged == second {
-				x.Unsupported("not measurable here: each of the %s on %s met a second fault of the variable (%s), whose code is accepted too, so a library that skips the check would pass as well", plural(judged, "call", "calls"), c.what, strings.Join(slices.Sorted(maps.Keys(secondCodes)), ", "))
-			}
-			return oneFaultCallsExposure.Pass(calls, "%s; %d without a second fault, where only %s would do", reason, judged-second, c.want(stVar{})[0])
+		if judged == second {
+			x.Unsupported("not measurable here: each of the %s on %s met a second fault of the variable and answered its code (%s), which is accepted too, so a library that skips the check would pass as well", plural(judged, "call", "calls"), c.what, strings.Join(slices.Sorted(maps.Keys(secondCodes)), ", "))
 		}
-		return cellCallsExposure.Pass(calls, "%s", reason)
+		if second > 0 {
+			reason += fmt.Sprintf("; %d of them answered %s itself or met no second fault", judged-second, c.want(stVar{})[0])
+		}
+		return oneFaultCallsExposure.Pass(calls, "%s", reason)
 	}
 }
 
