@@ -229,9 +229,9 @@ func judgeMPITOnThreads(x *rulebook.X) verdict.Verdict {
 	return init10Exposure.Pass(countedItems(reads+preads), "%s", reason)
 }
 
-// cvarX2Exposure: each writable-scope control variable the walk lists was
-// read twice, and could have differed.
-var cvarX2Exposure = rulebook.Exposure[cvarRec]{Items: "control variables of a writable scope"}
+// cvarX2Exposure: each writable-scope control variable the threads run read
+// twice could have read differently (the fixture gives their number only).
+var cvarX2Exposure = rulebook.Exposure[countedItem]{Items: "control variables of a writable scope"}
 
 func judgeCvarX2(x *rulebook.X) verdict.Verdict {
 	res, recs, err := x.LaunchOnce(threadsJob(x))
@@ -250,16 +250,16 @@ func judgeCvarX2(x *rulebook.X) verdict.Verdict {
 	if len(bad) > 0 {
 		x.Failf(strings.Join(bad, "\n"), "%d writable-scope control variables nobody wrote read differently twice in one thread: %s", len(bad), examples(bad))
 	}
-	// mpit_threads records only the variables that read differently; how
-	// many of a writable scope there are to read twice, the walk says (the
-	// same control variables after MPI_Init)
-	var writable []cvarRec
-	for _, c := range walk(x).cvars {
-		if c.RC == "MPI_SUCCESS" && !readOnly(c.Scope) {
-			writable = append(writable, c)
-		}
+	// mpit_threads records only the variables that read differently, and
+	// how many of a writable scope it read twice
+	cs := mpi.Decode[struct {
+		Writable *int `json:"writable"`
+	}](recs, "constants")
+	if len(cs) == 0 || cs[0].Writable == nil {
+		x.Errorf(res.Evidence(), "mpit_threads recorded no count of the writable-scope control variables it read twice")
 	}
-	reason := fmt.Sprintf("every writable-scope control variable (the walk lists %d) read the same twice in one thread where it could be read", len(writable))
+	writable := countedItems(*cs[0].Writable)
+	reason := fmt.Sprintf("each of the %d writable-scope control variables that answered a read gave the same value when read again by the same thread, nobody writing it", len(writable))
 	if len(readonly) > 0 {
 		reason += fmt.Sprintf("; %d of scope READONLY (which can change) did not: %s", len(readonly), examples(readonly))
 	}
