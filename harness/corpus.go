@@ -137,9 +137,6 @@ type CorpusOutcome struct {
 	Differ      []string // rule on impl: run's vs replay's verdict
 	Broke       []string // rule on impl: the judge broke
 	Unknown     []string // verdicts of rules no suite declares, rules with no verdict
-	// Undeclared are the rules that passed on the corpus without an
-	// exposure predicate declared beside their judge (rulebook.Exposure).
-	Undeclared []string
 }
 
 // ReplayAll replays every verdict of the corpus whose rule the suites
@@ -147,7 +144,7 @@ type CorpusOutcome struct {
 func (c *Corpus) ReplayAll(suites ...*Suite) CorpusOutcome {
 	rules := RulesByID(suites...)
 	var o CorpusOutcome
-	seen, declaredSeen := map[string]bool{}, map[string]bool{}
+	seen := map[string]bool{}
 	for _, cell := range c.Verdicts {
 		r, ok := rules[cell.ID]
 		seen[cell.ID] = true
@@ -163,10 +160,6 @@ func (c *Corpus) ReplayAll(suites ...*Suite) CorpusOutcome {
 			o.Differ = append(o.Differ, fmt.Sprintf("%s: the run's pass judged %d and exposed %d, the replay's %d and %d (%s)", where, cell.Judged, cell.Exposed, v.Exercised.Judged, v.Exercised.Exposed, verdict.FirstLine(v.Reason)))
 		case v.Status == cell.Status:
 			o.Same++
-			if v.Status == verdict.Pass && r.Exposure.Items == "" && !declaredSeen[r.ID] {
-				declaredSeen[r.ID] = true
-				o.Undeclared = append(o.Undeclared, r.ID)
-			}
 		case v.Status == rulebook.NotReplayed || files:
 			o.NotReplayed = append(o.NotReplayed, fmt.Sprintf("%s (%s): %s", where, cell.Status, verdict.FirstLine(v.Reason)))
 		default:
@@ -179,7 +172,6 @@ func (c *Corpus) ReplayAll(suites ...*Suite) CorpusOutcome {
 			missing = append(missing, id)
 		}
 	}
-	sort.Strings(o.Undeclared)
 	sort.Strings(missing)
 	for _, id := range missing {
 		o.Unknown = append(o.Unknown, "rule "+id+" has no verdict in the corpus")
