@@ -3,6 +3,7 @@ package mpi
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,10 +20,12 @@ func logJob(j Job, ran, waited, cpu time.Duration) {
 		return
 	}
 	defer f.Close()
-	pre := j.RankEnv["LD_PRELOAD"]
-	if i := strings.LastIndex(pre, "/"); i >= 0 {
-		pre = pre[i+1:]
+	// every preloaded library by its base name: injectors, then the tool
+	var names []string
+	for _, p := range strings.FieldsFunc(j.RankEnv["LD_PRELOAD"], func(r rune) bool { return r == ':' || r == ' ' }) {
+		names = append(names, filepath.Base(p))
 	}
+	pre := strings.Join(names, ":")
 	// one write: lines of concurrent jobs do not interleave
 	fmt.Fprintf(f, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\n", time.Now().Add(-ran).Format("15:04:05.000"), j.Impl.ID, j.Name, j.Ranks,
 		waited.Milliseconds(), ran.Milliseconds(), cpu.Milliseconds(), pre)

@@ -175,7 +175,7 @@ var settingsList = []Def{
 		Allowed: "an existing folder",
 		Check:   checkDir},
 	{Name: JobLogEnv, Group: GroupOutput,
-		Meaning: "a file every job appends a line to: when it started, implementation, name, ranks, ms waited for slots, ms run, ms CPU, the injector preloaded; it shows where a run's time goes",
+		Meaning: "a file every job appends a line to: when it started, implementation, name, ranks, ms waited for slots, ms run, ms CPU, the libraries preloaded (injectors, then tools, by file name); it shows where a run's time goes",
 		Default: "no log",
 		Allowed: "a file in an existing folder (appended to)",
 		Check:   checkParentDir},
