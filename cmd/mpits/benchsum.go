@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -10,8 +11,10 @@ import (
 	"time"
 )
 
-// cmdBenchSum prints, for each benchmark of a Go benchmark file, its
-// minimum, median and maximum ns/op over its runs, as durations (ci/speed).
+// cmdBenchSum prints, for each benchmark of a Go benchmark file and each of
+// its units, the minimum, median and maximum over its runs (ci/speed):
+// ns/op as durations, any other unit (cpu-s/op, the CPU seconds a run took)
+// as numbers.
 func cmdBenchSum(args []string) error {
 	if len(args) != 1 {
 		return fmt.Errorf("usage: mpits benchsum BENCH.txt (Go benchmark format)")
@@ -21,39 +24,62 @@ func cmdBenchSum(args []string) error {
 		return err
 	}
 	defer f.Close()
-	samples := map[string][]float64{}
-	var order []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) < 4 || !strings.HasPrefix(fields[0], "Benchmark") || fields[3] != "ns/op" {
-			continue
-		}
-		v, err := strconv.ParseFloat(fields[2], 64)
-		if err != nil {
-			return fmt.Errorf("%s: %q: %v", args[0], sc.Text(), err)
-		}
-		if _, ok := samples[fields[0]]; !ok {
-			order = append(order, fields[0])
-		}
-		samples[fields[0]] = append(samples[fields[0]], v)
-	}
-	if err := sc.Err(); err != nil {
+	out, err := benchSummary(f, args[0])
+	if err != nil {
 		return err
 	}
-	if len(order) == 0 {
-		return fmt.Errorf("%s: no benchmark line with ns/op", args[0])
+	fmt.Print(out)
+	return nil
+}
+
+// benchSummary is the table cmdBenchSum prints for the benchmark lines of r
+// (name names r in errors).
+func benchSummary(r io.Reader, name string) (string, error) {
+	type metric struct{ bench, unit string }
+	samples := map[metric][]float64{}
+	var order []metric
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 4 || !strings.HasPrefix(fields[0], "Benchmark") {
+			continue
+		}
+		// name, iterations, then value-unit pairs
+		for i := 2; i+1 < len(fields); i += 2 {
+			v, err := strconv.ParseFloat(fields[i], 64)
+			if err != nil {
+				return "", fmt.Errorf("%s: %q: %v", name, sc.Text(), err)
+			}
+			m := metric{fields[0], fields[i+1]}
+			if _, ok := samples[m]; !ok {
+				order = append(order, m)
+			}
+			samples[m] = append(samples[m], v)
+		}
 	}
-	fmt.Printf("%-40s %5s %10s %10s %10s\n", "benchmark", "runs", "min", "median", "max")
-	for _, name := range order {
-		s := samples[name]
+	if err := sc.Err(); err != nil {
+		return "", err
+	}
+	if len(order) == 0 {
+		return "", fmt.Errorf("%s: no benchmark line with a value", name)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-40s %5s %10s %10s %10s\n", "benchmark", "runs", "min", "median", "max")
+	for _, m := range order {
+		s := samples[m]
 		slices.Sort(s)
 		med := s[len(s)/2]
 		if len(s)%2 == 0 {
 			med = (s[len(s)/2-1] + s[len(s)/2]) / 2
 		}
-		d := func(ns float64) string { return time.Duration(ns).Round(100 * time.Millisecond).String() }
-		fmt.Printf("%-40s %5d %10s %10s %10s\n", strings.TrimPrefix(name, "Benchmark"), len(s), d(s[0]), d(med), d(s[len(s)-1]))
+		label := strings.TrimPrefix(m.bench, "Benchmark")
+		show := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+		if m.unit == "ns/op" {
+			show = func(ns float64) string { return time.Duration(ns).Round(100 * time.Millisecond).String() }
+		} else {
+			label += " (" + m.unit + ")"
+		}
+		fmt.Fprintf(&b, "%-40s %5d %10s %10s %10s\n", label, len(s), show(s[0]), show(med), show(s[len(s)-1]))
 	}
-	return nil
+	return b.String(), nil
 }
