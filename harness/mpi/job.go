@@ -81,6 +81,7 @@ const startedWithin = 2 * time.Minute
 // processes behind.
 func Run(j Job) (*Result, error) {
 	offTapeIfReplaying("the direct run " + j.Name)
+	dumpNoCores()
 	im := j.Impl
 	if j.Deadline == 0 {
 		j.Deadline = 60 * time.Second

@@ -462,6 +462,16 @@ func TestPlainJobs(t *testing.T) {
 			t.Errorf("Cleanup left %s: %v", dir, err)
 		}
 	})
+	t.Run("no core files", func(t *testing.T) {
+		res, err := Run(Job{Impl: host, Name: "core limit", Program: "sh", Args: []string{"-c", "ulimit -c"}, Deadline: 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Cleanup()
+		if strings.TrimSpace(res.Stdout) != "0" {
+			t.Errorf("a job's core file size limit is %q, want 0", strings.TrimSpace(res.Stdout))
+		}
+	})
 	t.Run("ok", func(t *testing.T) {
 		// A job that exits 0 is OK even if its output reads like a crash report.
 		res, err := Run(Job{Impl: host, Name: "fine", Program: "sh",
