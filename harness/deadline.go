@@ -71,5 +71,5 @@ func skipIfInterrupted() {
 }
 
 func skipNotReached(it *mpi.Interruption) {
-	ginkgo.Skip("not reached: the run was ended by " + it.Cause)
+	ginkgo.Skip(NotReachedPrefix + "the run was ended by " + it.Cause)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mpits/mpits/harness/verdict"
 	ginkgo "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
+	"golang.org/x/sys/unix"
 )
 
 // An interrupted run cleans up and says what it had judged. Ctrl-C sends
@@ -32,47 +33,55 @@ import (
 // when it starts, the job folders whose owner is gone (a run killed with
 // SIGKILL cleans up nothing).
 
-// parentPoll is how often a test process looks whether the go command
-// that started it is still there.
-const parentPoll = 200 * time.Millisecond
-
-// watchInterrupts makes SIGINT, SIGTERM and SIGHUP, and the end of the
-// parent process, interrupt the run, for the rest of the process's life.
-// Ginkgo watches SIGINT and SIGTERM itself (it skips the remaining specs
-// and runs the report nodes); SIGHUP and the parent's end are turned into
-// a SIGTERM for it. SIGPIPE is caught too: once the go command is gone, a
-// write to the standard output fails instead of killing the process before
-// it has cleaned up.
-func watchInterrupts() {
+// watchInterrupts makes SIGINT, SIGTERM and SIGHUP interrupt the run the
+// way its deadline does (deadline.go): the jobs are killed, the specs left
+// end not reached, and every output says what was judged. It is called
+// from the run's first node, once Ginkgo watches SIGINT and SIGTERM, and
+// takes them from Ginkgo: told of a signal, Ginkgo would print each
+// running goroutine (the judges waiting on each other, thousands of lines)
+// and end the spec that runs as an error against its implementation. A
+// second signal ends the process at once. SIGHUP stays ignored when the
+// process was started with it ignored (nohup): a run outlives the shell
+// that started it. The binary never watches its parent. A test process
+// under go test asks the kernel for a signal when the go command that
+// started it ends (goTestParentSignal: a killed go command would leave it
+// running unseen), and catches SIGPIPE: once that command is gone, a write
+// to the standard output fails instead of killing the process before it
+// has cleaned up.
+func watchInterrupts(goTest bool) {
+	signal.Reset(syscall.SIGINT, syscall.SIGTERM)
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
-	parent := os.Getppid()
-	comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", parent))
-	name := strings.TrimSpace(string(comm))
+	watched := []os.Signal{syscall.SIGINT, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		watched = append(watched, syscall.SIGHUP)
+	}
+	if goTest {
+		watched = append(watched, syscall.SIGPIPE, goTestParentSignal)
+		_ = unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(goTestParentSignal), 0, 0, 0)
+	}
+	signal.Notify(sigs, watched...)
 	go func() {
-		tick := time.NewTicker(parentPoll)
-		defer tick.Stop()
-		for {
-			select {
-			case s := <-sigs:
-				switch s {
-				case syscall.SIGPIPE:
-				case syscall.SIGHUP:
-					mpi.Interrupt("SIGHUP")
-					_ = syscall.Kill(os.Getpid(), syscall.SIGTERM)
-				default:
-					mpi.Interrupt(mpi.SignalName(int(s.(syscall.Signal))))
-				}
-			case <-tick.C:
-				if os.Getppid() != parent {
-					mpi.Interrupt(fmt.Sprintf("the end of its parent process %s (pid %d)", name, parent))
-					_ = syscall.Kill(os.Getpid(), syscall.SIGTERM)
-					return
-				}
+		for s := range sigs {
+			cause := mpi.SignalName(int(s.(syscall.Signal)))
+			switch s {
+			case syscall.SIGPIPE:
+				continue
+			case goTestParentSignal:
+				cause = "the end of the go command that started it"
 			}
+			if mpi.Ongoing.Load() != nil && s != goTestParentSignal {
+				fmt.Fprintf(os.Stderr, "mpits: %s again: ending now, without the report\n", cause)
+				os.Exit(1)
+			}
+			mpi.Interrupt(cause)
 		}
 	}()
 }
+
+// goTestParentSignal is what the kernel sends a test process when its go
+// command ends (PR_SET_PDEATHSIG): a signal nothing else sends it (Ginkgo
+// takes SIGUSR1 for its progress report).
+const goTestParentSignal = syscall.SIGUSR2
 
 // interruptedRun is the run's interrupt, if Ginkgo's report or the signal
 // watcher saw one. Both are told of a signal, each on its own: when Ginkgo
@@ -124,32 +133,8 @@ func noteJudged(r rulebook.Rule, impl string, v verdict.Verdict) {
 // as the expectations file, if any, sees them. expected is how many
 // verdicts the run's selection asked for (0: not known ahead).
 func (s *Suite) interruptedSummary(it *mpi.Interruption, expected int, cleaned bool, impls ...string) string {
-	judgedBefore.Lock()
-	got := slices.Clone(judgedBefore.v)
-	judgedBefore.Unlock()
-	checks := map[string]rulebook.Check{}
-	for _, c := range s.Checks {
-		for _, r := range c.AllRules() {
-			checks[r.ID] = c
-		}
-	}
-	// An injector's proof judges the rule on implementations the filter
-	// may not select: only the verdicts of selected specs count.
-	selected, known := labelSelector()
-	counts := map[verdict.Status]int{}
-	rep := types.Report{SuiteDescription: s.Name}
-	filter := ginkgo.GinkgoLabelFilter()
-	n := 0
-	for _, g := range got {
-		c, ok := checks[g.rule.ID]
-		if !ok || (known && !selected(specLabels(c, g.rule, &mpi.Impl{ID: g.impl}))) {
-			continue
-		}
-		n++
-		counts[g.v.Status]++
-		info := s.Info(c, g.rule)
-		rep.SpecReports = append(rep.SpecReports, judgedSpec(Judged{RuleInfo: info, Impl: g.impl}, g.rule, g.v, filter))
-	}
+	got, rep, counts := s.judgedBeforeReport()
+	n := len(rep.SpecReports)
 	var b strings.Builder
 	of := ""
 	if expected > 0 {
@@ -179,6 +164,81 @@ func (s *Suite) interruptedSummary(it *mpi.Interruption, expected int, cleaned b
 		}
 	}
 	return b.String()
+}
+
+// judgedBeforeReport is the verdicts judged before the interrupt, of the
+// specs the run selects, as the specs they would have ended as
+// (judgedSpec), and their counts by status.
+func (s *Suite) judgedBeforeReport() ([]judgedVerdictOf, types.Report, map[verdict.Status]int) {
+	judgedBefore.Lock()
+	got := slices.Clone(judgedBefore.v)
+	judgedBefore.Unlock()
+	checks := s.checkOf()
+	// An injector's proof judges the rule on implementations the filter
+	// may not select: only the verdicts of selected specs count.
+	selected, known := labelSelector()
+	counts := map[verdict.Status]int{}
+	rep := types.Report{SuiteDescription: s.Name}
+	filter := ginkgo.GinkgoLabelFilter()
+	for _, g := range got {
+		c, ok := checks[g.rule.ID]
+		if !ok || (known && !selected(specLabels(c, g.rule, &mpi.Impl{ID: g.impl}))) {
+			continue
+		}
+		counts[g.v.Status]++
+		info := s.Info(c, g.rule)
+		rep.SpecReports = append(rep.SpecReports, judgedSpec(Judged{RuleInfo: info, Impl: g.impl}, g.rule, g.v, filter))
+	}
+	return got, rep, counts
+}
+
+// checkOf is the check of each rule id.
+func (s *Suite) checkOf() map[string]rulebook.Check {
+	checks := map[string]rulebook.Check{}
+	for _, c := range s.Checks {
+		for _, r := range c.AllRules() {
+			checks[r.ID] = c
+		}
+	}
+	return checks
+}
+
+// InterruptNode is the report node that fails an interrupted run.
+const InterruptNode = "mpits interrupted"
+
+// NotReachedPrefix begins the message of a spec the run ended before it
+// was judged: no verdict, neither unsupported nor an error.
+const NotReachedPrefix = "not reached: "
+
+// interruptedReport is what an interrupted run reports in every output
+// (JUnit, --json, --html): every verdict judged before the interrupt, and
+// every other selected rule on impls as not reached; the suite did not
+// succeed, whatever came in.
+func (s *Suite) interruptedReport(it *mpi.Interruption, impls []string) types.Report {
+	got, rep, _ := s.judgedBeforeReport()
+	rep.SuiteSucceeded = false
+	rep.SpecialSuiteFailureReasons = []string{"interrupted by " + it.Cause}
+	rep.StartTime, rep.EndTime = interruptStart, it.At
+	rep.RunTime = it.At.Sub(interruptStart)
+	judged := map[string]bool{}
+	for _, g := range got {
+		judged[g.rule.ID+"\x00"+g.impl] = true
+	}
+	selected, known := labelSelector()
+	for _, c := range s.Checks {
+		for _, r := range c.AllRules() {
+			for _, id := range impls {
+				if judged[r.ID+"\x00"+id] || (known && !selected(specLabels(c, r, &mpi.Impl{ID: id}))) {
+					continue
+				}
+				sp := types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: "on " + id, State: types.SpecStateSkipped,
+					Failure: types.Failure{Message: NotReachedPrefix + "the run was ended by " + it.Cause}}
+				sp.ReportEntries = append(sp.ReportEntries, types.ReportEntry{Name: "rule", Value: types.WrapEntryValue(Judged{RuleInfo: s.Info(c, r), Impl: id})})
+				rep.SpecReports = append(rep.SpecReports, sp)
+			}
+		}
+	}
+	return rep
 }
 
 // interruptStart is when the process's suite started, for the time an

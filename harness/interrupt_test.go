@@ -79,7 +79,7 @@ func TestPI(t *testing.T) { Suite.Run(t) }
 	launcher := mpitest.WriteFile(t, filepath.Join(tmp, "fake-mpiexec"), "#!/bin/sh\nsetsid sleep 120 </dev/null >/dev/null 2>&1 &\nexec sleep 120\n", 0o755)
 	impls := mpitest.WriteFile(t, filepath.Join(tmp, "impls.json"), `{"implementations":[{"id":"fake","available":true,"cc":"/bin/true","launcher":"`+launcher+`"}]}`, 0o644)
 	run := filepath.Join(tmp, "run")
-	mpitest.WriteFile(t, filepath.Join(run, "caps-fake.json"), `{"impl":"fake","available":true}`, 0o644)
+	plantProbe(t, run, impls, "fake")
 	jobDir = filepath.Join(tmp, "jobs")
 	if err := os.MkdirAll(jobDir, 0o755); err != nil {
 		t.Fatal(err)
@@ -116,7 +116,7 @@ func TestInterruptCleansUpAndReports(t *testing.T) {
 	}{
 		{"ctrl-c", func(t *testing.T, goPid int, _ string) { syscall.Kill(-goPid, syscall.SIGINT) }, "SIGINT"},
 		{"sigint-test-process", func(t *testing.T, _ int, mark string) { syscall.Kill(testProcess(t, mark), syscall.SIGINT) }, "SIGINT"},
-		{"sigterm-go", func(t *testing.T, goPid int, _ string) { syscall.Kill(goPid, syscall.SIGTERM) }, "the end of its parent process"},
+		{"sigterm-go", func(t *testing.T, goPid int, _ string) { syscall.Kill(goPid, syscall.SIGTERM) }, "the end of the go command that started it"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			mark := "MPITSTEST_INTERRUPT=" + mpi.RandomToken() // not MPITS_: no setting

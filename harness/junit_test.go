@@ -183,7 +183,7 @@ func Test` + name + `(t *testing.T) { Suite.Run(t) }
 	tmp := t.TempDir()
 	impls := mpitest.WriteFile(t, filepath.Join(tmp, "impls.json"), `{"implementations":[{"id":"fake","available":true,"cc":"/bin/true","launcher":"/bin/true"}]}`, 0o644)
 	run := filepath.Join(tmp, "run")
-	mpitest.WriteFile(t, filepath.Join(run, "caps-fake.json"), `{"impl":"fake","available":true}`, 0o644)
+	plantProbe(t, run, impls, "fake")
 	return dir, []string{"MPITS_IMPLEMENTATIONS=" + impls, settings.RunDirEnv + "=" + run, "MPITS_PROGRESS=0"}
 }
 

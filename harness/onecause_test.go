@@ -202,7 +202,7 @@ func TestSharedBuildOneLinePerImplementation(t *testing.T) {
 	cc, env := brokenCompiler(t)
 	run := strings.TrimPrefix(env[1], settings.RunDirEnv+"=")
 	for _, im := range []string{"alpha", "beta"} { // probed already, well
-		mpitest.WriteFile(t, filepath.Join(run, "caps-"+im+".json"), `{"impl":"`+im+`","available":true}`, 0o644)
+		plantProbe(t, run, strings.TrimPrefix(env[0], "MPITS_IMPLEMENTATIONS="), im)
 	}
 	out := oneCauseRun(t, dir, env, func() map[string]int {
 		causes := map[string]int{}

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -70,10 +71,8 @@ func TestSetupOnlyNeeded(t *testing.T) {
 	if len(envs) != 1 || envs[0].Impl.ID != "b" {
 		t.Fatalf("Setup gives %d Envs, want b's alone", len(envs))
 	}
-	probed, _ := filepath.Glob(filepath.Join(run, "caps-*.json"))
-	sort.Strings(probed)
-	if want := []string{filepath.Join(run, "caps-b.json")}; !reflect.DeepEqual(probed, want) {
-		t.Errorf("probed %v, want %v", probed, want)
+	if got, want := probedIDs(t, run), []string{"b"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("probed %v, want %v", got, want)
 	}
 	if v := evaluateOnce(rulebook.Rule{ID: "R-setup"}, nil); v.Status != verdict.Unsupported {
 		t.Errorf("a rule on an implementation not set up gives %s, want unsupported", v.Status)
@@ -81,7 +80,42 @@ func TestSetupOnlyNeeded(t *testing.T) {
 	if envs := Setup(only(impls, nil), nil); len(envs) != 2 {
 		t.Errorf("Setup with nothing filtered gives %d Envs, want 2", len(envs))
 	}
-	if _, err := os.Stat(filepath.Join(run, "caps-a.json")); err != nil {
-		t.Errorf("a is not probed when everything is set up: %v", err)
+	if got, want := probedIDs(t, run), []string{"a", "b"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("probed %v when everything is set up, want %v", got, want)
 	}
+}
+
+// probedIDs are the implementations whose probes run folder dir keeps.
+func probedIDs(t *testing.T, dir string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "caps-*.json"))
+	var ids []string
+	for _, f := range files {
+		var c mpi.Caps
+		data, err := os.ReadFile(f)
+		if err != nil || json.Unmarshal(data, &c) != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		ids = append(ids, c.Impl)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// plantProbe writes, in run folder dir, a probe that finds implementation
+// id of the implementations file impls available: the run then probes
+// nothing of that fake implementation.
+func plantProbe(t *testing.T, dir, impls, id string) {
+	t.Helper()
+	list, err := mpi.ReadImplFile(impls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, im := range list {
+		if im.ID == id {
+			mpitest.WriteFile(t, mpi.ProbeFile(dir, im), `{"impl":"`+id+`","available":true}`, 0o644)
+			return
+		}
+	}
+	t.Fatalf("%s has no implementation %s", impls, id)
 }

@@ -163,7 +163,13 @@ func (s *Suite) run(t ginkgo.GinkgoTestingT, goTest bool) ginkgo.Report {
 	envs := map[string]*rulebook.Env{}
 	var all []*rulebook.Env
 	prog := newProgress(s.Name)
+	var needed []string // the implementations an interrupted run names
+	for _, im := range s.Needed(impls) {
+		needed = append(needed, im.ID)
+	}
 	ginkgo.SynchronizedBeforeSuite(func() []byte {
+		// The run's signals are its own from here on (interrupt.go).
+		watchInterrupts(goTest)
 		set := s.Needed(impls)
 		prog.setupStarted(len(set))
 		setUp := Setup(set, s.neededFixtures())
@@ -194,6 +200,13 @@ func (s *Suite) run(t ginkgo.GinkgoTestingT, goTest bool) ginkgo.Report {
 	// summary, whose expectations update would take that for an unfinished
 	// run, and before JUnit, which shows it.
 	ginkgo.ReportAfterSuite(SetupNode, failSetup)
+	// An interrupted run is no success, even when nothing it judged failed
+	// (a deadline during setup judged nothing).
+	ginkgo.ReportAfterSuite(InterruptNode, func(ginkgo.Report) {
+		if it := mpi.Ongoing.Load(); it != nil {
+			ginkgo.Fail("interrupted by " + it.Cause + ": the rules not reached are not judged")
+		}
+	})
 	// JUnit is the suite's to write (junit.go): one file per package under
 	// go test, the one file asked for otherwise.
 	_, rc := ginkgo.GinkgoConfiguration()
@@ -203,6 +216,9 @@ func (s *Suite) run(t ginkgo.GinkgoTestingT, goTest bool) ginkgo.Report {
 	}
 	if junit != "" {
 		ginkgo.ReportAfterSuite("mpits JUnit", func(r ginkgo.Report) {
+			if it := mpi.Ongoing.Load(); it != nil {
+				r = s.interruptedReport(it, needed)
+			}
 			if err := WriteJUnit(r, junit); err != nil {
 				ginkgo.Fail("cannot write the JUnit report: " + err.Error())
 			}
@@ -218,7 +234,6 @@ func (s *Suite) run(t ginkgo.GinkgoTestingT, goTest bool) ginkgo.Report {
 	judgedBefore.Lock()
 	judgedBefore.on = true
 	judgedBefore.Unlock()
-	watchInterrupts()
 	if d, cause := runDeadline(goTest); d > 0 {
 		watchDeadline(d, cause)
 	}
@@ -227,9 +242,9 @@ func (s *Suite) run(t ginkgo.GinkgoTestingT, goTest bool) ginkgo.Report {
 		// go test prints nothing of an interrupted run: the console gets
 		// what was judged, once the jobs are killed and their folders gone.
 		cleaned := it.Wait(10 * time.Second)
-		fmt.Fprint(con, s.interruptedSummary(it, prog.expected(), cleaned, prog.impls()...))
+		fmt.Fprint(con, s.interruptedSummary(it, prog.expected(), cleaned, needed...))
 		t.Fail()
-		return final
+		return s.interruptedReport(it, needed)
 	}
 	fmt.Print(summary)
 	if goTest {

@@ -114,10 +114,12 @@ func loadUnfiltered() ([]*Impl, string, error) {
 		if cc == "" || run == "" {
 			return nil, "", errors.New("MPITS_MPICC and MPITS_MPIEXEC go together: set both, to your MPI's compiler wrapper and launcher")
 		}
-		for name, f := range map[string]string{"MPITS_MPICC": cc, "MPITS_MPIEXEC": run} {
-			if !isExecutable(f) {
-				return nil, "", fmt.Errorf("%s=%s is not an executable file: point it at your MPI's %s", name, f, map[string]string{"MPITS_MPICC": "compiler wrapper (mpicc)", "MPITS_MPIEXEC": "launcher (mpiexec)"}[name])
+		for name, f := range map[string]*string{"MPITS_MPICC": &cc, "MPITS_MPIEXEC": &run} {
+			found, ok := executableOnPath(*f)
+			if !ok {
+				return nil, "", fmt.Errorf("%s=%s is not an executable file or a name on PATH: point it at your MPI's %s", name, *f, map[string]string{"MPITS_MPICC": "compiler wrapper (mpicc)", "MPITS_MPIEXEC": "launcher (mpiexec)"}[name])
 			}
+			*f = found
 		}
 		im, err := ImplFromWrapper(id, cc, run, env)
 		if err != nil {
@@ -383,6 +385,19 @@ func (im *Impl) InstallPrefix() (string, error) {
 		return "", fmt.Errorf("%s has no installation prefix (PREFIX/bin/mpicc and PREFIX/bin/mpiexec, executable): its cc is %s", im.ID, im.CC)
 	}
 	return prefix, nil
+}
+
+// executableOnPath is p when it is an executable file, or the file a name
+// without a slash finds on PATH (mpicc.mpich, as people type it).
+func executableOnPath(p string) (string, bool) {
+	if !strings.Contains(p, "/") {
+		found, err := exec.LookPath(p)
+		if err != nil || !filepath.IsAbs(found) {
+			return "", false
+		}
+		p = found
+	}
+	return p, isExecutable(p)
 }
 
 func isExecutable(p string) bool {

@@ -212,12 +212,12 @@ func TestLoadImplsWrapperSettings(t *testing.T) {
 	t.Setenv("MPITS_MPICC", missing)
 	t.Setenv("MPITS_MPIEXEC", filepath.Join(fake, "bin", "mpiexec"))
 	_, err = LoadImpls()
-	mpitest.WantOneLineErr(t, err, "MPITS_MPICC="+missing, "is not an executable file", "compiler wrapper (mpicc)")
+	mpitest.WantOneLineErr(t, err, "MPITS_MPICC="+missing, "is not an executable file or a name on PATH", "compiler wrapper (mpicc)")
 
 	t.Setenv("MPITS_MPICC", filepath.Join(fake, "bin", "mpicc"))
 	t.Setenv("MPITS_MPIEXEC", missing)
 	_, err = LoadImpls()
-	mpitest.WantOneLineErr(t, err, "MPITS_MPIEXEC="+missing, "is not an executable file", "launcher (mpiexec)")
+	mpitest.WantOneLineErr(t, err, "MPITS_MPIEXEC="+missing, "is not an executable file or a name on PATH", "launcher (mpiexec)")
 
 	t.Setenv("MPITS_MPIEXEC", filepath.Join(fake, "bin", "mpiexec"))
 	impls, err := LoadImpls()
@@ -227,6 +227,26 @@ func TestLoadImplsWrapperSettings(t *testing.T) {
 	if len(impls) != 1 || impls[0].ID != "custom" || impls[0].Family != "openmpi" {
 		t.Errorf("MPITS_MPICC+MPITS_MPIEXEC give %+v, want one openmpi implementation named custom", impls[0])
 	}
+}
+
+// A wrapper and a launcher named as people type them, found on PATH, are
+// taken as the files PATH finds.
+func TestWrapperNamesOnPath(t *testing.T) {
+	mpitest.ClearSettings(t)
+	fake := fakeMPI(t, "mpich")
+	t.Setenv("PATH", filepath.Join(fake, "bin")+":"+os.Getenv("PATH"))
+	t.Setenv("MPITS_MPICC", "mpicc")
+	t.Setenv("MPITS_MPIEXEC", "mpiexec")
+	impls, err := LoadImpls()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(fake, "bin", "mpicc"); impls[0].CC != want || impls[0].Launcher != filepath.Join(fake, "bin", "mpiexec") {
+		t.Errorf("cc %s, launcher %s: want the files PATH finds (%s)", impls[0].CC, impls[0].Launcher, want)
+	}
+	t.Setenv("MPITS_MPICC", "no-such-mpicc")
+	_, err = LoadImpls()
+	mpitest.WantOneLineErr(t, err, "MPITS_MPICC=no-such-mpicc is not an executable file or a name on PATH")
 }
 
 // fakeMPI makes an installation prefix whose bin/mpicc is a shell script

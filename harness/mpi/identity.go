@@ -3,9 +3,11 @@ package mpi
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -16,14 +18,55 @@ import (
 // account of itself (-show, --showme), the mpi.h it compiles against and
 // the library it links do.
 
-// mpiIdentities keeps each implementation's identity for this process.
+// mpiIdentities keeps each implementation's identity for this process,
+// by its settings (settingsKey).
 var mpiIdentities Memo[string]
+
+// settingsKey is an implementation's settings, every field of its entry:
+// two entries of one id (two runs of "custom") differ in them.
+func settingsKey(im *Impl) string {
+	data, _ := json.Marshal(im)
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// ImplIdentity is what a probe of im depends on: its settings (wrappers,
+// launcher, flags, environment), what its MPI is (mpiIdentity) and the
+// launcher's file. Never its id alone, nor the process that asks.
+func ImplIdentity(im *Impl) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "settings %s\x00mpi %s\x00", settingsKey(im), mpiIdentity(im))
+	if launcher := im.launcherPath(); launcher != "" {
+		fmt.Fprintf(h, "launcher %s\x00%s\x00", launcher, fileDigest(launcher))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// launcherPath is the launcher's file as this host sees it, "" when it
+// cannot be found (the probe then says so).
+func (im *Impl) launcherPath() string {
+	l := im.Launcher
+	if l == "" {
+		return ""
+	}
+	if !filepath.IsAbs(l) {
+		if im.Root != "" {
+			return ""
+		}
+		p, err := exec.LookPath(l)
+		if err != nil {
+			return ""
+		}
+		l = p
+	}
+	return im.HostPath(l)
+}
 
 // mpiIdentity is a digest of the wrappers' answers, of every mpi.h their
 // include folders hold and of the libraries (the C, the Fortran and the
 // standard-ABI ones), as this process found them first.
 func mpiIdentity(im *Impl) string {
-	return mpiIdentities.Do(im.ID, func() string {
+	return mpiIdentities.Do(settingsKey(im), func() string {
 		h := sha256.New()
 		var includes []string
 		for _, w := range []string{im.CC, im.FC} {
@@ -78,7 +121,7 @@ var nativeIncludes Memo[[]string]
 // its own C flags, put on the include path, as this host sees them (inside
 // the implementation's root, where it has one): where its mpi.h is.
 func (im *Impl) IncludeDirs() []string {
-	return nativeIncludes.Do(im.ID, func() []string {
+	return nativeIncludes.Do(settingsKey(im), func() []string {
 		var dirs []string
 		if im.CC != "" {
 			dirs = includeDirs(strings.Fields(wrapperShow(im, im.CC)))

@@ -149,3 +149,30 @@ func SweepAtStart(suite string, impls []*Impl, out io.Writer) {
 	fmt.Fprintf(out, "mpits %s: removed %s in %s that no live process owned (left by a run killed before it could clean up)\n",
 		suite, verdict.Plural(len(removed), "job folder"), strings.Join(where, ", "))
 }
+
+// procStart is a process's start time in clock ticks since boot (field 22
+// of /proc/PID/stat), which tells a reused pid apart; "0" when unknown.
+func procStart(pid int) string {
+	_, start, _ := procStat(pid)
+	return strconv.FormatUint(start, 10)
+}
+
+// procStat is a process's state letter (R, S, Z...) and start time from
+// /proc/PID/stat; ok is false when it cannot be read.
+func procStat(pid int) (state string, start uint64, ok bool) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return "", 0, false
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return "", 0, false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) <= 19 {
+		return "", 0, false
+	}
+	start, err = strconv.ParseUint(f[19], 10, 64)
+	return f[0], start, err == nil
+}

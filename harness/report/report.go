@@ -48,7 +48,7 @@ func VersionOf(p mpi.Probed) string {
 }
 
 var statusCell = map[verdict.Status]string{
-	verdict.Pass: "pass", verdict.Fail: "**FAIL**", verdict.Unsupported: "unsupported", verdict.Error: "**ERROR**",
+	verdict.Pass: "pass", verdict.Fail: "**FAIL**", verdict.Unsupported: "unsupported", verdict.Error: "**ERROR**", verdict.NotReached: "not reached",
 }
 
 // MatrixMarkdown is matrix.md, a summary: the verdicts counted per

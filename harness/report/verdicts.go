@@ -160,6 +160,9 @@ func verdictOf(sp types.SpecReport) verdict.Verdict {
 	case types.SpecStatePassed:
 		return verdict.Verdict{Status: verdict.Pass}
 	case types.SpecStateSkipped:
+		if why, ok := strings.CutPrefix(sp.Failure.Message, harness.NotReachedPrefix); ok {
+			return verdict.Verdict{Status: verdict.NotReached, Reason: verdict.FirstLine(why)}
+		}
 		return verdict.Verdict{Status: verdict.Unsupported, Reason: verdict.FirstLine(strings.TrimPrefix(sp.Failure.Message, "unsupported: "))}
 	}
 	return verdict.Verdict{Status: verdict.Error, Reason: fmt.Sprintf("spec %s: %s", sp.State, verdict.FirstLine(sp.Failure.Message))}

@@ -62,10 +62,10 @@ var settingsList = []Def{
 		Allowed: "a folder holding executable `bin/mpicc` and `bin/mpiexec`"},
 	{Name: "MPITS_MPICC", Group: GroupMPI,
 		Meaning: "your MPI's compiler wrapper, with `MPITS_MPIEXEC`: one implementation",
-		Allowed: "an executable file answering `-show` (MPICH) or `--showme` (Open MPI)"},
+		Allowed: "an executable file, or a name found on `PATH` (`mpicc.mpich`), answering `-show` (MPICH) or `--showme` (Open MPI)"},
 	{Name: "MPITS_MPIEXEC", Group: GroupMPI,
 		Meaning: "your MPI's launcher, with `MPITS_MPICC`",
-		Allowed: "an executable file"},
+		Allowed: "an executable file, or a name found on `PATH`"},
 	{Name: EnvEnv, Group: GroupMPI,
 		Meaning: "the environment of the implementation `MPITS_MPI` or `MPITS_MPICC` describe (a module's variables, a translation layer's), given to its compiler wrapper, every probe and every job; `mpits run --env` sets it (an implementations file gives each entry its `env`)",
 		Default: "none",
@@ -180,8 +180,8 @@ var settingsList = []Def{
 		Allowed: "a file in an existing folder (appended to)",
 		Check:   checkParentDir},
 	{Name: RunDirEnv, Group: GroupOutput,
-		Meaning: "the folder the suites of one run share, so that each implementation is probed once a run (`ci/run-suites` sets it)",
-		Default: "a folder under `$MPITS_CACHE/runs` named after the `go test` command, which the suite packages it starts share",
+		Meaning: "a folder the processes of one run share (the packages of one `go test ./suites/...`), so that each implementation is probed once for all of them; a probe is found again only for the same settings, wrappers, headers, libraries and launcher",
+		Default: "none: each process probes what it judges once",
 		Allowed: "a folder (made if missing)"},
 
 	// The overhead benchmarks.

@@ -20,6 +20,11 @@ const (
 // suite's own errors.
 const NotJudged Status = "not judged"
 
+// NotReached is no verdict either: the run ended (an interrupt, its
+// deadline) before the rule was judged on the implementation. Only an
+// interrupted run's outputs carry it.
+const NotReached Status = "not reached"
+
 // Verdict is the outcome of one check on one implementation.
 type Verdict struct {
 	Status   Status `json:"status"`
