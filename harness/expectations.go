@@ -300,16 +300,18 @@ func (s *Suite) readVendorSettings() error {
 	return nil
 }
 
-// resolveFromInvocation makes a relative path absolute from the folder go
-// test was started in: go test runs each suite in its own package folder,
-// and the go command is its parent process. A test binary started by hand
-// is in the folder it was started in.
+// resolveFromInvocation makes a relative path absolute. mpits run gives it
+// absolute already (from the folder it was started in); go test runs each
+// suite in its own package folder, so a relative path there is from the
+// module's root (go test ./suites/... is started there), else from the
+// working folder.
 func resolveFromInvocation(p string) (string, error) {
 	if filepath.IsAbs(p) {
 		return filepath.Clean(p), nil
 	}
-	base, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", os.Getppid()))
-	if err != nil {
+	base := settings.ModuleRoot()
+	if base == "" {
+		var err error
 		if base, err = os.Getwd(); err != nil {
 			return "", fmt.Errorf("the folder it is relative to cannot be found (%v)", err)
 		}

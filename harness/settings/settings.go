@@ -148,7 +148,7 @@ var settingsList = []Def{
 	{Name: ExpectEnv, Group: GroupRun,
 		Meaning: "your known failures: a folder of expectations, one file per suite; the run fails only on verdicts that differ from them (see [accepting known failures](running.md#accepting-known-failures-in-detail))",
 		Default: "none: every fail or error of a normative or seed rule fails the run",
-		Allowed: "a folder (a relative one is taken from where `go test` was started); it must exist unless `MPITS_EXPECT_UPDATE=1`"},
+		Allowed: "a folder (a relative one is taken from where `mpits run` was started; under `go test`, from the module's root); it must exist unless `MPITS_EXPECT_UPDATE=1`"},
 	{Name: ExpectUpdateEnv, Group: GroupRun,
 		Meaning: "`1`: accept every verdict and rewrite the files of `MPITS_EXPECT` at the end",
 		Default: "`0`",
