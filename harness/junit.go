@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/settings"
 	"github.com/mpits/mpits/harness/verdict"
 	"github.com/onsi/ginkgo/v2/reporters"
@@ -57,26 +58,38 @@ func packageName() string {
 }
 
 // WriteJUnit writes the suite's report as JUnit to path (JUnitReport),
-// a rule's error as an <error>, not a <failure> (errorsApart).
+// a rule's error as an <error>, not a <failure> (errorsApart). Ginkgo
+// writes it in a folder of this process's own, and the file reaches path
+// through a new file beside it and a rename: a link or a FIFO another
+// user put at path is replaced, never followed or waited on.
 func WriteJUnit(r types.Report, path string) error {
-	if err := reporters.GenerateJUnitReport(JUnitReport(r), path); err != nil {
-		return err
-	}
-	return errorsApart(path)
-}
-
-// errorsApart rewrites the JUnit file at path so that each failed test
-// case whose verdict is an error is a JUnit <error> (type "error"): the
-// fixture or the suite broke, not the implementation. Its spec failed to
-// Ginkgo (report), which has no such state but a panic.
-func errorsApart(path string) error {
-	data, err := os.ReadFile(path)
+	tmp, err := os.MkdirTemp("", "mpits-junit-")
 	if err != nil {
 		return err
 	}
+	defer os.RemoveAll(tmp)
+	gen := filepath.Join(tmp, "junit.xml")
+	if err := reporters.GenerateJUnitReport(JUnitReport(r), gen); err != nil {
+		return err
+	}
+	data, err := os.ReadFile(gen)
+	if err == nil {
+		data, err = errorsApart(data)
+	}
+	if err != nil {
+		return err
+	}
+	return mpi.WriteAtomic(path, data, 0o644)
+}
+
+// errorsApart rewrites a JUnit file so that each failed test case whose
+// verdict is an error is a JUnit <error> (type "error"): the fixture or
+// the suite broke, not the implementation. Its spec failed to Ginkgo
+// (report), which has no such state but a panic.
+func errorsApart(data []byte) ([]byte, error) {
 	var suites reporters.JUnitTestSuites
 	if err := xml.Unmarshal(data, &suites); err != nil {
-		return fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("the JUnit report Ginkgo wrote: %v", err)
 	}
 	changed := false
 	for i := range suites.TestSuites {
@@ -96,13 +109,13 @@ func errorsApart(path string) error {
 		}
 	}
 	if !changed {
-		return nil
+		return data, nil
 	}
 	out, err := xml.MarshalIndent(suites, "", "  ")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return os.WriteFile(path, append([]byte(xml.Header), out...), 0o644)
+	return append([]byte(xml.Header), out...), nil
 }
 
 // caseVerdict is the verdict a JUnit test case's spec recorded (its

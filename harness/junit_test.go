@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/mpits/mpits/harness/mpitest"
@@ -254,5 +255,32 @@ func TestEmptySelectionFails(t *testing.T) {
 	}
 	if n := strings.Count(string(b), "FAIL\tmpitstest/suites/"); n != 2 {
 		t.Errorf("%d packages failed, want 2:\n%s", n, b)
+	}
+}
+
+// JUnit reaches its path through a new file and a rename: a link another
+// user put there is replaced, the file it points to unchanged; a FIFO is
+// replaced, never waited on.
+func TestJUnitNeverFollowsALink(t *testing.T) {
+	dir := t.TempDir()
+	secret := mpitest.WriteFile(t, filepath.Join(t.TempDir(), "secret"), "root only\n", 0o600)
+	link := filepath.Join(dir, "junit.xml")
+	if err := os.Symlink(secret, link); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo.xml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{link, fifo} {
+		if err := WriteJUnit(types.Report{SuiteDescription: "S"}, p); err != nil {
+			t.Fatal(err)
+		}
+		if info, err := os.Lstat(p); err != nil || !info.Mode().IsRegular() {
+			t.Errorf("%s is %v (%v) after the write, want a regular file", p, info.Mode(), err)
+		}
+	}
+	if got, _ := os.ReadFile(secret); string(got) != "root only\n" {
+		t.Errorf("the file behind the link was written: %q", got)
 	}
 }

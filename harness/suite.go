@@ -118,12 +118,21 @@ type Suite struct {
 func (s *Suite) Run(t *testing.T) { s.run(t, true) }
 
 // RunAll is mpits run's door: the suite (a Combine of every suite) in this
-// process, with the Ginkgo configuration of its flags. It returns the run's
-// report and whether it passed.
-func (s *Suite) RunAll() (ginkgo.Report, bool) {
+// process, with the Ginkgo configuration of its flags. It returns what the
+// run found.
+func (s *Suite) RunAll() Outcome {
 	var t failed
-	final := s.run(&t, false)
-	return final, !t.failed
+	final, probed := s.run(&t, false)
+	return Outcome{Report: final, Passed: !t.failed, Probed: probed}
+}
+
+// Outcome is what a run of mpits run found: its report (every spec, an
+// interrupted run's as interruptedReport makes it), whether it passed, and
+// what it probed of each implementation it set up.
+type Outcome struct {
+	Report ginkgo.Report
+	Passed bool
+	Probed []mpi.Probed
 }
 
 // failed is the GinkgoTestingT of a run outside go test.
@@ -134,7 +143,7 @@ func (f *failed) Fail() { f.failed = true }
 // run runs the suite; goTest says it runs in a go test package (its
 // console is the go command's stderr, its JUnit file is named after the
 // package, its end writes the run stamp).
-func (s *Suite) run(t ginkgo.GinkgoTestingT, goTest bool) ginkgo.Report {
+func (s *Suite) run(t ginkgo.GinkgoTestingT, goTest bool) (ginkgo.Report, []mpi.Probed) {
 	if err := s.Validate(map[string]string{}); err != nil {
 		fmt.Fprintln(os.Stderr, "mpits: the suite itself is wrong:", err)
 		os.Exit(2)
@@ -244,13 +253,22 @@ func (s *Suite) run(t ginkgo.GinkgoTestingT, goTest bool) ginkgo.Report {
 		cleaned := it.Wait(10 * time.Second)
 		fmt.Fprint(con, s.interruptedSummary(it, prog.expected(), cleaned, needed...))
 		t.Fail()
-		return s.interruptedReport(it, needed)
+		return s.interruptedReport(it, needed), probedOf(all)
 	}
 	fmt.Print(summary)
 	if goTest {
 		neverCached(s.Name)
 	}
-	return final
+	return final, probedOf(all)
+}
+
+// probedOf is what the run probed of each implementation it set up.
+func probedOf(envs []*rulebook.Env) []mpi.Probed {
+	var out []mpi.Probed
+	for _, e := range envs {
+		out = append(out, mpi.Probed{Impl: e.Impl, Caps: e.Caps})
+	}
+	return out
 }
 
 // One spec per rule and implementation: a check is a container, its rules

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 
 	"github.com/mpits/mpits/fixtures"
+	"github.com/mpits/mpits/harness"
 	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/report"
 	"github.com/mpits/mpits/harness/report/site"
-	"github.com/mpits/mpits/harness/settings"
 	committed "github.com/mpits/mpits/reports"
 	"github.com/onsi/ginkgo/v2/types"
 )
@@ -37,17 +37,13 @@ func reportsDir(out, sub string) fs.FS {
 
 // writeRunSite writes mpits run's site: the run's verdicts beside the
 // reference builds' committed ones, which the binary carries.
-func writeRunSite(final types.Report, dir string) error {
-	run, err := decodedRun(final)
+func writeRunSite(out harness.Outcome, dir string) error {
+	run, err := decodedRun(out.Report)
 	if err != nil {
 		return err
 	}
-	probed, _ := report.ReadProbed(filepath.Join(settings.Setting("MPITS_REPORT_DIR").String(), mpi.ProbedFile))
-	versions := map[string]string{}
-	for _, p := range probed {
-		versions[p.Impl.ID] = report.VersionOf(p)
-	}
-	rows, injs := report.Collect([]types.Report{run}, versions)
+	probed := out.Probed
+	rows, injs := report.Collect([]types.Report{run}, versionsOf(probed))
 	var ref report.Verdicts
 	var refProbed []mpi.Probed
 	if err := readEmbedded("verdicts.json", &ref); err != nil {

@@ -80,7 +80,7 @@ func main() {
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mpits:", err)
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }
 

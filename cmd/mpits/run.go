@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/mpits/mpits/harness"
@@ -62,7 +63,7 @@ func cmdRun(args []string) error {
 			fs.PrintDefaults()
 			os.Exit(0)
 		}
-		return fmt.Errorf("run: %v (%s)", err, strings.SplitN(runUsage, "\n", 2)[0])
+		return refuse(fmt.Errorf("run: %v (%s)", err, strings.SplitN(runUsage, "\n", 2)[0]))
 	}
 	for _, f := range runSettingFlags {
 		if v := *vals[f.setting]; v != "" {
@@ -77,6 +78,9 @@ func cmdRun(args []string) error {
 	}
 	if *update {
 		os.Setenv(settings.ExpectUpdateEnv, "1")
+	}
+	if _, err := types.ParseLabelFilter(*labels); err != nil {
+		return refuse(fmt.Errorf("run: --labels %q: %s", *labels, oneLine(err.Error())))
 	}
 	ginkgoFlags := map[string]string{"ginkgo.label-filter": *labels}
 	if *junit != "" {
@@ -95,46 +99,52 @@ func cmdRun(args []string) error {
 			continue
 		}
 		if err := flag.CommandLine.Set(name, v); err != nil {
-			return fmt.Errorf("run: --%s %q: %v", strings.TrimPrefix(name, "ginkgo."), v, err)
+			return refuse(fmt.Errorf("run: --%s %q: %v", strings.TrimPrefix(name, "ginkgo."), v, err))
 		}
 	}
 	// Anything after -- is Ginkgo's own (-ginkgo.json-report=FILE, ...).
 	if err := flag.CommandLine.Parse(fs.Args()); err != nil {
-		return fmt.Errorf("run: %v: after --, give -ginkgo.* flags only", err)
+		return refuse(fmt.Errorf("run: %v: after --, give -ginkgo.* flags only", err))
 	}
 	if rest := flag.CommandLine.Args(); len(rest) > 0 {
-		return fmt.Errorf("run: %q is not a flag: give every setting as a flag (%s)", rest[0], strings.SplitN(runUsage, "\n", 2)[0])
+		return refuse(fmt.Errorf("run: %q is not a flag: give every setting as a flag (%s)", rest[0], strings.SplitN(runUsage, "\n", 2)[0]))
 	}
-	cleanup := func() {} // before the exit, which runs no deferred call
-	if *jsonOut != "" || *htmlOut != "" {
-		if settings.Setting("MPITS_REPORT_DIR").String() == "" {
-			tmp, err := os.MkdirTemp("", "mpits-run-report-")
-			if err != nil {
-				return fmt.Errorf("run: --json and --html need a folder for the capabilities it reads: %v", err)
-			}
-			cleanup = func() { os.RemoveAll(tmp) }
-			os.Setenv("MPITS_REPORT_DIR", tmp)
-		}
+	// Where the reports go is checked before anything runs: a run of
+	// minutes must not end unable to write them.
+	if err := checkOutputs(map[string]string{"--json": *jsonOut, "--junit": *junit}, *htmlOut, *update); err != nil {
+		return refuse(fmt.Errorf("run: %v", err))
 	}
-	final, passed := harness.Combine("conformance", suites...).RunAll()
+	out := harness.Combine("conformance", suites...).RunAll()
 	if *htmlOut != "" {
-		if err := writeRunSite(final, absPath(*htmlOut)); err != nil {
-			cleanup()
+		if err := writeRunSite(out, absPath(*htmlOut)); err != nil {
 			return fmt.Errorf("run: %v", err)
 		}
 	}
 	if *jsonOut != "" {
-		err := writeRunVerdicts(final, absPath(*jsonOut))
-		cleanup()
-		if err != nil {
+		if err := writeRunVerdicts(out, absPath(*jsonOut)); err != nil {
 			return fmt.Errorf("run: --json %s: %v", *jsonOut, err)
 		}
 	}
-	cleanup()
-	if !passed {
+	if !out.Passed {
 		os.Exit(1)
 	}
 	return nil
+}
+
+// versionsOf is each probed implementation's version.
+func versionsOf(probed []mpi.Probed) map[string]string {
+	versions := map[string]string{}
+	for _, p := range probed {
+		versions[p.Impl.ID] = report.VersionOf(p)
+	}
+	return versions
+}
+
+// oneLine is a message of several lines (Ginkgo's) as one, its escape
+// codes and blank lines dropped.
+func oneLine(msg string) string {
+	msg = regexp.MustCompile(`\x1b\[[0-9;]*m|\{\{/?[a-z-]*\}\}`).ReplaceAllString(msg, "")
+	return strings.Join(strings.Fields(msg), " ")
 }
 
 // absPath is p from the folder mpits run was started in: the harness reads
@@ -148,17 +158,11 @@ func absPath(p string) string {
 
 // writeRunVerdicts writes a run's verdicts as mpits report writes
 // verdicts.json, the versions from the capabilities the run probed.
-func writeRunVerdicts(final types.Report, path string) error {
-	run, err := decodedRun(final)
+func writeRunVerdicts(out harness.Outcome, path string) error {
+	run, err := decodedRun(out.Report)
 	if err != nil {
 		return err
 	}
-	versions := map[string]string{}
-	if probed, err := report.ReadProbed(filepath.Join(settings.Setting("MPITS_REPORT_DIR").String(), mpi.ProbedFile)); err == nil {
-		for _, p := range probed {
-			versions[p.Impl.ID] = report.VersionOf(p)
-		}
-	}
-	rows, injs := report.Collect([]types.Report{run}, versions)
+	rows, injs := report.Collect([]types.Report{run}, versionsOf(out.Probed))
 	return mpi.WriteJSON(path, report.Verdicts{Rows: rows, Injections: injs})
 }

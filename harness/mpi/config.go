@@ -43,7 +43,14 @@ func CacheDir() string {
 	if d, err := os.UserCacheDir(); err == nil {
 		return filepath.Join(d, "mpits")
 	}
-	return filepath.Join(os.TempDir(), "mpits-cache")
+	return tempCacheDir()
+}
+
+// tempCacheDir is the cache of a user with neither MPITS_CACHE nor HOME
+// (a cron job, a CI runner, env -i): a folder of that user's alone in the
+// temporary folder, which checkCache makes (0700) or refuses.
+func tempCacheDir() string {
+	return filepath.Join(os.TempDir(), fmt.Sprintf("mpits-cache-%d", os.Getuid()))
 }
 
 // LoadImpls returns the implementations selected by the settings. Its error
@@ -132,6 +139,9 @@ func loadUnfiltered() ([]*Impl, string, error) {
 		return nil, "", errEnvWithFile(def)
 	}
 	if _, err := os.Stat(def); err == nil {
+		if err := checkTrusted(def); err != nil {
+			return nil, "", err
+		}
 		impls, err := ReadImplFile(def)
 		return impls, def, err
 	}

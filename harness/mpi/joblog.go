@@ -15,7 +15,9 @@ func logJob(j Job, ran, waited, cpu time.Duration) {
 	if path == "" {
 		return
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	// Appended to only when it is a regular file of this user's: a link or
+	// a FIFO another user put at the name is neither followed nor waited on.
+	f, err := OpenOwnFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/mpits/mpits/harness/settings"
 )
@@ -39,6 +40,26 @@ func firstReadable(own, other string) string {
 	return own
 }
 
+// checkTrusted refuses an implementations file another user could have
+// written: its wrappers and launchers would run as this user. It must be a
+// regular file of this user's or root's that no one else can write.
+func checkTrusted(path string) error {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return nil // not there: the reading says so
+	}
+	sys, ok := info.Sys().(*syscall.Stat_t)
+	switch {
+	case !info.Mode().IsRegular():
+		return fmt.Errorf("%s is not a regular file (%s): nothing of it is used; set MPITS_IMPLEMENTATIONS or MPITS_MPI", path, info.Mode().Type())
+	case !ok || (int(sys.Uid) != os.Getuid() && sys.Uid != 0):
+		return fmt.Errorf("%s belongs to uid %d, neither you (uid %d) nor root: its commands would run as you, so nothing of it is used; set MPITS_IMPLEMENTATIONS or MPITS_MPI", path, sys.Uid, os.Getuid())
+	case info.Mode().Perm()&0o022 != 0:
+		return fmt.Errorf("%s can be written by other users (mode %o): its commands would run as you, so nothing of it is used; close it (chmod go-w)", path, info.Mode().Perm())
+	}
+	return nil
+}
+
 // checkCache makes sure builds and run folders can be written to the cache.
 func checkCache() error {
 	d := CacheDir()
@@ -46,7 +67,25 @@ func checkCache() error {
 	if settings.Setting("MPITS_CACHE").String() == "" {
 		name = "the cache folder " + d + " (MPITS_CACHE unset)"
 	}
+	// What the cache holds is executed (fixtures) and trusted (the
+	// implementations file, probes): it must be this user's and no one
+	// else's to write.
+	if d == tempCacheDir() {
+		if err := PrivateDir(d); err != nil {
+			return fmt.Errorf("%s, in a folder every user can write: %v; nothing of it is used: set MPITS_CACHE to a folder of yours", name, err)
+		}
+	}
 	err := os.MkdirAll(d, 0o755)
+	if err == nil {
+		if info, lerr := os.Lstat(d); lerr == nil {
+			switch {
+			case !info.IsDir() || !ownedBy(info):
+				return fmt.Errorf("%s is not a folder of yours (uid %d): its fixtures would run as you; set MPITS_CACHE to a folder of yours", name, os.Getuid())
+			case info.Mode().Perm()&0o022 != 0:
+				return fmt.Errorf("%s can be written by other users (mode %o): its fixtures would run as you; close it (chmod go-w) or set MPITS_CACHE to a folder of yours", name, info.Mode().Perm())
+			}
+		}
+	}
 	if err == nil {
 		var f *os.File
 		if f, err = os.CreateTemp(d, ".writable-"); err == nil {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -227,4 +228,67 @@ printf '#!/bin/sh\n' >"$out" && chmod +x "$out"
 	if len(caps.Problems) != 1 || !strings.HasPrefix(caps.Problems[0], want) || !strings.HasSuffix(caps.Problems[0], said) {
 		t.Errorf("after-init probe problems %q, want one %q…%q", caps.Problems, want, said)
 	}
+}
+
+// A user without HOME (a cron job, env -i) gets a cache of its own in the
+// temporary folder, never one another user made there first; an
+// implementations file another user can write, or owns, is not read, nor
+// is a cache folder other users can write used: their commands and
+// fixtures would run as this user. Each refusal is one line, before
+// anything runs.
+func TestCacheOfAnotherUserRefused(t *testing.T) {
+	mpitest.ClearSettings(t)
+	t.Setenv("MPITS_CACHE", "")
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", "")
+	old := geteuid
+	geteuid = func() int { return 1000 } // not root: no system cache of its own
+	t.Cleanup(func() { geteuid = old })
+	tmp := t.TempDir()
+	if err := os.Chmod(tmp, 0o1777); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
+	own := CacheDir()
+	if want := tempCacheDir(); own != want || !strings.HasPrefix(own, tmp) || !strings.HasSuffix(own, "-"+strconv.Itoa(os.Getuid())) {
+		t.Fatalf("without HOME the cache is %s, want this user's own %s", own, want)
+	}
+	if err := checkCache(); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Lstat(own); err != nil || info.Mode().Perm() != 0o700 {
+		t.Errorf("the cache made without HOME: %v, %v; want a folder of mode 700", info.Mode(), err)
+	}
+	if os.Getuid() != 0 {
+		t.Skip("planting another user's files needs root")
+	}
+	nobody := 65534
+	// Another user's folder at that name, holding an implementations file.
+	os.RemoveAll(own)
+	mpitest.WriteFile(t, filepath.Join(own, "implementations.json"), `{"implementations":[{"id":"theirs","cc":"/bin/true","launcher":"/bin/true","available":true}]}`, 0o644)
+	for _, p := range []string{own, filepath.Join(own, "implementations.json")} {
+		if err := os.Chown(p, nobody, nobody); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := LoadImpls()
+	mpitest.WantOneLineErr(t, err, own, "belongs to uid 65534", "set MPITS_CACHE to a folder of yours")
+
+	// A cache folder of ours that others can write.
+	mine := t.TempDir()
+	if err := os.Chmod(mine, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("MPITS_CACHE", mine)
+	_, err = LoadImpls()
+	mpitest.WantOneLineErr(t, err, "MPITS_CACHE="+mine, "can be written by other users")
+
+	// Our cache, holding an implementations file another user owns.
+	os.Chmod(mine, 0o755)
+	file := mpitest.WriteFile(t, filepath.Join(mine, "implementations.json"), `{"implementations":[{"id":"theirs","reason":"r"}]}`, 0o644)
+	if err := os.Chown(file, nobody, nobody); err != nil {
+		t.Fatal(err)
+	}
+	_, err = LoadImpls()
+	mpitest.WantOneLineErr(t, err, file, "belongs to uid 65534", "nothing of it is used")
 }

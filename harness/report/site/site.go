@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/mpits/mpits/harness/mpi"
 	"github.com/mpits/mpits/harness/report"
@@ -45,8 +46,12 @@ var filtersJS []byte
 
 // Write writes the site into dir (made if missing), index.html first.
 func Write(dir string, in Input) (Stats, error) {
+	if err := CheckFolder(dir); err != nil {
+		return Stats{}, err
+	}
 	s := newModel(in)
 	w := &writer{dir: dir}
+	w.file(Marker, []byte("written by mpits: a later site may replace every file here\n"))
 	w.file("style.css", styleCSS)
 	w.file("filters.js", filtersJS)
 	w.page("index.html", "index", s.indexPage())
@@ -69,6 +74,60 @@ func Write(dir string, in Input) (Stats, error) {
 	return w.stats, w.err
 }
 
+// Marker is the file that says a folder holds a site mpits wrote: only
+// such a folder, an empty one or a new one takes a site.
+const Marker = ".mpits-site"
+
+// CheckFolder accepts dir for a site when it is missing (it is made), an
+// empty folder, or a folder holding a site mpits wrote (Marker): a site
+// never replaces files it did not write.
+func CheckFolder(dir string) error {
+	info, err := os.Lstat(dir)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("is %s, not a folder: name a new folder", Kind(info.Mode()))
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	if m, err := os.Lstat(filepath.Join(dir, Marker)); err == nil && m.Mode().IsRegular() {
+		return nil
+	}
+	var names []string
+	for _, e := range entries[:min(3, len(entries))] {
+		names = append(names, e.Name())
+	}
+	return fmt.Errorf("holds files mpits did not write (%s): name a new or empty folder", strings.Join(names, ", "))
+}
+
+// Kind names what a file is, for a refusal.
+func Kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsRegular():
+		return "a regular file"
+	}
+	return "a special file"
+}
+
 // writer writes files and remembers the first error.
 type writer struct {
 	dir   string
@@ -85,7 +144,7 @@ func (w *writer) file(rel string, data []byte) {
 		w.err = err
 		return
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := mpi.WriteAtomic(path, data, 0o644); err != nil {
 		w.err = fmt.Errorf("site: %v", err)
 		return
 	}
