@@ -74,6 +74,16 @@ func cmdRun(args []string) error {
 		}
 	}
 	if len(env) > 0 {
+		// One variable a flag: a value holding a newline would become two
+		// variables of MPITS_ENV's lines (K=a, then LD_PRELOAD=...).
+		for _, kv := range env {
+			if _, err := settings.Assignments(kv); err != nil || strings.ContainsAny(kv, "\n\r") {
+				if err == nil {
+					err = fmt.Errorf("holds a line break: a value is one line of text")
+				}
+				return refuse(fmt.Errorf("run: --env %q: %v", kv, err))
+			}
+		}
 		os.Setenv("MPITS_ENV", strings.Join(env, "\n"))
 	}
 	if *update {

@@ -131,6 +131,9 @@ func Run(j Job) (*Result, error) {
 		env = compilerLocale(env)
 	}
 	env = append(env, settings.RecordEnv+"="+im.InnerPath(dir), settings.JobMarker+"="+token)
+	if mark := settings.Setting(settings.RunMark).String(); mark != "" {
+		env = append(env, settings.RunMark+"="+mark)
+	}
 
 	stdout, err := os.Create(filepath.Join(dir, "stdout"))
 	if err != nil {

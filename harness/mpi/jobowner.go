@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mpits/mpits/harness/settings"
 	"github.com/mpits/mpits/harness/verdict"
 )
 
@@ -32,13 +33,17 @@ type jobOwner struct {
 	PID   int    `json:"pid"`
 	Start string `json:"start"`
 	Token string `json:"token"`
+	// RunMark is the run's MPITS_RUN_MARK, if any: a script counts the
+	// folders its own run left, never another run's.
+	RunMark string `json:"run_mark,omitempty"`
 }
 
 var hostname = sync.OnceValue(func() string { h, _ := os.Hostname(); return h })
 
 // writeOwner records this process as the owner of the job folder dir.
 func writeOwner(dir, token string) error {
-	data, _ := json.Marshal(jobOwner{Host: hostname(), PID: os.Getpid(), Start: procStart(os.Getpid()), Token: token})
+	data, _ := json.Marshal(jobOwner{Host: hostname(), PID: os.Getpid(), Start: procStart(os.Getpid()), Token: token,
+		RunMark: settings.Setting(settings.RunMark).String()})
 	return os.WriteFile(filepath.Join(dir, jobOwnerFile), append(data, '\n'), 0o644)
 }
 

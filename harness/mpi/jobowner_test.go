@@ -161,3 +161,22 @@ func TestSweepSparesOlderProcesses(t *testing.T) {
 	default:
 	}
 }
+
+// A run's mark (MPITS_RUN_MARK) is in each job folder's owner file, so a
+// script counts the folders its own run left, never another run's.
+func TestOwnerFileCarriesTheRunMark(t *testing.T) {
+	mpitest.ClearSettings(t)
+	t.Setenv("MPITS_RUN_MARK", "ci-42")
+	dir := t.TempDir()
+	if err := writeOwner(dir, "tok"); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, jobOwnerFile))
+	if !strings.Contains(string(data), `"run_mark":"ci-42"`) {
+		t.Errorf("the owner file %s lacks the run's mark", data)
+	}
+	t.Setenv("MPITS_RUN_MARK", "a b")
+	if err := settings.CheckSettings(); err == nil || !strings.Contains(err.Error(), "MPITS_RUN_MARK") {
+		t.Errorf("a mark with a space is not refused: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // EnvEnv is the environment of the implementation MPITS_MPI or MPITS_MPICC
@@ -32,6 +33,8 @@ func Assignments(v string) (map[string]string, error) {
 			return nil, fmt.Errorf("line %d, %q, has no name before '='", i+1, line)
 		case !envName.MatchString(name):
 			return nil, fmt.Errorf("line %d: %q is not a variable name (letters, digits and '_', not first a digit)", i+1, name)
+		case strings.IndexFunc(value, unicode.IsControl) >= 0:
+			return nil, fmt.Errorf("line %d: the value of %s holds a control character (%q): a value is one line of text", i+1, name, value)
 		}
 		out[name] = value
 	}

@@ -21,6 +21,8 @@ func TestAssignments(t *testing.T) {
 		{"A=1\nLD_LIBRARY_PATH", `MPITS_ENV="A=1\nLD_LIBRARY_PATH" is not allowed (line 2, "LD_LIBRARY_PATH", has no '=': give NAME=VALUE): want NAME=VALUE lines`},
 		{"=x", `MPITS_ENV="=x" is not allowed (line 1, "=x", has no name before '=')`},
 		{"1A=x", `(line 1: "1A" is not a variable name (letters, digits and '_', not first a digit))`},
+		{"K=a\x1b[31mb", `(line 1: the value of K holds a control character ("a\x1b[31mb"): a value is one line of text)`},
+		{"K=a\tb", `the value of K holds a control character`},
 		{"MY VAR=x", `(line 1: "MY VAR" is not a variable name`},
 		{" A=x", `(line 1: " A" is not a variable name`},
 	} {

@@ -20,6 +20,11 @@ const RecordEnv = "MPITS_RECORD_DIR"
 // job's, whatever session or process group they moved to.
 const JobMarker = "MPITS_JOB"
 
+// RunMark names a mark every job of the run carries in its environment
+// (MPITS_RUN_MARK=value), so that a script can tell what its run left
+// running from another run's processes.
+const RunMark = "MPITS_RUN_MARK"
+
 // JobLogEnv names a file every job appends a line to: when it started,
 // implementation, name, ranks, how long it waited for slots and ran, the CPU
 // time of the launcher and what it waited for (all ms), and its preloaded

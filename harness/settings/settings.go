@@ -179,6 +179,11 @@ var settingsList = []Def{
 		Default: "no log",
 		Allowed: "a file in an existing folder (appended to)",
 		Check:   checkParentDir},
+	{Name: RunMark, Group: GroupOutput,
+		Meaning: "a mark every job of the run carries in its environment (`MPITS_RUN_MARK=value`): a script that checks what its run left running (`ci/slurm`) counts only the processes carrying its own mark, never another run's",
+		Default: "no mark",
+		Allowed: "letters, digits, `-` and `_`, at most 64",
+		Check:   checkMark},
 	{Name: RunDirEnv, Group: GroupOutput,
 		Meaning: "a folder the processes of one run share (the packages of one `go test ./suites/...`), so that each implementation is probed once for all of them; a probe is found again only for the same settings, wrappers, headers, libraries and launcher",
 		Default: "none: each process probes what it judges once",
@@ -475,6 +480,15 @@ func checkDir(v string) error {
 		return fmt.Errorf("%v", Cause(err))
 	case !st.IsDir():
 		return errors.New("not a folder")
+	}
+	return nil
+}
+
+func checkMark(v string) error {
+	if len(v) > 64 || strings.IndexFunc(v, func(r rune) bool {
+		return !(r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) >= 0 {
+		return fmt.Errorf("%q holds more than letters, digits, - and _, or is longer than 64", v)
 	}
 	return nil
 }
