@@ -278,7 +278,11 @@ func (s *Suite) readVendorSettings() error {
 	st, err := os.Stat(abs)
 	switch {
 	case err == nil && !st.IsDir():
-		return fmt.Errorf("%s=%s is a file: it names a folder, which holds one file per suite (%s, ...)", settings.ExpectEnv, abs, ExpectFileName(s.Name))
+		var names []string
+		for _, p := range s.Parts() {
+			names = append(names, ExpectFileName(p.Name))
+		}
+		return fmt.Errorf("%s=%s is a file: it names a folder, which holds one file per suite (%s)", settings.ExpectEnv, abs, strings.Join(names, ", "))
 	case err != nil && update == "":
 		return fmt.Errorf("%s=%s does not exist: write it first with %s=1 (a run never writes it otherwise)", settings.ExpectEnv, abs, settings.ExpectUpdateEnv)
 	}

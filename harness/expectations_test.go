@@ -299,7 +299,7 @@ func TestReadVendorSettings(t *testing.T) {
 		{"", "1", "MPITS_EXPECT_UPDATE=1 needs MPITS_EXPECT"},
 		{dir, "yes", `MPITS_EXPECT_UPDATE="yes" is not allowed: want 1 to write the expectations, or 0`},
 		{filepath.Join(dir, "missing"), "", "missing does not exist: write it first with MPITS_EXPECT_UPDATE=1"},
-		{file, "", "is a file: it names a folder, which holds one file per suite (MPI_T.expect, ...)"},
+		{file, "", "is a file: it names a folder, which holds one file per suite (MPI_T.expect)"},
 		{bad, "", `MPI_T.expect:1: "STR-3 fail" is not RULE IMPLEMENTATION STATUS`},
 	} {
 		t.Setenv(settings.ExpectEnv, c.expect)

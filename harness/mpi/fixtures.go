@@ -157,6 +157,13 @@ func Build(im *Impl, f Fixture) Built {
 		}
 		return b
 	}
+	if _, err := os.Stat(out + ".tmp"); err != nil {
+		// The compiler said it succeeded but wrote no program (a wrapper
+		// that prints its command instead of running it).
+		kept := keepOutput(filepath.Join(dir, "build-output.txt"), res)
+		b.Error = fmt.Sprintf("build %s (`%s`) exited with status 0 but wrote no %s%s", f.Name, strings.Join(argv, " "), im.InnerPath(out+".tmp"), kept)
+		return b
+	}
 	if err := os.Rename(out+".tmp", out); err != nil {
 		b.Error = err.Error()
 	}

@@ -64,6 +64,22 @@ exit 1
 	build("same again", 4, true)
 }
 
+// A wrapper that answers -show and exits 0 from a compile without writing
+// the program (it prints its command instead of running it) is named,
+// with its command and the file that keeps its output.
+func TestBuildThatWroteNothingIsNamed(t *testing.T) {
+	t.Setenv("MPITS_CACHE", t.TempDir())
+	p := t.TempDir()
+	mpitest.WriteFile(t, filepath.Join(p, "bin", "mpicc"), "#!/bin/sh\necho gcc -I"+p+"/include -lmpi\n", 0o755)
+	im := &Impl{ID: "printing", CC: filepath.Join(p, "bin", "mpicc")}
+	b := Build(im, Fixture{Name: "probe", Sources: []string{"probe/caps_after_init.c"}})
+	for _, want := range []string{"build probe (`" + im.CC + " ", "exited with status 0 but wrote no ", "output kept in "} {
+		if !strings.Contains(b.Error, want) {
+			t.Errorf("error %q lacks %q", b.Error, want)
+		}
+	}
+}
+
 // A program placed for a run is runnable at once and has the source's
 // content; this process never opened it for writing (a link, or cp in a
 // child), so no child forked meanwhile can hold it busy.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mpits/mpits/harness/settings"
+	"github.com/mpits/mpits/harness/verdict"
 )
 
 // Jobs run side by side, but not without bound: MPI ranks poll, so too many
@@ -235,6 +236,7 @@ func findSlotDir(warn io.Writer) (string, error) {
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("mpits-slots-%d", os.Getuid()))
 	refused := PrivateDir(dir)
 	if refused == nil {
+		removeForeign(dir, warn)
 		return dir, nil
 	}
 	own, err := fallbackSlotDir()
@@ -243,6 +245,23 @@ func findSlotDir(warn io.Writer) (string, error) {
 	}
 	fmt.Fprintf(warn, "mpits: the slot folder %v: using %s instead; remove it, or set TMPDIR to a folder of yours\n", refused, own)
 	return own, nil
+}
+
+// removeForeign removes from dir, a folder of this user's (PrivateDir),
+// what another user put there while it was open to them: a lock file of
+// theirs would be refused (OpenOwnFile) and its slot lost without a word.
+func removeForeign(dir string, warn io.Writer) {
+	entries, _ := os.ReadDir(dir)
+	var gone []string
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if info, err := os.Lstat(p); err == nil && !ownedBy(info) && os.RemoveAll(p) == nil {
+			gone = append(gone, e.Name())
+		}
+	}
+	if len(gone) > 0 {
+		fmt.Fprintf(warn, "mpits: the slot folder %s held %s of other users (%s): removed\n", dir, verdict.Plural(len(gone), "file"), verdict.FirstAndMore(gone))
+	}
 }
 
 // fallbackSlotDir is a slot folder of this user's elsewhere: one in the

@@ -2,6 +2,7 @@ package mpi
 
 import (
 	"fmt"
+	"github.com/mpits/mpits/harness/mpitest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,11 +116,20 @@ func TestSlotDirOwnedAndClosed(t *testing.T) {
 		t.Errorf("made %v, want 0700", st.Mode().Perm())
 	}
 	os.Chmod(dir, 0o777)
+	if os.Getuid() == 0 { // another user's lock file, put there while it was open
+		planted := mpitest.WriteFile(t, filepath.Join(dir, "slot-0"), "", 0o644)
+		os.Chown(planted, 4242, 4242)
+	}
 	if _, err := findSlotDir(&warn); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := os.Stat(dir); st.Mode().Perm() != 0o700 {
 		t.Errorf("an open folder of this user stays %v, want closed to 0700", st.Mode().Perm())
+	}
+	if os.Getuid() == 0 {
+		if _, err := os.Lstat(filepath.Join(dir, "slot-0")); err == nil || !strings.Contains(warn.String(), "held 1 file of other users (slot-0): removed") {
+			t.Errorf("another user's file in the slot folder: still there (%v), said %q", err, warn.String())
+		}
 	}
 	fallback := filepath.Join(cache, fmt.Sprintf("slots-%s-%d", hostname(), os.Getuid()))
 	refused := func(what, want string) {

@@ -131,7 +131,7 @@ var settingsList = []Def{
 		Allowed: "a Go duration, more than 0 (`90s`, `30m`)",
 		Check:   checkDuration},
 	{Name: JobsEnv, Group: GroupRun,
-		Meaning: "how many slots jobs take (a job of n ranks takes n, a build or a direct run one), shared by every mpits process of the machine",
+		Meaning: "how many slots jobs take (a job of n ranks takes n, a build or a direct run one), shared by every mpits process of this user on the machine (each user has their own: another user's runs are not paced by them)",
 		Default: "eight a core",
 		Allowed: "a whole number, 1 or more",
 		Check:   checkInt(1)},

@@ -3,11 +3,14 @@ package verdict
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
 // FirstLine is s as a one-line reason: its first non-blank line, at most
-// 300 characters.
+// 300 characters, its control bytes (a wrapper's or a library's escape
+// codes, a carriage return) written as \xNN: a reason reaches terminals,
+// JUnit and HTML as text. A tab stays.
 func FirstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -20,8 +23,26 @@ func FirstLine(s string) string {
 		}
 		s = s[:cut] + "…"
 	}
-	return s
+	return escapeControls(s)
 }
+
+// escapeControls writes each control character of s but a tab as \xNN.
+func escapeControls(s string) string {
+	if strings.IndexFunc(s, isEscaped) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isEscaped(r) {
+			fmt.Fprintf(&b, "\\x%02x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isEscaped(r rune) bool { return r != '\t' && unicode.IsControl(r) }
 
 // Plural is n and noun, with an s when n is not 1 ("3 rules").
 func Plural(n int, noun string) string {
@@ -48,5 +69,5 @@ func CauseLine(s string) string {
 		}
 		s = s[:cut] + "…"
 	}
-	return s
+	return escapeControls(s)
 }
