@@ -512,7 +512,7 @@ func capText(s string, n int) string {
 // fails the spec; of a quality or interpretation rule only when asked for
 // (Strict). Unsupported skips.
 func report(r rulebook.Rule, v verdict.Verdict) {
-	v.Evidence = capText(v.Evidence, evidenceCap)
+	v.Evidence = verdict.Printable(capText(v.Evidence, evidenceCap))
 	ginkgo.AddReportEntry("verdict", v, quiet)
 	switch v.Status {
 	case verdict.Unsupported:

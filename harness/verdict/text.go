@@ -44,6 +44,21 @@ func escapeControls(s string) string {
 
 func isEscaped(r rune) bool { return r != '\t' && unicode.IsControl(r) }
 
+// Printable is text of several lines (evidence: a job's output, a
+// compiler's) with its control bytes but tabs and line breaks written as
+// \xNN: what a library or a wrapper printed reaches the console as text.
+func Printable(s string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		body, nl := strings.CutSuffix(line, "\n")
+		b.WriteString(escapeControls(body))
+		if nl {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
 // Plural is n and noun, with an s when n is not 1 ("3 rules").
 func Plural(n int, noun string) string {
 	if n == 1 {

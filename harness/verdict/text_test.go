@@ -15,3 +15,11 @@ func TestFirstLineEscapesControls(t *testing.T) {
 		}
 	}
 }
+
+// Evidence keeps its lines and tabs; every other control byte is written.
+func TestPrintable(t *testing.T) {
+	in := "rank 0:\tok\n\x1b[1mbold\x1b[0m\r\n"
+	if got, want := Printable(in), "rank 0:\tok\n\\x1b[1mbold\\x1b[0m\\x0d\n"; got != want {
+		t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+	}
+}
