@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/mpits/mpits/harness/mpitest"
@@ -262,16 +261,7 @@ func TestEmptySelectionFails(t *testing.T) {
 // user put there is replaced, the file it points to unchanged; a FIFO is
 // replaced, never waited on.
 func TestJUnitNeverFollowsALink(t *testing.T) {
-	dir := t.TempDir()
-	secret := mpitest.WriteFile(t, filepath.Join(t.TempDir(), "secret"), "root only\n", 0o600)
-	link := filepath.Join(dir, "junit.xml")
-	if err := os.Symlink(secret, link); err != nil {
-		t.Fatal(err)
-	}
-	fifo := filepath.Join(dir, "fifo.xml")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	secret, link, fifo := mpitest.Planted(t, t.TempDir())
 	for _, p := range []string{link, fifo} {
 		if err := WriteJUnit(types.Report{SuiteDescription: "S"}, p); err != nil {
 			t.Fatal(err)
@@ -280,7 +270,5 @@ func TestJUnitNeverFollowsALink(t *testing.T) {
 			t.Errorf("%s is %v (%v) after the write, want a regular file", p, info.Mode(), err)
 		}
 	}
-	if got, _ := os.ReadFile(secret); string(got) != "root only\n" {
-		t.Errorf("the file behind the link was written: %q", got)
-	}
+	mpitest.SecretUnchanged(t, secret)
 }

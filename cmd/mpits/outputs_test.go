@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/mpits/mpits/harness/mpitest"
@@ -17,14 +16,7 @@ import (
 func TestOutputsCheckedBeforeTheRun(t *testing.T) {
 	mpitest.ClearSettings(t)
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	link := filepath.Join(dir, "link")
-	if err := os.Symlink(mpitest.WriteFile(t, filepath.Join(dir, "secret"), "x", 0o600), link); err != nil {
-		t.Fatal(err)
-	}
+	secret, link, fifo := mpitest.Planted(t, dir)
 	busy := filepath.Join(dir, "busy")
 	mpitest.WriteFile(t, filepath.Join(busy, "index.html"), "mine", 0o644)
 	ours := filepath.Join(dir, "ours")
@@ -65,14 +57,12 @@ func TestOutputsCheckedBeforeTheRun(t *testing.T) {
 			}
 		})
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 5 {
+	if entries, _ := os.ReadDir(dir); len(entries) != 4 {
 		t.Errorf("the checks left files behind: %d entries", len(entries))
 	}
 	t.Setenv("MPITS_JOB_LOG", fifo)
 	mpitest.WantOneLineErr(t, checkOutputs(map[string]string{}, "", false), "MPITS_JOB_LOG "+fifo, "not a regular file")
-	if got, _ := os.ReadFile(filepath.Join(dir, "secret")); string(got) != "x" {
-		t.Errorf("the file behind the link changed: %q", got)
-	}
+	mpitest.SecretUnchanged(t, secret)
 }
 
 // A malformed value is refused where it enters, before any work: one

@@ -3,7 +3,6 @@ package mpi
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -15,15 +14,7 @@ import (
 func TestJobLogNeverFollowsOrBlocks(t *testing.T) {
 	mpitest.ClearSettings(t)
 	dir := t.TempDir()
-	secret := mpitest.WriteFile(t, filepath.Join(dir, "secret"), "root only\n", 0o600)
-	link := filepath.Join(dir, "link")
-	if err := os.Symlink(secret, link); err != nil {
-		t.Fatal(err)
-	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	secret, link, fifo := mpitest.Planted(t, dir)
 	for _, p := range []string{link, fifo} {
 		t.Setenv("MPITS_JOB_LOG", p)
 		done := make(chan struct{})
@@ -34,9 +25,7 @@ func TestJobLogNeverFollowsOrBlocks(t *testing.T) {
 			t.Fatalf("the job log at %s blocked", p)
 		}
 	}
-	if got, _ := os.ReadFile(secret); string(got) != "root only\n" {
-		t.Errorf("the file behind the link was appended to: %q", got)
-	}
+	mpitest.SecretUnchanged(t, secret)
 	own := filepath.Join(dir, "jobs.log")
 	t.Setenv("MPITS_JOB_LOG", own)
 	logJob(Job{Impl: &Impl{ID: "x"}, Name: "j"}, time.Second, 0, 0)

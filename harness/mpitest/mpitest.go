@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -72,4 +73,31 @@ func TwoImplsHere(t *testing.T) string {
 	WriteFile(t, filepath.Join(dir, "bin", "mpiexec"), "#!/bin/sh\n", 0o755)
 	WriteFile(t, filepath.Join(dir, "lib", "libmpi.so"), "", 0o644)
 	return strings.ReplaceAll(TwoImpls, "/opt/alpha", dir)
+}
+
+// SecretText is what Planted's secret file holds.
+const SecretText = "root only\n"
+
+// Planted makes in dir what another user could put where a run writes: a
+// link (named link) to a secret file of this user's (secret, mode 600,
+// holding SecretText, in a folder of its own) and a FIFO (fifo).
+func Planted(t *testing.T, dir string) (secret, link, fifo string) {
+	t.Helper()
+	secret = WriteFile(t, filepath.Join(t.TempDir(), "secret"), SecretText, 0o600)
+	link, fifo = filepath.Join(dir, "link"), filepath.Join(dir, "fifo")
+	if err := os.Symlink(secret, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return secret, link, fifo
+}
+
+// SecretUnchanged fails t when Planted's secret file was written through.
+func SecretUnchanged(t *testing.T, secret string) {
+	t.Helper()
+	if got, _ := os.ReadFile(secret); string(got) != SecretText {
+		t.Errorf("the file behind the link was written: %q", got)
+	}
 }

@@ -40,7 +40,10 @@ var fortranConv = rulebook.Define(rulebook.Check{
 		{ID: "NATIVE-C2F-01", Source: "MPI-5.0 §19.3.4", Basis: rulebook.Normative,
 			Text:      "MPI_<Handle>_c2f then MPI_<Handle>_f2c gives back the handle, for predefined, null and user-created handles of every handle type of the native library",
 			Injectors: []string{"inject_native_f2c_off"},
-			Exposure:  c2f1Exposure.Declared(), Judge: judgeHandleTransfer,
+			// A death inside a conversion (of a null handle, which it maps
+			// into a null handle) is a breach, not a broken fixture.
+			Governs:  handleConversions,
+			Exposure: c2f1Exposure.Declared(), Judge: judgeHandleTransfer,
 			Lacks: lacksConversions(handleConvRe, "§19.3.4: \"Similar functions are provided for the other types of opaque objects.\"")},
 		// §19.3.5: "The conversion occurs on all the information in status,
 		// including that which is hidden. That is, no status information is
@@ -53,10 +56,22 @@ var fortranConv = rulebook.Define(rulebook.Check{
 		{ID: "NATIVE-C2F-02", Source: "MPI-5.0 §19.3.3, §19.3.5", Basis: rulebook.Normative,
 			Text:      "MPI_Status_c2f/_f2c and (MPI 4.0 headers and later, and older ones that declare MPI-4.0's names, MPI_SESSION_NULL among them) MPI_Status_c2f08/_f082c exist in the native library set (the C library, or the Fortran binding library where the implementation has one) and keep source, tag, error and count",
 			Injectors: []string{"inject_native_c2f_off"},
+			Governs:   []string{"MPI_Status_c2f", "MPI_Status_f2c", "MPI_Status_c2f08", "MPI_Status_f082c"},
 			Exposure:  c2f2Exposure.Declared(), Judge: judgeStatusConv,
 			Lacks: lacksConversions(statusConvRe, "§19.3.5 gives the C bindings of MPI_Status_f2c and MPI_Status_c2f")},
 	},
 })
+
+// handleConversions are the calls NATIVE-C2F-01 governs: the C/Fortran
+// conversions of every handle type the fixture converts (abi_f2c announces
+// each one).
+var handleConversions = func() []string {
+	var out []string
+	for _, t := range []string{"Comm", "Type", "Group", "Request", "File", "Win", "Op", "Info", "Errhandler", "Message", "Session"} {
+		out = append(out, "MPI_"+t+"_c2f", "MPI_"+t+"_f2c")
+	}
+	return out
+}()
 
 // The conversions whose absence from the library fails the rules above
 // when the fixture cannot be linked without them (the fixture takes

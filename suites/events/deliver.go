@@ -45,6 +45,10 @@ var deliverCheck = rulebook.Define(rulebook.Check{
 		// context id by 4.0.2's layout and is not compared).
 		{ID: "CB-11", Source: "MPI-5.0 §15.3.8.6", Basis: rulebook.Normative,
 			Text:      "MPI_T_event_read in the callback succeeds and gives, for every element the producer pins to the action, the action's value",
+			// A death inside MPI_T_event_read is this rule's fail (it does
+			// not succeed); inside another call, the phase it cut short is
+			// not judged (deliverJudge).
+			Governs:   []string{"MPI_T_event_read"},
 			Injectors: []string{"inject_events_read_corrupt"},
 			Exposure:  cb11Exposure.Declared(), Judge: deliverJudge("elems")},
 		// §15.3: "The MPI tool information interface can be used
@@ -138,17 +142,15 @@ func deliverJudge(kind string) func(x *rulebook.X) verdict.Verdict {
 			x.Failf(jsonOf(errs), "rank %d: %s failed with %d", errs[0].Rank, errs[0].What, errs[0].RC)
 		}
 		map[string]*rulebook.Problems{"count": p.count, "user": p.user, "elems": p.elems}[kind].FailOn(x)
+		// No pass counts a phase the job's death cut short: a death inside
+		// a call the rule governs fails it, one elsewhere leaves it not
+		// judged, naming the call (or an error where no call is named).
+		d.mustBeWhole(x)
 		if len(p.judged) == 0 {
-			if d.Problem != "" {
-				x.Unsupported("not measurable here: the delivery job ended before any phase completed: %s", d.Problem)
-			}
 			x.Unsupported("not measurable here: no phase of profile %s was observed", profileIDs(r.Profiles))
 		}
 		what := map[string]string{"count": "each raised exactly their events", "user": "every callback got its user_data", "elems": "every pinned element read as the action implies"}[kind]
 		reason := fmt.Sprintf("profile %s: %s: %s", profileIDs(r.Profiles), strings.Join(p.judged, ", "), what)
-		if d.Problem != "" {
-			reason += fmt.Sprintf(" (judged up to the end of the job: %s, CB-X1)", d.Problem)
-		}
 		switch kind {
 		case "count":
 			return cb10Exposure.Pass(p.counts, "%s", reason)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -149,17 +150,45 @@ func claimedNames(list []string, major, minor int) []string {
 	return out
 }
 
+// claimedVersion is the MPI version the implementation's mpi.h claims: its
+// MPI_VERSION and MPI_SUBVERSION as the compiler wrapper preprocesses them.
+// The header rules judge the header an application compiles against, and
+// a translation layer's library (WI4MPI's preload mode under Open MPI
+// 4.1's 3.1 header) may report another version from MPI_Get_version.
 func claimedVersion(x *rulebook.X) (int, int) {
-	var major, minor int
-	if _, err := fmt.Sscanf(x.Caps.MPIVersion, "%d.%d", &major, &minor); err != nil {
-		x.Errorf("", "the probe gave no MPI version (%q)", x.Caps.MPIVersion)
-	}
-	return major, minor
+	v := headerVersions.Do(x.Impl.ID, func() [2]int {
+		out, ok := preprocess(x, "version", "#include <mpi.h>\nmpits_header_version MPI_VERSION MPI_SUBVERSION\n")
+		m := headerVersionRE.FindStringSubmatch(out)
+		if !ok || m == nil {
+			x.Errorf(out, "mpi.h gives no MPI_VERSION and MPI_SUBVERSION to its compiler (%s)", verdict.FirstLine(errorLine(out)))
+		}
+		major, _ := strconv.Atoi(m[1])
+		minor, _ := strconv.Atoi(m[2])
+		return [2]int{major, minor}
+	})
+	return v[0], v[1]
 }
+
+// headerVersions keeps each implementation's header version for this
+// process (four rules ask).
+var headerVersions mpi.Memo[[2]int]
+
+var headerVersionRE = regexp.MustCompile(`(?m)^mpits_header_version\s+(\d+)\s+(\d+)\s*$`)
 
 // probe compiles one C file (syntax only) with the implementation's
 // compiler and returns the compiler's output and whether it succeeded.
 func probe(x *rulebook.X, name, source string) (string, bool) {
+	return compile(x, name, source, "-fmax-errors=0", "-w", "-fsyntax-only")
+}
+
+// preprocess runs one C file through the implementation's compiler's
+// preprocessor: its output, and whether it succeeded.
+func preprocess(x *rulebook.X, name, source string) (string, bool) {
+	return compile(x, name, source, "-E", "-P")
+}
+
+// compile runs the implementation's compiler on one C file with flags.
+func compile(x *rulebook.X, name, source string, flags ...string) (string, bool) {
 	im := x.Impl
 	if im.CC == "" {
 		x.Unsupported("not measurable here: %s has no C compiler wrapper", im.ID)
@@ -173,7 +202,7 @@ func probe(x *rulebook.X, name, source string) (string, bool) {
 	if err := os.WriteFile(src, []byte(source), 0o644); err != nil {
 		x.Errorf("", "cannot write the probe: %v", err)
 	}
-	args := append(append([]string{}, im.CFlags...), "-std=gnu11", "-fmax-errors=0", "-w", "-fsyntax-only", im.InnerPath(src))
+	args := append(append(append([]string{}, im.CFlags...), "-std=gnu11"), append(flags, im.InnerPath(src))...)
 	res, err := mpi.Run(mpi.Job{Impl: im, Name: "probe " + name, Program: im.CC, Args: args, Deadline: 2 * time.Minute})
 	if err != nil {
 		x.Errorf("", "the probe did not run: %v", err)
@@ -323,6 +352,13 @@ var symbolExposures = map[string]rulebook.Exposure[symbolRec]{
 	"PMPI_": {Items: "PMPI_T_ routines", When: "every routine looked up (each could be missing)"},
 }
 
+// symbolLib is the library mpit_symbols looked in: the one that gives the
+// program MPI_Init, and whether it could be opened in its own scope.
+type symbolLib struct {
+	Path     string `json:"path"`
+	OwnScope int    `json:"own_scope"`
+}
+
 func judgeSymbols(prefix string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		major, minor := claimedVersion(x)
@@ -331,6 +367,13 @@ func judgeSymbols(prefix string) func(x *rulebook.X) verdict.Verdict {
 			args = append(args, n, "P"+n)
 		}
 		_, recs := x.JobOnce(mpi.Job{Name: "mpit_symbols", Program: x.Fixture("mpit_symbols"), Args: args})
+		libs := mpi.Decode[symbolLib](recs, "library")
+		if len(libs) != 1 {
+			x.Errorf("", "mpit_symbols named %d libraries, want the one that gives MPI_Init", len(libs))
+		}
+		if libs[0].OwnScope == 0 {
+			x.Unsupported("not measurable here: the library that gives MPI_Init (%q) cannot be opened in a scope of its own, where its routines are looked up", libs[0].Path)
+		}
 		var missing []string
 		var looked []symbolRec
 		for _, r := range mpi.Decode[symbolRec](recs, "symbol") {
@@ -347,8 +390,8 @@ func judgeSymbols(prefix string) func(x *rulebook.X) verdict.Verdict {
 			x.Errorf("", "mpit_symbols looked up no %sT_ routine", prefix)
 		}
 		if len(missing) > 0 {
-			x.Failf(strings.Join(missing, "\n"), "the library (mpi.h claims MPI %d.%d) lacks %d of the %d %sT_ routines: %s", major, minor, len(missing), n, prefix, examples(missing))
+			x.Failf(strings.Join(missing, "\n"), "the library %s (mpi.h claims MPI %d.%d) lacks %d of the %d %sT_ routines: %s", libs[0].Path, major, minor, len(missing), n, prefix, examples(missing))
 		}
-		return symbolExposures[prefix].Pass(looked, "all %d %sT_ routines of MPI %d.%d are found in a process linked with the library", n, prefix, major, minor)
+		return symbolExposures[prefix].Pass(looked, "all %d %sT_ routines of MPI %d.%d are found in the library a program links with (%s), looked up in its own scope", n, prefix, major, minor, libs[0].Path)
 	}
 }

@@ -135,6 +135,15 @@ func examples(ex []string) string {
 	return strings.Join(ex, ", ")
 }
 
+// recordedExamples lists up to three of the examples a fixture recorded,
+// and how many it recorded (fewer than the calls its summary counts).
+func recordedExamples(ex []string) string {
+	if len(ex) > 3 {
+		return fmt.Sprintf("%s, … (%d recorded)", strings.Join(ex[:3], ", "), len(ex))
+	}
+	return strings.Join(ex, ", ")
+}
+
 // countedItem is one item a fixture gives only as part of a count (its summary
 // says how many, no record says which): an exposure of every item judged
 // needs no more of it.

@@ -153,7 +153,7 @@ func judgeMeta(prop string) func(x *rulebook.X) verdict.Verdict {
 			case "verbosity":
 				judged = append(judged, metaValue{datatype: c.Datatype})
 				if c.Verbosity < 0 {
-					note("control variable verbosity not one of the nine levels", who)
+					note("control variable verbosity not one of the nine levels", fmt.Sprintf("%s (index %d: %d)", c.Name, c.Index, c.VerbValue))
 				}
 			case "bind":
 				judged = append(judged, metaValue{datatype: c.Datatype})
@@ -190,7 +190,7 @@ func judgeMeta(prop string) func(x *rulebook.X) verdict.Verdict {
 			case "verbosity":
 				judged = append(judged, metaValue{datatype: v.Datatype})
 				if v.Verbosity < 0 {
-					note("performance variable verbosity not one of the nine levels", who)
+					note("performance variable verbosity not one of the nine levels", fmt.Sprintf("%s (index %d, %s: %d)", v.Name, v.Index, v.Class, v.VerbValue))
 				}
 			case "bind":
 				judged = append(judged, metaValue{datatype: v.Datatype})
@@ -242,7 +242,7 @@ func judgeMeta(prop string) func(x *rulebook.X) verdict.Verdict {
 				judged = append(judged, metaValue{})
 				who := fmt.Sprintf("%s (%d)", e.Name, e.Index)
 				if prop == "verbosity" && e.Verbosity < 0 {
-					note("event type verbosity not one of the nine levels", who)
+					note("event type verbosity not one of the nine levels", fmt.Sprintf("%s (index %d: %d)", e.Name, e.Index, e.VerbValue))
 				}
 				if prop == "bind" && e.Bind == "invalid" {
 					note("event type binding not one of the MPI_T_BIND constants", who)

@@ -351,7 +351,7 @@ func (r *stRun) who(c stateCell, index int) string {
 // still answers the second fault's code and passes. Where no call shows
 // it, nothing could show the breach and the rule is unsupported.
 var oneFaultCallsExposure = rulebook.Exposure[cellCall]{Items: "calls",
-	When:  "when the call met no second fault of the variable, or answered the rule's own code (a second fault's code is accepted too, so a library that skips the check would pass as well)",
+	When:  "when the call met no second fault of the variable, or answered the rule's own code (a call that met a second fault and answered that fault's code is accepted, but shows nothing of this rule)",
 	Could: func(c cellCall) bool { return !c.secondFault || c.ownCode }}
 
 // cellCall is one call of a cell: whether it met a second fault of the

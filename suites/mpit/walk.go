@@ -34,6 +34,7 @@ type cvarRec struct {
 	RC         string `json:"rc"`
 	Name       string `json:"name"`
 	Verbosity  int    `json:"verbosity"`
+	VerbValue  int    `json:"verbosity_value"` // what get_info answered
 	Datatype   string `json:"datatype"`
 	Enum       int    `json:"enum"`
 	Bind       string `json:"bind"`
@@ -47,6 +48,7 @@ type pvarRec struct {
 	RC         string `json:"rc"`
 	Name       string `json:"name"`
 	Verbosity  int    `json:"verbosity"`
+	VerbValue  int    `json:"verbosity_value"` // what get_info answered
 	Class      string `json:"class"`
 	Datatype   string `json:"datatype"`
 	Enum       int    `json:"enum"`
@@ -88,6 +90,7 @@ type eventRec struct {
 	RC         string `json:"rc"`
 	Name       string `json:"name"`
 	Verbosity  int    `json:"verbosity"`
+	VerbValue  int    `json:"verbosity_value"` // what get_info answered
 	Enum       int    `json:"enum"`
 	Bind       string `json:"bind"`
 	GetIndexRC string `json:"get_index_rc"`
