@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"testing"
 )
 
 // GoStderr is where a line reaches the console: go test keeps a package's
@@ -14,8 +15,12 @@ import (
 // the lines go to the stderr of the go command that runs the test binary,
 // when it is the parent and that stderr can take lines from a second writer
 // (a terminal, a pipe, a file opened for appending); otherwise to our own
-// stderr.
+// stderr. Only a test binary does so: the mpits binary (even under go run,
+// whose parent is a go command too) writes to its own stderr alone.
 func GoStderr() io.Writer {
+	if !testing.Testing() {
+		return os.Stderr
+	}
 	ppid := os.Getppid()
 	if comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", ppid)); err == nil && strings.TrimSpace(string(comm)) == "go" && sharable(ppid) {
 		if f, err := os.OpenFile(fmt.Sprintf("/proc/%d/fd/2", ppid), os.O_WRONLY|os.O_APPEND, 0); err == nil {
