@@ -57,6 +57,15 @@ func (e *Env) X() *X {
 	return &X{Impl: e.Impl, Caps: e.Caps, Fixtures: e.Fixtures, All: e.All, tape: e.Tape}
 }
 
+// On is e's X judging the rule x judges: a job of e's implementation that
+// dies inside an announced call is placed by that rule's Governs, whichever
+// implementation's judgement ran the job first.
+func (x *X) On(e *Env) *X {
+	y := e.X()
+	y.rule = x.rule
+	return y
+}
+
 // Own is the Env of x's implementation in the run: its X launches without
 // the injectors x preloads, and replays from x's tape in a corpus test.
 func (x *X) Own() *Env {

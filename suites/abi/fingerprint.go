@@ -82,7 +82,8 @@ type fingerprint struct {
 	Problem string // why it could not be taken
 	// notTaken is the verdict that stopped it where that is the rule's on
 	// its own implementation too: a cause (the library died in a call it
-	// announced: not judged) or a lacking name (unsupported).
+	// announced that the rule does not govern: not judged), a lacking name
+	// (unsupported) or a death in MPI_Type_size, which it governs (fail).
 	notTaken *verdict.Verdict
 	Layout   map[string]int64
 	Handles  map[string]string
@@ -140,7 +141,7 @@ func allFingerprints(x *rulebook.X) (mine *fingerprint, all []*fingerprint) {
 		case e.Caps == nil || !e.Caps.Available:
 			fp = &fingerprint{Impl: e.Impl.ID, Problem: "unavailable"}
 		default:
-			ex := e.X()
+			ex := x.On(e) // NATIVE-PRINT-01's Governs place a death in another's job too
 			if e.Impl.ID == x.Impl.ID {
 				ex = x
 			}
@@ -148,7 +149,7 @@ func allFingerprints(x *rulebook.X) (mine *fingerprint, all []*fingerprint) {
 				var got *fingerprint
 				if v := attempt(func() { got = takeFingerprint(ex) }); v != nil {
 					fp := &fingerprint{Impl: e.Impl.ID, Problem: v.Reason}
-					if v.Cause != "" || v.Status == verdict.Unsupported {
+					if v.Cause != "" || v.Status == verdict.Unsupported || v.Status == verdict.Fail {
 						fp.notTaken = v
 					}
 					return fp
@@ -177,7 +178,7 @@ func runFingerprint(x *rulebook.X) verdict.Verdict {
 	writeFingerprintReport(all)
 	table := fingerprintSummary(all)
 	if mine.notTaken != nil {
-		panic(*mine.notTaken) // panic-ok: the verdict that stopped its fingerprint: not judged (a cause) or unsupported (a lacking name)
+		panic(*mine.notTaken) // panic-ok: the verdict that stopped its fingerprint: not judged (a cause), unsupported (a lacking name) or a fail (a death in MPI_Type_size, which the rule governs)
 	}
 	if mine.Problem != "" {
 		x.Errorf(table, "fingerprint not taken: %s", mine.Problem)

@@ -44,7 +44,7 @@ var deliverCheck = rulebook.Define(rulebook.Check{
 		// (profiles.go; element 1 of MPICH 4.0.2's receive-queue events is the
 		// context id by 4.0.2's layout and is not compared).
 		{ID: "CB-11", Source: "MPI-5.0 §15.3.8.6", Basis: rulebook.Normative,
-			Text:      "MPI_T_event_read in the callback succeeds and gives, for every element the producer pins to the action, the action's value",
+			Text: "MPI_T_event_read in the callback succeeds and gives, for every element the producer pins to the action, the action's value",
 			// A death inside MPI_T_event_read is this rule's fail (it does
 			// not succeed); inside another call, the phase it cut short is
 			// not judged (deliverJudge).

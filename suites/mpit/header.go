@@ -20,7 +20,8 @@ import (
 // of the MPI tool information interface, and each routine's PMPI_ twin. The
 // header judges compile a small probe with the implementation's compiler (a
 // name the header lacks is a compiler error naming it); the library judges
-// look each routine up in a process linked with it (fixtures/c/mpit/symbols.c).
+// look each routine up in the libraries a program is linked with
+// (fixtures/c/mpit/symbols.c).
 var headerCheck = rulebook.Define(rulebook.Check{
 	ID:    "MPIT-HEADER",
 	Needs: "mpit",
@@ -41,14 +42,14 @@ var headerCheck = rulebook.Define(rulebook.Check{
 		// The same sentence of §15.3: the routines are provided, i.e. a
 		// process linked with the library finds each of them.
 		{ID: "NATIVE-HDR-03", Source: "MPI-5.0 §15.3, §A.3.16", Basis: rulebook.Normative,
-			Text:      "the MPI library defines every MPI_T_ routine of the MPI version its header claims (a process linked with it finds each)",
+			Text:      "the MPI library defines every MPI_T_ routine of the MPI version its header claims (found in the libraries a program is linked with or preloaded into it)",
 			Injectors: []string{"inject_mpit_symbol_hidden"}, Exposure: symbolExposures["MPI_"].Declared(), Judge: judgeSymbols("MPI_")},
 		// §15.3.11: "All requirements for the profiling interface, as described
 		// in Section Profiling Interface [§15.2], also apply to the MPI tool
 		// information interface." §15.2 requires every MPI procedure to be
 		// callable by its PMPI_ name.
 		{ID: "ERR-6", Source: "MPI-5.0 §15.3.11, §15.2", Basis: rulebook.Normative,
-			Text:      "every MPI_T_ routine of the claimed version has a PMPI_T_ twin in the library (a process linked with it finds each)",
+			Text:      "every MPI_T_ routine of the claimed version has a PMPI_T_ twin in the library (found in the libraries a program is linked with or preloaded into it)",
 			Injectors: []string{"inject_mpit_symbol_hidden"}, Exposure: symbolExposures["PMPI_"].Declared(), Judge: judgeSymbols("PMPI_")},
 	},
 })
@@ -345,6 +346,13 @@ type symbolRec struct {
 	Found int    `json:"found"`
 }
 
+// symbolScope is what mpit_symbols searched: the libraries the program was
+// linked with and those preloaded into it, each with the ones it needs.
+type symbolScope struct {
+	Searched string `json:"searched"`
+	Handles  int    `json:"handles"`
+}
+
 // symbolExposures by prefix (NATIVE-HDR-03, ERR-6): each routine looked up
 // could be missing.
 var symbolExposures = map[string]rulebook.Exposure[symbolRec]{
@@ -352,13 +360,11 @@ var symbolExposures = map[string]rulebook.Exposure[symbolRec]{
 	"PMPI_": {Items: "PMPI_T_ routines", When: "every routine looked up (each could be missing)"},
 }
 
-// symbolLib is the library mpit_symbols looked in: the one that gives the
-// program MPI_Init, and whether it could be opened in its own scope.
-type symbolLib struct {
-	Path     string `json:"path"`
-	OwnScope int    `json:"own_scope"`
-}
-
+// judgeSymbols looks every routine of the claimed version up where a
+// program linked with the library gets it: in the libraries it was linked
+// with and those preloaded into it, never in the whole global scope, where
+// a runtime another library loaded at run time would answer for a routine
+// the program cannot link (fixtures/c/mpit/symbols.c).
 func judgeSymbols(prefix string) func(x *rulebook.X) verdict.Verdict {
 	return func(x *rulebook.X) verdict.Verdict {
 		major, minor := claimedVersion(x)
@@ -367,12 +373,9 @@ func judgeSymbols(prefix string) func(x *rulebook.X) verdict.Verdict {
 			args = append(args, n, "P"+n)
 		}
 		_, recs := x.JobOnce(mpi.Job{Name: "mpit_symbols", Program: x.Fixture("mpit_symbols"), Args: args})
-		libs := mpi.Decode[symbolLib](recs, "library")
-		if len(libs) != 1 {
-			x.Errorf("", "mpit_symbols named %d libraries, want the one that gives MPI_Init", len(libs))
-		}
-		if libs[0].OwnScope == 0 {
-			x.Unsupported("not measurable here: the library that gives MPI_Init (%q) cannot be opened in a scope of its own, where its routines are looked up", libs[0].Path)
+		scopes := mpi.Decode[symbolScope](recs, "library")
+		if len(scopes) != 1 || scopes[0].Handles == 0 {
+			x.Errorf("", "mpit_symbols found no library of the program's own to search (%d records)", len(scopes))
 		}
 		var missing []string
 		var looked []symbolRec
@@ -390,8 +393,8 @@ func judgeSymbols(prefix string) func(x *rulebook.X) verdict.Verdict {
 			x.Errorf("", "mpit_symbols looked up no %sT_ routine", prefix)
 		}
 		if len(missing) > 0 {
-			x.Failf(strings.Join(missing, "\n"), "the library %s (mpi.h claims MPI %d.%d) lacks %d of the %d %sT_ routines: %s", libs[0].Path, major, minor, len(missing), n, prefix, examples(missing))
+			x.Failf(strings.Join(missing, "\n"), "the libraries a program is linked with (%s; mpi.h claims MPI %d.%d) lack %d of the %d %sT_ routines: %s", scopes[0].Searched, major, minor, len(missing), n, prefix, examples(missing))
 		}
-		return symbolExposures[prefix].Pass(looked, "all %d %sT_ routines of MPI %d.%d are found in the library a program links with (%s), looked up in its own scope", n, prefix, major, minor, libs[0].Path)
+		return symbolExposures[prefix].Pass(looked, "all %d %sT_ routines of MPI %d.%d are found in the libraries a program is linked with (%s)", n, prefix, major, minor, scopes[0].Searched)
 	}
 }
