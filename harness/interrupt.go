@@ -220,25 +220,42 @@ func (s *Suite) interruptedReport(it *mpi.Interruption, impls []string) types.Re
 	rep.SpecialSuiteFailureReasons = []string{"interrupted by " + it.Cause}
 	rep.StartTime, rep.EndTime = interruptStart, it.At
 	rep.RunTime = it.At.Sub(interruptStart)
+	for _, u := range s.unjudged(got, impls) {
+		sp := types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: "on " + u.impl, State: types.SpecStateSkipped,
+			Failure: types.Failure{Message: NotReachedPrefix + "the run was ended by " + it.Cause}}
+		sp.ReportEntries = append(sp.ReportEntries, types.ReportEntry{Name: "rule", Value: types.WrapEntryValue(Judged{RuleInfo: s.Info(u.check, u.rule), Impl: u.impl})})
+		rep.SpecReports = append(rep.SpecReports, sp)
+	}
+	return rep
+}
+
+// unjudgedCell is a selected rule on an implementation that got no verdict.
+type unjudgedCell struct {
+	check rulebook.Check
+	rule  rulebook.Rule
+	impl  string
+}
+
+// unjudged are the rules on impls that got no verdict in got, in the
+// suite's order, of the specs the label filter selects (every one where
+// the filter cannot be read here).
+func (s *Suite) unjudged(got []judgedVerdictOf, impls []string) []unjudgedCell {
 	judged := map[string]bool{}
 	for _, g := range got {
 		judged[g.rule.ID+"\x00"+g.impl] = true
 	}
 	selected, known := labelSelector()
+	var out []unjudgedCell
 	for _, c := range s.Checks {
 		for _, r := range c.AllRules() {
 			for _, id := range impls {
-				if judged[r.ID+"\x00"+id] || (known && !selected(specLabels(c, r, &mpi.Impl{ID: id}))) {
-					continue
+				if !judged[r.ID+"\x00"+id] && (!known || selected(specLabels(c, r, &mpi.Impl{ID: id}))) {
+					out = append(out, unjudgedCell{c, r, id})
 				}
-				sp := types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: "on " + id, State: types.SpecStateSkipped,
-					Failure: types.Failure{Message: NotReachedPrefix + "the run was ended by " + it.Cause}}
-				sp.ReportEntries = append(sp.ReportEntries, types.ReportEntry{Name: "rule", Value: types.WrapEntryValue(Judged{RuleInfo: s.Info(c, r), Impl: id})})
-				rep.SpecReports = append(rep.SpecReports, sp)
 			}
 		}
 	}
-	return rep
+	return out
 }
 
 // interruptStart is when the process's suite started, for the time an
@@ -272,23 +289,12 @@ func judgedSpec(j Judged, r rulebook.Rule, v verdict.Verdict, filter string) typ
 // notReached names the selected rules on impls that the run had not judged
 // when cause ended it (the first few, and how many in all).
 func (s *Suite) notReached(got []judgedVerdictOf, impls []string, cause string) string {
-	selected, known := labelSelector()
-	if !known || len(impls) == 0 {
+	if _, known := labelSelector(); !known || len(impls) == 0 {
 		return ""
 	}
-	judged := map[string]bool{}
-	for _, g := range got {
-		judged[g.rule.ID+"\x00"+g.impl] = true
-	}
 	var missed []string
-	for _, c := range s.Checks {
-		for _, r := range c.AllRules() {
-			for _, id := range impls {
-				if !judged[r.ID+"\x00"+id] && selected(specLabels(c, r, &mpi.Impl{ID: id})) {
-					missed = append(missed, r.ID+" on "+id)
-				}
-			}
-		}
+	for _, u := range s.unjudged(got, impls) {
+		missed = append(missed, u.rule.ID+" on "+u.impl)
 	}
 	if len(missed) == 0 {
 		return ""

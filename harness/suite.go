@@ -563,11 +563,7 @@ func Setup(impls []*mpi.Impl, fixtures []mpi.Fixture) []*rulebook.Env {
 	}
 	wg.Wait()
 	if dir := settings.Setting("MPITS_REPORT_DIR").String(); dir != "" {
-		var probed []mpi.Probed
-		for _, e := range envs {
-			probed = append(probed, mpi.Probed{Impl: e.Impl, Caps: e.Caps})
-		}
-		_ = mpi.WriteJSON(filepath.Join(dir, mpi.ProbedFile), probed)
+		_ = mpi.WriteJSON(filepath.Join(dir, mpi.ProbedFile), probedOf(envs))
 	}
 	return envs
 }
