@@ -256,7 +256,9 @@ func (e expectStates) sorted() []*expectState {
 // parts); its error is one line naming the setting.
 func (s *Suite) readVendorSettings() error {
 	expecting = nil
-	readInject(s)
+	if err := readInject(s); err != nil {
+		return err
+	}
 	u := settings.Setting(settings.ExpectUpdateEnv)
 	if err := u.Err(); err != nil {
 		return err

@@ -1,10 +1,12 @@
 package harness
 
 import (
+	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/mpits/mpits/harness/mpi"
+	"github.com/mpits/mpits/harness/mpitest"
 	"github.com/mpits/mpits/harness/rulebook"
 	"github.com/mpits/mpits/harness/settings"
 )
@@ -13,8 +15,13 @@ import (
 // only those.
 func TestInjected(t *testing.T) {
 	s := &Suite{Name: "MPI_T", Injectors: []mpi.Fixture{{Name: "inject_a"}, {Name: "inject_b"}}}
+	fixtures := t.TempDir()
+	mpitest.WriteFile(t, filepath.Join(fixtures, "inject", "inject_other_suites.c"), "", 0o644)
+	t.Setenv("MPITS_FIXTURES", fixtures)
 	t.Setenv(settings.InjectEnv, "inject_a, inject_other_suites,inject_b")
-	readInject(s)
+	if err := readInject(s); err != nil {
+		t.Fatal(err)
+	}
 	defer func() { injectNames = nil }()
 	if !reflect.DeepEqual(injectNames, []string{"inject_a", "inject_b"}) {
 		t.Fatalf("names %v", injectNames)
@@ -31,4 +38,7 @@ func TestInjected(t *testing.T) {
 	if got := injected(e); got != nil {
 		t.Errorf("without the setting, preloads %v", got)
 	}
+	// A name no suite has an injector of is refused, not run without.
+	t.Setenv(settings.InjectEnv, "inject_a,inject_typo")
+	mpitest.WantOneLineErr(t, readInject(s), "inject_typo is no fault injector", "has no inject_typo.c")
 }

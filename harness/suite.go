@@ -135,6 +135,25 @@ type Outcome struct {
 	Probed []mpi.Probed
 }
 
+// Preflight is every check a run makes before it does any work: the
+// suite's rules, every setting, the implementations they select, the
+// expectations and injectors named, the label filter. Its error is one
+// line; mpits run calls it first, so that bad input is exit 2 before
+// anything runs, and every run calls it again as it starts.
+func (s *Suite) Preflight() ([]*mpi.Impl, error) {
+	if err := s.Validate(map[string]string{}); err != nil {
+		return nil, fmt.Errorf("the suite itself is wrong: %v", err)
+	}
+	impls, err := mpi.LoadImpls()
+	if err == nil {
+		err = s.readVendorSettings() // MPITS_EXPECT, MPITS_INJECT (expectations.go)
+	}
+	if err == nil {
+		err = s.checkSelection(impls)
+	}
+	return impls, err
+}
+
 // failed is the GinkgoTestingT of a run outside go test.
 type failed struct{ failed bool }
 
@@ -144,19 +163,8 @@ func (f *failed) Fail() { f.failed = true }
 // console is the go command's stderr, its JUnit file is named after the
 // package, its end writes the run stamp).
 func (s *Suite) run(t ginkgo.GinkgoTestingT, goTest bool) (ginkgo.Report, []mpi.Probed) {
-	if err := s.Validate(map[string]string{}); err != nil {
-		fmt.Fprintln(os.Stderr, "mpits: the suite itself is wrong:", err)
-		os.Exit(2)
-	}
-	impls, err := mpi.LoadImpls()
-	if err == nil {
-		err = s.readVendorSettings() // MPITS_EXPECT, MPITS_INJECT (expectations.go)
-	}
+	impls, err := s.Preflight()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "mpits:", err)
-		os.Exit(2)
-	}
-	if err := s.checkSelection(impls); err != nil {
 		fmt.Fprintln(os.Stderr, "mpits:", err)
 		os.Exit(2)
 	}

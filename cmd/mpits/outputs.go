@@ -51,14 +51,14 @@ func checkOutputs(files map[string]string, html string, expectUpdate bool) error
 		dir := absPath(html)
 		err := site.CheckFolder(dir)
 		if err == nil {
-			err = writableFolder(dir)
+			err = settings.WritableFolder(dir)
 		}
 		if err != nil {
 			return refuse(fmt.Errorf("--html %s: %v", html, err))
 		}
 	}
 	if dir := settings.Setting(settings.ExpectEnv).String(); dir != "" && expectUpdate {
-		if err := writableFolder(dir); err != nil {
+		if err := settings.WritableFolder(dir); err != nil {
 			return refuse(fmt.Errorf("--expect %s with --expect-update: %v", dir, err))
 		}
 	}
@@ -71,32 +71,5 @@ func checkOutputFile(p string) error {
 	if info, err := os.Lstat(p); err == nil && !info.Mode().IsRegular() {
 		return fmt.Errorf("is %s, not a regular file: name a new file or a file of yours", site.Kind(info.Mode()))
 	}
-	return writableFolder(filepath.Dir(p))
-}
-
-// writableFolder says whether a new file can be made in dir, or, where dir
-// is missing, in the nearest folder above it that exists (the run makes
-// the rest).
-func writableFolder(dir string) error {
-	d := dir
-	for {
-		info, err := os.Stat(d)
-		if err == nil {
-			if !info.IsDir() {
-				return fmt.Errorf("%s is not a folder", d)
-			}
-			break
-		}
-		parent := filepath.Dir(d)
-		if !os.IsNotExist(err) || parent == d {
-			return fmt.Errorf("%s cannot be read (%v)", d, settings.Cause(err))
-		}
-		d = parent
-	}
-	f, err := os.CreateTemp(d, ".mpits-writable-*")
-	if err != nil {
-		return fmt.Errorf("no file can be made in %s (%v)", d, settings.Cause(err))
-	}
-	f.Close()
-	return os.Remove(f.Name())
+	return settings.WritableFolder(filepath.Dir(p))
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/mpits/mpits/harness/mpitest"
@@ -63,30 +61,4 @@ func TestOutputsCheckedBeforeTheRun(t *testing.T) {
 	t.Setenv("MPITS_JOB_LOG", fifo)
 	mpitest.WantOneLineErr(t, checkOutputs(map[string]string{}, "", false), "MPITS_JOB_LOG "+fifo, "not a regular file")
 	mpitest.SecretUnchanged(t, secret)
-}
-
-// A malformed value is refused where it enters, before any work: one
-// line, exit 2.
-func TestRunRefusesMalformedInputs(t *testing.T) {
-	mpitest.ClearSettings(t)
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--env", "K=line1\nLD_PRELOAD=/x.so"}, "holds a line break"},
-		{[]string{"--env", "K=a\x1b[2Jb"}, "holds a control character"},
-		{[]string{"--env", "no-equals"}, "has no '='"},
-		{[]string{"--labels", "("}, `--labels "(": Syntax Error Parsing Label Filter`},
-		{[]string{"--json", "/proc/v.json"}, "no file can be made in /proc"},
-		{[]string{"--no-such-flag"}, "flag provided but not defined"},
-	} {
-		err := cmdRun(c.args)
-		mpitest.WantOneLineErr(t, err, c.want)
-		if exitCode(err) != 2 {
-			t.Errorf("%q: exit %d, want 2", c.args, exitCode(err))
-		}
-		if strings.Contains(fmt.Sprint(err), "\x1b") {
-			t.Errorf("%q: the refusal holds an escape byte: %q", c.args, err)
-		}
-	}
 }

@@ -37,25 +37,42 @@ var runSettingFlags = []struct{ flag, setting, usage string }{
 	{"timeout", settings.TimeoutEnv, "end the run after this long (a Go duration), as an interrupt does: the verdicts so far, the rules not reached named"},
 }
 
+// runFlags are mpits run's flags, as parsed.
+type runFlags struct {
+	fs                              *flag.FlagSet
+	vals                            map[string]*string // the settings' flags, by setting
+	env                             *words
+	labels, junit, jsonOut, htmlOut *string
+	update, noColor, verbose        *bool
+}
+
+// newRunFlags is mpits run's flag set (TestRunRefusesEveryMalformedInput
+// gives each flag it has a malformed value).
+func newRunFlags() *runFlags {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	f := &runFlags{fs: fs, vals: map[string]*string{}, env: &words{}}
+	for _, sf := range runSettingFlags {
+		f.vals[sf.setting] = fs.String(sf.flag, "", sf.usage)
+	}
+	fs.Var(f.env, "env", "K=V given to the compiler, every probe and every job of the implementation --mpi or --mpicc describe (repeatable)")
+	f.labels = fs.String("labels", "", "a Ginkgo label filter: which rules and implementations to judge")
+	f.update = fs.Bool("expect-update", false, "accept every verdict and rewrite the --expect files")
+	f.junit = fs.String("junit", "", "write one JUnit file for every suite")
+	f.jsonOut = fs.String("json", "", "write the verdicts, in reports/verdicts.json's form")
+	f.htmlOut = fs.String("html", "", "write the verdicts as a static HTML site, beside the reference builds' (carried in the binary)")
+	f.noColor = fs.Bool("no-color", false, "no escape codes in the output")
+	f.verbose = fs.Bool("v", false, "say each spec as it runs")
+	return f
+}
+
 // cmdRun is the front door: every conformance suite in this process, one
 // Ginkgo run, one summary, one JUnit file. It exits 0 exactly when no
 // normative or seed rule fails or errs beyond the expectations.
 func cmdRun(args []string) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	vals := map[string]*string{}
-	for _, f := range runSettingFlags {
-		vals[f.setting] = fs.String(f.flag, "", f.usage)
-	}
-	env := words{}
-	fs.Var(&env, "env", "K=V given to the compiler, every probe and every job of the implementation --mpi or --mpicc describe (repeatable)")
-	labels := fs.String("labels", "", "a Ginkgo label filter: which rules and implementations to judge")
-	update := fs.Bool("expect-update", false, "accept every verdict and rewrite the --expect files")
-	junit := fs.String("junit", "", "write one JUnit file for every suite")
-	jsonOut := fs.String("json", "", "write the verdicts, in reports/verdicts.json's form")
-	htmlOut := fs.String("html", "", "write the verdicts as a static HTML site, beside the reference builds' (carried in the binary)")
-	noColor := fs.Bool("no-color", false, "no escape codes in the output")
-	verbose := fs.Bool("v", false, "say each spec as it runs")
+	f := newRunFlags()
+	fs, vals, env, labels, junit, jsonOut, htmlOut := f.fs, f.vals, f.env, f.labels, f.junit, f.jsonOut, f.htmlOut
+	update, noColor, verbose := f.update, f.noColor, f.verbose
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(os.Stdout)
@@ -73,10 +90,10 @@ func cmdRun(args []string) error {
 			os.Setenv(f.setting, v)
 		}
 	}
-	if len(env) > 0 {
+	if len(*env) > 0 {
 		// One variable a flag: a value holding a newline would become two
 		// variables of MPITS_ENV's lines (K=a, then LD_PRELOAD=...).
-		for _, kv := range env {
+		for _, kv := range *env {
 			if _, err := settings.Assignments(kv); err != nil || strings.ContainsAny(kv, "\n\r") {
 				if err == nil {
 					err = fmt.Errorf("holds a line break: a value is one line of text")
@@ -84,7 +101,7 @@ func cmdRun(args []string) error {
 				return refuse(fmt.Errorf("run: --env %q: %v", kv, err))
 			}
 		}
-		os.Setenv("MPITS_ENV", strings.Join(env, "\n"))
+		os.Setenv("MPITS_ENV", strings.Join(*env, "\n"))
 	}
 	if *update {
 		os.Setenv(settings.ExpectUpdateEnv, "1")
@@ -124,7 +141,18 @@ func cmdRun(args []string) error {
 	if err := checkOutputs(map[string]string{"--json": *jsonOut, "--junit": *junit}, *htmlOut, *update); err != nil {
 		return refuse(fmt.Errorf("run: %v", err))
 	}
-	out := harness.Combine("conformance", suites...).RunAll()
+	// So are the settings, the implementations, the expectations and the
+	// label filter: a refusal is exit 2 with nothing made.
+	all := harness.Combine("conformance", suites...)
+	if _, err := all.Preflight(); err != nil {
+		for _, f := range runSettingFlags {
+			if v := *vals[f.setting]; v != "" && strings.Contains(err.Error(), f.setting) {
+				return refuse(fmt.Errorf("run: --%s %q: %v", f.flag, v, err))
+			}
+		}
+		return refuse(err)
+	}
+	out := all.RunAll()
 	if *htmlOut != "" {
 		if err := writeRunSite(out, absPath(*htmlOut)); err != nil {
 			return fmt.Errorf("run: %v", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -111,7 +112,48 @@ func checkLaunch(im *Impl) error {
 			return fmt.Errorf("%s is launched with %s, but %s is not on PATH: install Slurm's clients or unset MPITS_LAUNCH", im.ID, im.Launch, c)
 		}
 	}
-	return slurmAnswers()
+	if err := slurmAnswers(); err != nil {
+		return err
+	}
+	if im.Launch == settings.LaunchSrun && im.Slurm != nil && im.Slurm.MPI != "" {
+		plugins, err := slurmPlugins()
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(plugins, im.Slurm.MPI) {
+			return fmt.Errorf("%s: srun has no --mpi plugin %q (MPITS_SLURM_MPI or the entry's slurm.mpi): srun --mpi=list gives %s", im.ID, im.Slurm.MPI, strings.Join(plugins, ", "))
+		}
+	}
+	return nil
+}
+
+// slurmPlugins are the --mpi plugins srun lists, asked once a process.
+var slurmPlugins = sync.OnceValues(func() ([]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "srun", "--mpi=list").CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("srun --mpi=list: %s", verdict.FirstLine(strings.TrimSpace(string(out))+" "+err.Error()))
+	}
+	return srunPlugins(string(out)), nil
+})
+
+// srunPlugins are the plugins in srun --mpi=list's output: one a line
+// under a heading, then the PMIx versions after "available:".
+func srunPlugins(out string) []string {
+	var plugins []string
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimSpace(strings.TrimPrefix(line, "srun: "))
+		if _, versions, ok := strings.Cut(line, "available:"); ok {
+			plugins = append(plugins, strings.Fields(strings.ReplaceAll(versions, ",", " "))...)
+			continue
+		}
+		if line == "" || strings.Contains(line, " ") {
+			continue // the heading
+		}
+		plugins = append(plugins, line)
+	}
+	return plugins
 }
 
 // slurmAnswers asks the controller once a process whether it answers.

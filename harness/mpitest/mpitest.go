@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mpits/mpits/harness/settings"
 )
 
 // WantOneLineErr fails unless err is a one-line error containing every sub.
@@ -40,14 +42,17 @@ func WriteFile(t *testing.T, path, content string, mode os.FileMode) string {
 	return path
 }
 
-// ClearSettings unsets every MPITS_ setting LoadImpls reads, so the tests do
-// not depend on the environment they run in.
+// ClearSettings unsets every setting of the list (harness/settings), so the
+// tests do not depend on the environment they run in, and gives the test a
+// cache of its own; each is restored when the test ends.
 func ClearSettings(t *testing.T) {
 	t.Helper()
-	for _, k := range []string{"MPITS_IMPLEMENTATIONS", "MPITS_MPI", "MPITS_MPICC", "MPITS_MPIEXEC",
-		"MPITS_IMPL_ID", "MPITS_IMPLS", "MPITS_LAUNCHER", "MPITS_LAUNCHER_ARGS", "MPITS_NP_FLAG",
-		"MPITS_LAUNCH", "MPITS_SLURM_MPI", "MPITS_SLURM_NODES", "MPITS_SLURM_ARGS", "MPITS_JOB_DIR", "MPITS_ENV"} {
-		t.Setenv(k, "")
+	for _, d := range settings.Settings() {
+		if d.Group == settings.GroupInternal {
+			continue
+		}
+		t.Setenv(d.Name, "")
+		os.Unsetenv(d.Name)
 	}
 	t.Setenv("MPITS_CACHE", t.TempDir())
 }

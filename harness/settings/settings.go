@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // The one list of mpits's settings. Every MPITS_ environment variable a Go
@@ -155,7 +156,7 @@ var settingsList = []Def{
 		Allowed: "`1` to write the expectations, or `0`",
 		Check:   checkOneOf("0", "1")},
 	{Name: InjectEnv, Group: GroupRun,
-		Meaning: "a test setting: every job of the suite's rules preloads these fault injectors, so the verdicts are no longer the MPI's own (`ci/vendor-scenario` breaks a rule with it); a name the suite has no injector of is said on the console and left out",
+		Meaning: "a test setting: every job of the suite's rules preloads these fault injectors, so the verdicts are no longer the MPI's own (`ci/vendor-scenario` breaks a rule with it); a name no suite has an injector of is refused; under `go test ./suites/...`, another suite's injector is said on the console and left out of this suite's jobs",
 		Default: "none",
 		Allowed: "names of fault injectors (`inject_mpit_string_len`), comma-separated"},
 	{Name: ProveEnv, Group: GroupRun,
@@ -168,7 +169,8 @@ var settingsList = []Def{
 	{Name: "MPITS_REPORT_DIR", Group: GroupOutput,
 		Meaning: "where the suites write the probed capabilities (`capabilities.json`), what became of each fixture (`fixtures/<suite>.json`) and the ABI suite's tables (`ci/run-suites` sets it)",
 		Default: "nothing is written",
-		Allowed: "a folder (made if missing)"},
+		Allowed: "a folder (made if missing)",
+		Check:   checkWritableFolder},
 	{Name: TapeEnv, Group: GroupOutput,
 		Meaning: "a folder to write every conformance job's outcome to, records and all (`ci/run-suites` sets it; `ci/corpus` keeps it as the judges' corpus)",
 		Default: "nothing is written",
@@ -187,7 +189,8 @@ var settingsList = []Def{
 	{Name: RunDirEnv, Group: GroupOutput,
 		Meaning: "a folder the processes of one run share (the packages of one `go test ./suites/...`), so that each implementation is probed once for all of them; a probe is found again only for the same settings, wrappers, headers, libraries and launcher",
 		Default: "none: each process probes what it judges once",
-		Allowed: "a folder (made if missing)"},
+		Allowed: "a folder (made if missing)",
+		Check:   checkWritableFolder},
 
 	// The overhead benchmarks.
 	{Name: "MPITS_OVERHEAD_SAMPLE_SECONDS", Group: GroupOverhead,
@@ -239,7 +242,8 @@ var settingsList = []Def{
 	{Name: "MPITS_SCREENSHOTS", Group: GroupTests,
 		Meaning: "the HTML site's browser test saves screenshots of the index, one implementation page and one rule page into this folder",
 		Default: "no screenshots",
-		Allowed: "a folder (made if missing)"},
+		Allowed: "a folder (made if missing)",
+		Check:   checkWritableFolder},
 	{Name: "MPITS_SITE_DIR", Group: GroupTests,
 		Meaning: "a site written by `mpits run --html` or `mpits report --html` that the site test checks for broken links and empty tables",
 		Default: "the test writes its own from the committed reports",
@@ -322,10 +326,13 @@ func (v Value) List() []string {
 // Err says in one line why the value is not allowed: the setting, the
 // value, what is allowed and the default. nil when unset or allowed.
 func (v Value) Err() error {
-	if v.raw == "" || v.def.Check == nil {
+	if v.raw == "" {
 		return nil // unset, or set empty: the default (MPITS_LAUNCH: direct)
 	}
-	err := v.def.Check(v.raw)
+	err := controlChar(v.def, v.raw)
+	if err == nil && v.def.Check != nil {
+		err = v.def.Check(v.raw)
+	}
 	if err == nil {
 		return nil
 	}
@@ -348,7 +355,7 @@ func CheckSettings() error {
 		return err
 	}
 	for _, d := range settingsList {
-		if d.Check == nil {
+		if d.Group == GroupInternal {
 			continue
 		}
 		if err := Setting(d.Name).Err(); err != nil {
@@ -359,6 +366,19 @@ func CheckSettings() error {
 }
 
 // The checks: each says what is wrong with v, in a few words.
+
+// controlChar refuses a control character in any setting: no path, id,
+// flag or list holds one, and one echoed raw would reach the terminal
+// (MPITS_ENV's lines are its own check's: one variable a line).
+func controlChar(d *Def, v string) error {
+	if d.Name == EnvEnv {
+		return nil
+	}
+	if i := strings.IndexFunc(v, unicode.IsControl); i >= 0 {
+		return fmt.Errorf("holds a control character (%q)", v[i:i+1])
+	}
+	return nil
+}
 
 // errNotAllowed is a check's answer that has nothing to add to Allowed.
 var errNotAllowed = errors.New("not allowed")
@@ -492,6 +512,35 @@ func checkMark(v string) error {
 	}
 	return nil
 }
+
+// WritableFolder says whether a new file can be made in dir, or, where dir
+// is missing, in the nearest folder above it that exists (the run makes
+// the rest).
+func WritableFolder(dir string) error {
+	d := dir
+	for {
+		info, err := os.Stat(d)
+		if err == nil {
+			if !info.IsDir() {
+				return fmt.Errorf("%s is not a folder", d)
+			}
+			break
+		}
+		parent := filepath.Dir(d)
+		if !os.IsNotExist(err) || parent == d {
+			return fmt.Errorf("%s cannot be read (%v)", d, Cause(err))
+		}
+		d = parent
+	}
+	f, err := os.CreateTemp(d, ".mpits-writable-*")
+	if err != nil {
+		return fmt.Errorf("no file can be made in %s (%v)", d, Cause(err))
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+func checkWritableFolder(v string) error { return WritableFolder(v) }
 
 func checkParentDir(v string) error {
 	if err := checkDir(filepath.Dir(v)); err != nil {
